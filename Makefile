@@ -1,0 +1,41 @@
+# Top level: recurses into common/ and every assignment folder that has a Makefile.
+#   make            build everything           make test       tier 1 + tier 2 (GPU cases skipped without a GPU)
+#   make report     run every experiment on the local GPU, then figures and tables
+#   make plots      figures and tables from the committed results/ CSVs (no GPU)
+#   make test-gpu   tier 2 alone, on a GPU machine          make clean
+# Build options (SMS, CUDA_PATH, HOST_COMPILER, dbg=1) are passed down; see common/arch.mk.
+
+ASSIGNMENTS := $(patsubst %/Makefile,%,$(wildcard vecmax/Makefile pi/Makefile scan/Makefile \
+                 colreduce/Makefile reduction_versions/Makefile))
+FOLDERS := common $(ASSIGNMENTS)
+RESULTS_FILE := $(CURDIR)/build/test-results.txt
+
+.PHONY: all test test-gpu report plots clean summary $(FOLDERS)
+all: $(FOLDERS)
+$(FOLDERS):
+	$(MAKE) -C $@ all
+
+# Every folder's tests run even when one fails; the closing line counts them all.
+test test-gpu: all
+	@mkdir -p build; rm -f $(RESULTS_FILE); touch $(RESULTS_FILE)
+	@for d in $(FOLDERS); do \
+	  $(MAKE) --no-print-directory -C $$d $@ CW_TEST_RESULTS=$(RESULTS_FILE) || true; \
+	done
+	@bash -c '. common/testlib.sh 2>/dev/null; t_summary $(RESULTS_FILE)' CW_TEST_RESULTS=$(RESULTS_FILE)
+
+report:
+	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d report; done
+	@$(MAKE) --no-print-directory summary
+	@echo "Updated: the tables in $(ASSIGNMENTS:%=%/README.md), figures in $(ASSIGNMENTS:%=%/figures/), README.md results summary"
+
+plots:
+	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d plots; done
+	@$(MAKE) --no-print-directory summary
+	@echo "Updated from existing CSVs: $(ASSIGNMENTS:%=%/README.md) tables, $(ASSIGNMENTS:%=%/figures/), README.md results summary"
+
+summary:
+	python3 common/results_summary.py README.md $(ASSIGNMENTS)
+
+clean:
+	@for d in $(FOLDERS); do $(MAKE) -C $$d clean; done
+	rm -rf build

@@ -1,0 +1,46 @@
+# Shared build settings, included by every Makefile of the repository.
+#   CUDA_PATH      toolkit root (default: where `nvcc` on PATH lives, else /usr/local/cuda)
+#   HOST_COMPILER  host C++ compiler for nvcc (-ccbin) and for the .cpp files (default: nvcc's own choice, g++)
+#   SMS            compute capabilities to build, filtered against the toolkit (default: 35 52,
+#                  the cluster's K40m and GTX 970); see select_arch.sh for the fallback
+#   dbg=1          debug build (-g -G, and every launch synchronised and checked)
+#   WERROR=1       turn every warning into an error (CI)
+
+COMMON_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+
+NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
+CUDA_PATH ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(NVCC_ON_PATH)),/usr/local/cuda)
+NVCC := $(CUDA_PATH)/bin/nvcc
+HOST_COMPILER ?=
+HOST_CXX := $(or $(HOST_COMPILER),g++)
+SMS ?= 35 52
+
+# Evaluated once, and only by the targets that compile (make plots needs no toolkit).
+GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/select_arch.sh "$(NVCC)" "$(SMS)" --flags))$(GENCODE_FLAGS)
+ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/select_arch.sh "$(NVCC)" "$(SMS)" --message))$(ARCH_MESSAGE)
+
+WARN_FLAGS := -Wall -Wextra
+ifeq ($(dbg),1)
+  OPT_FLAGS := -g -O0 -DCW_DEBUG
+  NVCC_OPT_FLAGS := -g -G -O0 -DCW_DEBUG
+else
+  OPT_FLAGS := -O3
+  NVCC_OPT_FLAGS := -O3 -lineinfo
+endif
+ifeq ($(WERROR),1)
+  WARN_FLAGS += -Werror
+  NVCC_WERROR := -Werror all-warnings
+endif
+
+CCBIN_FLAG := $(if $(HOST_COMPILER),-ccbin $(HOST_COMPILER))
+# Device code is C++14 (CUDA 9 is still on clusters); library-baseline translation units
+# (CUB, Thrust, cuBLAS) are built with the toolkit's default standard, which CCCL may require.
+NVCC_COMMON_FLAGS = $(CCBIN_FLAG) $(GENCODE_FLAGS) $(NVCC_OPT_FLAGS) $(NVCC_WERROR) \
+                    -Wno-deprecated-gpu-targets -Xcompiler $(subst $(space),$(comma),$(strip $(WARN_FLAGS))) \
+                    -I$(COMMON_DIR)
+NVCCFLAGS = -std=c++14 $(NVCC_COMMON_FLAGS)
+NVCC_BASELINE_FLAGS = $(NVCC_COMMON_FLAGS)
+CXXFLAGS := -std=c++14 $(OPT_FLAGS) $(WARN_FLAGS) -I$(COMMON_DIR)
+empty :=
+space := $(empty) $(empty)
+comma := ,

@@ -1,0 +1,81 @@
+# The build, test and plot rules every assignment shares. An assignment's Makefile sets
+#   NAME            program name (= the folder's name)
+#   CU_SRCS         driver and kernels (.cu, C++14)
+#   CPP_SRCS        CPU reference (.cpp, host compiler)
+#   BASELINE_SRCS   library baselines (.cu, toolkit's default C++ standard)
+#   LDLIBS          extra libraries (-lcublas, -fopenmp via HOST_LDFLAGS ...)
+#   FIGURES         figures/<name>.png, each made by plots/<name>.gp from PLOT_INPUT_<name>
+#   report-run      a recipe that runs the experiments and writes results/*.csv
+#   tables          a recipe that regenerates the README tables from results/*.csv
+# and then includes this file after ../common/arch.mk.
+
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDEXPANSION:
+
+BUILD_DIR := build
+TEST_NAME ?= $(NAME)
+BIN := bin/$(NAME)
+OBJS := $(CU_SRCS:%.cu=$(BUILD_DIR)/%.o) $(CPP_SRCS:%.cpp=$(BUILD_DIR)/%.o) \
+        $(BASELINE_SRCS:%.cu=$(BUILD_DIR)/baseline_%.o)
+HOST_CXXFLAGS ?=
+HOST_LDFLAGS ?=
+FORMAT ?= png
+FIGURE_FILES := $(FIGURES:%=figures/%.$(FORMAT))
+
+# GoogleTest unit tests of the CPU reference and host code (tests/*_test.cpp), where installed.
+GTEST_HEADER := $(firstword $(wildcard /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h))
+UNIT_TEST_SRCS := $(wildcard tests/*_test.cpp)
+UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit_tests)
+
+.PHONY: all test test-gpu report report-run plots tables clean arch-info
+all: $(BIN)
+
+arch-info:
+	@echo "$(ARCH_MESSAGE)"
+
+$(BIN): $(OBJS) | arch-info
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_COMMON_FLAGS) -o $@ $(OBJS) $(LDLIBS) $(if $(HOST_LDFLAGS),-Xcompiler $(subst $(space),$(comma),$(strip $(HOST_LDFLAGS))))
+
+$(BUILD_DIR)/%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(BUILD_DIR)/baseline_%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_BASELINE_FLAGS) -c -o $@ $<
+
+$(BUILD_DIR)/%.o: %.cpp $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -c -o $@ $<
+
+$(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -o $@ $(UNIT_TEST_SRCS) $(CPP_SRCS) -lgtest -lgtest_main -pthread $(HOST_LDFLAGS)
+
+# Tier 1 (no GPU) and tier 2 (GPU, skipped with the reason where there is none); the
+# summary line is printed here when run alone, by the top-level Makefile otherwise.
+test: $(BIN) $(UNIT_TEST_BIN) devinfo
+	@CW_TIERS="$${CW_TIERS:-1 2}" bash $(COMMON_DIR)/run_tests.sh $(TEST_NAME) "$(UNIT_TEST_BIN)"
+
+test-gpu: $(BIN) devinfo
+	@CW_TIERS=2 bash $(COMMON_DIR)/run_tests.sh $(TEST_NAME) ""
+
+.PHONY: devinfo
+devinfo:
+	@$(MAKE) --no-print-directory -C $(COMMON_DIR) bin/devinfo
+
+report: $(BIN)
+	$(MAKE) report-run
+	$(MAKE) plots
+
+plots: $(FIGURE_FILES)
+	$(MAKE) tables
+
+figures/%.$(FORMAT): plots/%.gp $$(PLOT_INPUT_$$*) $(COMMON_DIR)/plot_style.gp
+	@mkdir -p figures
+	gnuplot -c $< $(PLOT_INPUT_$*) $@
+
+clean:
+	rm -rf $(BUILD_DIR) bin

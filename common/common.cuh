@@ -1,0 +1,33 @@
+// The whole shared layer for .cu drivers: host helpers (common.h) plus CUDA error checking,
+// GPU timing and device information, and run_main, which turns errors into exit statuses.
+#pragma once
+
+#include <cstdio>
+#include <new>
+
+#include "common.h"
+#include "cuda_check.cuh"
+#include "device_info.cuh"
+#include "gpu_timing.cuh"
+
+namespace cw {
+
+// Runs a program body: a UsageError becomes "program: error: ..." and exit 2, a host
+// allocation failure too (the size asked for is the user's); CUDA errors exit 3 where they
+// happen (CUDA_CHECK).
+template <typename Body>
+int run_main(const char* program, Body&& body) {
+    try {
+        return body();
+    } catch (const UsageError& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+        return kExitUsage;
+    } catch (const std::bad_alloc&) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: error: not enough host memory for the requested size\n", program);
+        return kExitUsage;
+    }
+}
+
+}  // namespace cw

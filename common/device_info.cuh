@@ -1,0 +1,104 @@
+// The device a run used: selection (exit 3 where there is none), a one-line description,
+// CSV columns, and the device-to-device copy bandwidth measured once per run as the "peak"
+// every bandwidth is compared with.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "csv.h"
+#include "cuda_check.cuh"
+#include "gpu_timing.cuh"
+#include "options.h"
+
+namespace cw {
+
+struct DeviceInfo {
+    int id = 0;
+    std::string name;
+    int cc_major = 0, cc_minor = 0;
+    int sm_count = 0;
+    int max_threads_per_block = 0;
+    int max_grid_x = 0;
+    std::size_t global_mem_bytes = 0;
+    int l2_bytes = 0;
+    int driver_version = 0, runtime_version = 0;  // e.g. 13000 for 13.0
+
+    std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+    static std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+    std::string describe() const {
+        char buf[512];
+        std::snprintf(buf, sizeof buf,
+                      "Device %d: %s, compute capability %s, %d SMs, %.1f GiB, L2 %.0f MiB, driver %s, runtime %s", id,
+                      name.c_str(), compute_capability().c_str(), sm_count,
+                      static_cast<double>(global_mem_bytes) / (1 << 30), l2_bytes / 1048576.0,
+                      version_text(driver_version).c_str(), version_text(runtime_version).c_str());
+        return buf;
+    }
+    // device, compute_capability, driver, runtime columns of every results CSV.
+    void add_csv_columns(CsvRow& row) const {
+        row.add("device", name)
+            .add("compute_capability", compute_capability())
+            .add("driver", version_text(driver_version))
+            .add("runtime", version_text(runtime_version));
+    }
+};
+
+// Selects device `id` and describes it. No device, or a driver older than the runtime, ends
+// the program with exit status 3 and the runtime's message (CUDA_CHECK); an id beyond the
+// devices present is a usage error.
+inline DeviceInfo select_device(int id) {
+    int count = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (id < 0 || id >= count)
+        throw UsageError("option --device=" + std::to_string(id) + ": there are " + std::to_string(count) +
+                         " CUDA device(s), numbered from 0");
+    CUDA_CHECK(cudaSetDevice(id));
+    DeviceInfo d;
+    d.id = id;
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+    d.name = prop.name;
+    d.cc_major = prop.major;
+    d.cc_minor = prop.minor;
+    d.global_mem_bytes = prop.totalGlobalMem;
+    CUDA_CHECK(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, id));
+    CUDA_CHECK(cudaDeviceGetAttribute(&d.max_threads_per_block, cudaDevAttrMaxThreadsPerBlock, id));
+    CUDA_CHECK(cudaDeviceGetAttribute(&d.max_grid_x, cudaDevAttrMaxGridDimX, id));
+    CUDA_CHECK(cudaDeviceGetAttribute(&d.l2_bytes, cudaDevAttrL2CacheSize, id));
+    CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
+    CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+    return d;
+}
+
+// Fails with a usage error (exit 2) when `bytes` of device memory are not free: a size too
+// large for the card is the user's input, not a CUDA failure.
+inline void require_device_memory(std::size_t bytes, const std::string& what) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > free_bytes)
+        throw UsageError(what + " needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
+                         std::to_string(free_bytes >> 20) + " MiB are free");
+}
+
+// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written: median of
+// 10 copies of 256 MiB (less where memory is short) after 2 warm-ups.
+inline double measure_copy_bandwidth_GBps(std::size_t bytes = 256u << 20) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > free_bytes / 4) bytes = free_bytes / 4;
+    void *src = nullptr, *dst = nullptr;
+    CUDA_CHECK(cudaMalloc(&src, bytes));
+    CUDA_CHECK(cudaMalloc(&dst, bytes));
+    CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
+    const Timing t = time_gpu(2, 10, [&](cudaStream_t s) {
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+    });
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+    return gigabytes_per_second(2.0 * static_cast<double>(bytes), t.median_ms());
+}
+
+}  // namespace cw

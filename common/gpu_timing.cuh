@@ -1,0 +1,82 @@
+// GPU timing with CUDA events: one interval, or the median of repeated runs after warm-up,
+// optionally with the L2 cache flushed before each timed run so that a measurement of memory
+// traffic is not served by the cache.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cuda_check.cuh"
+#include "timing.h"
+
+namespace cw {
+
+// Times one interval on a stream: start(), work, stop() -> milliseconds.
+class GpuTimer {
+  public:
+    GpuTimer() {
+        CUDA_CHECK(cudaEventCreate(&start_));
+        CUDA_CHECK(cudaEventCreate(&stop_));
+    }
+    ~GpuTimer() {
+        cudaEventDestroy(start_);
+        cudaEventDestroy(stop_);
+    }
+    GpuTimer(const GpuTimer&) = delete;
+    GpuTimer& operator=(const GpuTimer&) = delete;
+
+    void start(cudaStream_t stream = 0) { CUDA_CHECK(cudaEventRecord(start_, stream)); }
+    // Records the stop event, waits for it and returns the elapsed milliseconds.
+    double stop(cudaStream_t stream = 0) {
+        CUDA_CHECK(cudaEventRecord(stop_, stream));
+        CUDA_CHECK(cudaEventSynchronize(stop_));
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+        return ms;
+    }
+
+  private:
+    cudaEvent_t start_, stop_;
+};
+
+// Overwrites a buffer twice the size of the L2 cache, evicting whatever a previous run left.
+class L2Flusher {
+  public:
+    L2Flusher() {
+        int device = 0, l2_bytes = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+        bytes_ = 2 * static_cast<std::size_t>(l2_bytes > 0 ? l2_bytes : (8 << 20));
+        CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+    }
+    ~L2Flusher() { cudaFree(buffer_); }
+    L2Flusher(const L2Flusher&) = delete;
+    L2Flusher& operator=(const L2Flusher&) = delete;
+
+    void flush(cudaStream_t stream = 0) {
+        CUDA_CHECK(cudaMemsetAsync(buffer_, ++pattern_ & 0xff, bytes_, stream));
+    }
+
+  private:
+    void* buffer_ = nullptr;
+    std::size_t bytes_ = 0;
+    int pattern_ = 0;
+};
+
+// Runs fn(stream) `warmup` times, then `repeat` times each between two events. With a
+// flusher, the L2 is flushed before every run, outside the timed interval.
+template <typename Fn>
+Timing time_gpu(int warmup, int repeat, Fn&& fn, L2Flusher* flusher = nullptr, cudaStream_t stream = 0) {
+    for (int i = 0; i < warmup; ++i) fn(stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    GpuTimer timer;
+    Timing t;
+    for (int i = 0; i < repeat; ++i) {
+        if (flusher != nullptr) flusher->flush(stream);
+        timer.start(stream);
+        fn(stream);
+        t.samples_ms.push_back(timer.stop(stream));
+    }
+    return t;
+}
+
+}  // namespace cw

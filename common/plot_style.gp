@@ -1,0 +1,20 @@
+# Shared look of every figure. Each plots/*.gp is run as
+#   gnuplot -c plots/<figure>.gp <input.csv> <output.png|output.pdf>
+# and loads this file first: terminal from the output's extension, CSV with a header row
+# (columns are read by name: column("kernel_ms")), grid, key.
+if (ARGC < 2) { print "usage: gnuplot -c script.gp input.csv output.(png|pdf)"; exit status 2 }
+input = ARG1
+output = ARG2
+if (strstrt(output, ".pdf") > 0) {
+    set terminal pdfcairo enhanced color font "Helvetica,10" size 6in,4in
+} else {
+    set terminal pngcairo enhanced color font "Helvetica,11" size 900,600
+}
+set output output
+set datafile separator ","
+set datafile columnheaders
+set grid
+set key top left box opaque
+set style data linespoints
+# Rows of one version: usage: plot input using (col_if("version","2","threads")):...
+col_if(key, value, name) = (strcol(key) eq value ? column(name) : NaN)

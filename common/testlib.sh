@@ -1,0 +1,162 @@
+# Test helpers for the shell tiers (sourced by run_tests.sh; tests/cli_test.sh and
+# tests/gpu_test.sh of each assignment use them). Each case prints one line
+#   PASS|FAIL|SKIP <suite>: <case> [-- detail]
+# and appends it to $CW_TEST_RESULTS, which run_tests.sh and the top-level Makefile count.
+# shellcheck shell=bash
+
+CW_SUITE=${CW_SUITE:-tests}
+: "${CW_TEST_RESULTS:?CW_TEST_RESULTS must name the results file}"
+CW_TEST_TMP=${CW_TEST_TMP:-$(mktemp -d)}
+
+t_record() {  # STATUS NAME [DETAIL]
+  local line="$1 $CW_SUITE: $2"
+  [ -n "${3:-}" ] && line="$line -- $3"
+  echo "$line"
+  echo "$line" >>"$CW_TEST_RESULTS"
+}
+t_pass() { t_record PASS "$1"; }
+t_fail() { t_record FAIL "$1" "${2:-}"; }
+t_skip() { t_record SKIP "$1" "$2"; }
+
+# Runs a command, keeping its exit status in T_STATUS and its output in T_OUT / T_ERR
+# (files). A command still running after CW_CASE_TIMEOUT seconds (default 300) is killed
+# and counts as a hang (status 124).
+t_run() {
+  T_OUT=$CW_TEST_TMP/out T_ERR=$CW_TEST_TMP/err
+  timeout "${CW_CASE_TIMEOUT:-300}" "$@" >"$T_OUT" 2>"$T_ERR"
+  T_STATUS=$?
+}
+
+t_show_failure() {
+  echo "    command exited $T_STATUS; last lines of its output:"
+  tail -n 5 "$T_OUT" "$T_ERR" 2>/dev/null | sed 's/^/    | /'
+}
+
+# expect_exit CODE NAME CMD...: the command exits with CODE.
+expect_exit() {
+  local code=$1 name=$2; shift 2
+  t_run "$@"
+  if [ "$T_STATUS" -eq "$code" ]; then t_pass "$name"; else t_fail "$name" "exit $T_STATUS, expected $code"; t_show_failure; fi
+}
+
+# expect_usage_error NAME PATTERN CMD...: bad usage or input: exit 2, exactly one line on
+# stderr that matches PATTERN (grep -E), and nothing on stdout that looks like a result.
+expect_usage_error() {
+  local name=$1 pattern=$2; shift 2
+  t_run "$@"
+  local lines
+  lines=$(wc -l <"$T_ERR")
+  if [ "$T_STATUS" -ne 2 ]; then
+    t_fail "$name" "exit $T_STATUS, expected 2"; t_show_failure
+  elif [ "$lines" -ne 1 ]; then
+    t_fail "$name" "stderr has $lines lines, expected one"; t_show_failure
+  elif ! grep -Eq -- "$pattern" "$T_ERR"; then
+    t_fail "$name" "stderr '$(cat "$T_ERR")' does not match /$pattern/"
+  elif grep -q 'Result = ' "$T_OUT"; then
+    t_fail "$name" "a result was printed for bad input"
+  else
+    t_pass "$name"
+  fi
+}
+
+# expect_output NAME PATTERN CMD...: exit 0 and stdout matches PATTERN.
+expect_output() {
+  local name=$1 pattern=$2; shift 2
+  t_run "$@"
+  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
+  elif ! grep -Eq -- "$pattern" "$T_OUT"; then t_fail "$name" "output does not match /$pattern/"; t_show_failure
+  else t_pass "$name"; fi
+}
+
+# GPU availability, decided once per run by devinfo --check: CW_GPU_OK=1, or 0 with the reason.
+cw_detect_gpu() {
+  if [ -n "${CW_GPU_OK:-}" ]; then return; fi
+  local devinfo=$CW_COMMON_DIR/bin/devinfo
+  if [ ! -x "$devinfo" ]; then
+    CW_GPU_OK=0 CW_GPU_REASON="common/bin/devinfo is not built"
+  elif "$devinfo" --check >"$CW_TEST_TMP/devinfo.out" 2>"$CW_TEST_TMP/devinfo.err"; then
+    CW_GPU_OK=1 CW_GPU_REASON=""
+  else
+    CW_GPU_OK=0
+    CW_GPU_REASON="no usable CUDA device: $(head -n 1 "$CW_TEST_TMP/devinfo.err")"
+  fi
+  export CW_GPU_OK CW_GPU_REASON
+}
+
+# gpu_case NAME CMD...: a GPU run that must exit 0 with at least one "Result = PASS" and no
+# "Result = FAIL"; skipped with the reason where there is no GPU.
+gpu_case() {
+  local name=$1; shift
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  t_run "$@"
+  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
+  elif ! grep -q 'Result = PASS' "$T_OUT"; then t_fail "$name" "no 'Result = PASS' line"; t_show_failure
+  elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
+  else t_pass "$name"; fi
+}
+
+# gpu_expect_exit CODE NAME CMD...: a GPU run that must end with CODE (e.g. 2 for a size
+# the device cannot take); skipped where there is no GPU.
+gpu_expect_exit() {
+  local code=$1 name=$2; shift 2
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  expect_exit "$code" "$name" "$@"
+}
+
+# sanitize TOOL NAME CMD...: compute-sanitizer --tool TOOL finds nothing and the program
+# passes; skipped where there is no GPU or no compute-sanitizer.
+sanitize() {
+  local tool=$1 name=$2; shift 2
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  local cs
+  cs=$(command -v compute-sanitizer || ls "${CUDA_PATH:-/usr/local/cuda}"/bin/compute-sanitizer 2>/dev/null)
+  if [ -z "$cs" ]; then t_skip "$name" "compute-sanitizer not found"; return; fi
+  t_run "$cs" --tool "$tool" --error-exitcode 99 "$@"
+  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS under $tool"; t_show_failure
+  elif ! grep -q 'ERROR SUMMARY: 0 errors' "$T_OUT"; then t_fail "$name" "$tool reported errors"; t_show_failure
+  else t_pass "$name"; fi
+}
+
+# run_gtest BINARY: one result line per GoogleTest case.
+run_gtest() {
+  local bin=$1
+  "$bin" --gtest_color=no >"$CW_TEST_TMP/gtest.out" 2>&1
+  local status=$?
+  local ok failed skipped
+  ok=$(grep -Ec '^\[       OK \] .* \([0-9]+ ms\)$' "$CW_TEST_TMP/gtest.out")
+  failed=$(grep -Ec '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$CW_TEST_TMP/gtest.out")
+  skipped=$(grep -Ec '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$CW_TEST_TMP/gtest.out")
+  grep -E '^\[       OK \] .* \([0-9]+ ms\)$' "$CW_TEST_TMP/gtest.out" | sed -E 's/^\[       OK \] (.*) \([0-9]+ ms\)$/\1/' |
+    while read -r c; do echo "PASS $CW_SUITE: $c" >>"$CW_TEST_RESULTS"; done
+  grep -E '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$CW_TEST_TMP/gtest.out" | sed -E 's/^\[  SKIPPED \] (.*) \([0-9]+ ms\)$/\1/' |
+    while read -r c; do echo "SKIP $CW_SUITE: $c -- skipped by the test" >>"$CW_TEST_RESULTS"; done
+  if [ "$failed" -gt 0 ] || [ "$status" -ne 0 ]; then
+    grep -E '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$CW_TEST_TMP/gtest.out" | sed -E 's/^\[  FAILED  \] (.*) \([0-9]+ ms\)$/\1/' |
+      while read -r c; do t_fail "$c"; done
+    [ "$failed" -eq 0 ] && t_fail "$(basename "$bin")" "GoogleTest exited $status"
+    grep -B 5 -E '^\[  FAILED  \]' "$CW_TEST_TMP/gtest.out" | head -n 40 | sed 's/^/    | /'
+  fi
+  echo "   GoogleTest ($bin): $ok ok, $failed failing, $skipped skipped"
+}
+
+# Prints the closing line for a results file: "N passed, N failed, N skipped"; returns 1 if
+# anything failed.
+t_summary() {
+  local file=$1 p f s
+  p=$(grep -c '^PASS ' "$file")
+  f=$(grep -c '^FAIL ' "$file")
+  s=$(grep -c '^SKIP ' "$file")
+  if [ "$s" -gt 0 ]; then
+    echo "skipped cases, by reason:"
+    grep '^SKIP ' "$file" | sed -n 's/.* -- //p' | sort | uniq -c | sed 's/^/  /'
+  fi
+  if [ "$f" -gt 0 ]; then
+    echo "failed cases:"
+    grep '^FAIL ' "$file" | sed 's/^/  /'
+  fi
+  echo "$p passed, $f failed, $s skipped"
+  [ "$f" -eq 0 ]
+}

@@ -1,0 +1,50 @@
+# Architecture selection (select_arch.sh) against stub toolkits that answer like CUDA 13,
+# CUDA 12 and CUDA 11.8, and a toolkit without --list-gpu-arch; with and without a local GPU.
+stub_dir=$CW_TEST_TMP/stubs
+make_stub_nvcc() {  # NAME VERSION "ARCHS" (empty: no --list-gpu-arch)
+  mkdir -p "$stub_dir/$1"
+  {
+    echo '#!/bin/sh'
+    echo "case \"\$1\" in --version) echo 'Cuda compilation tools, release $2, V$2.0';;"
+    if [ -n "$3" ]; then
+      echo "--list-gpu-arch) for a in $3; do echo compute_\$a; done;;"
+    else
+      echo "--list-gpu-arch) echo 'nvcc fatal : Unknown option' >&2; exit 1;;"
+    fi
+    echo "esac"
+  } >"$stub_dir/$1/nvcc"
+  chmod +x "$stub_dir/$1/nvcc"
+}
+make_stub_nvcc cuda13 13.0 "75 80 86 87 88 89 90 100 110 103 120 121"
+make_stub_nvcc cuda12 12.4 "50 52 53 60 61 62 70 72 75 80 86 87 89 90"
+make_stub_nvcc cuda118 11.8 "35 37 50 52 53 60 61 62 70 72 75 80 86 87 89 90"
+make_stub_nvcc old 9.0 ""
+mkdir -p "$stub_dir/gpu86" "$stub_dir/nogpu"
+printf '#!/bin/sh\necho 8.6\n' >"$stub_dir/gpu86/nvidia-smi"; chmod +x "$stub_dir/gpu86/nvidia-smi"
+printf '#!/bin/sh\nexit 9\n' >"$stub_dir/nogpu/nvidia-smi"; chmod +x "$stub_dir/nogpu/nvidia-smi"
+
+arch_case() {  # NAME TOOLKIT GPU SMS EXPECTED_FLAGS
+  local got
+  got=$(PATH="$stub_dir/$3:$PATH" ./select_arch.sh "$stub_dir/$2/nvcc" "$4" --flags | xargs)
+  if [ "$got" = "$5" ]; then t_pass "arch: $1"; else t_fail "arch: $1" "got '$got', expected '$5'"; fi
+}
+arch_case "CUDA 11.8 builds sm_35 and sm_52" cuda118 nogpu "35 52" \
+  "-gencode arch=compute_35,code=sm_35 -gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
+arch_case "CUDA 12 drops sm_35, keeps sm_52" cuda12 nogpu "35 52" \
+  "-gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
+arch_case "CUDA 13, no GPU: oldest supported" cuda13 nogpu "35 52" \
+  "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75"
+arch_case "CUDA 13, local sm_86 GPU" cuda13 gpu86 "35 52" \
+  "-gencode arch=compute_86,code=sm_86 -gencode arch=compute_86,code=compute_86"
+arch_case "explicit SMS=90 honoured" cuda13 gpu86 "90" \
+  "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
+arch_case "PTX for the highest of several" cuda13 nogpu "90 80" \
+  "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90"
+arch_case "toolkit without --list-gpu-arch builds what was asked" old nogpu "35 52" \
+  "-gencode arch=compute_35,code=sm_35 -gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
+msg=$(PATH="$stub_dir/nogpu:$PATH" ./select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message)
+if [ "$msg" = "arch: building sm_75 + compute_75 PTX (SMS=35 52 not supported by nvcc 13.0; oldest supported)" ]; then
+  t_pass "arch: one line saying what and why"
+else
+  t_fail "arch: one line saying what and why" "got '$msg'"
+fi
