@@ -7,7 +7,7 @@
 
 ASSIGNMENTS := $(patsubst %/Makefile,%,$(wildcard vecmax/Makefile pi/Makefile scan/Makefile \
                  colreduce/Makefile reduction_versions/Makefile))
-FOLDERS := common $(ASSIGNMENTS)
+FOLDERS := common $(ASSIGNMENTS) $(patsubst %/Makefile,%,$(wildcard slurm/Makefile))
 RESULTS_FILE := $(CURDIR)/build/test-results.txt
 
 .PHONY: all test test-gpu report plots clean summary $(FOLDERS)
