@@ -79,3 +79,8 @@ figures/%.$(FORMAT): plots/%.gp $$(PLOT_INPUT_$$*) $(COMMON_DIR)/plot_style.gp
 
 clean:
 	rm -rf $(BUILD_DIR) bin
+
+# "figure input.csv" pairs, for the tier-1 test that renders every figure.
+.PHONY: print-figures
+print-figures:
+	@$(foreach f,$(FIGURES),echo "$(f) $(PLOT_INPUT_$(f))";)

@@ -27,6 +27,18 @@ case " $CW_TIERS " in *" 1 "*)
   elif ls tests/*_test.cpp >/dev/null 2>&1; then
     t_skip "unit tests (GoogleTest)" "GoogleTest not installed (apt-get install libgtest-dev)"
   fi
+  # Every figure renders from the committed results (gnuplot -c plots/F.gp results/X.csv out).
+  while read -r fig input; do
+    [ -n "$fig" ] || continue
+    if ! command -v gnuplot >/dev/null; then t_skip "figure $fig renders" "gnuplot not installed"
+    elif [ ! -f "$input" ]; then t_skip "figure $fig renders" "no committed $input yet"
+    elif gnuplot -c "plots/$fig.gp" "$input" "$CW_TEST_TMP/$fig.png" >"$CW_TEST_TMP/gp.log" 2>&1 &&
+         [ -s "$CW_TEST_TMP/$fig.png" ] && ! grep -qiE 'warning|error' "$CW_TEST_TMP/gp.log"; then
+      t_pass "figure $fig renders from $input"
+    else
+      t_fail "figure $fig renders from $input" "$(head -n 3 "$CW_TEST_TMP/gp.log" | tr '\n' ' ')"
+    fi
+  done < <(make --no-print-directory -s print-figures 2>/dev/null)
   for script in tests/cli_test.sh tests/tier1_*.sh; do
     [ -f "$script" ] && . "./$script"
   done
