@@ -21,7 +21,7 @@ test test-gpu: all
 	@for d in $(FOLDERS); do \
 	  $(MAKE) --no-print-directory -C $$d $@ CW_TEST_RESULTS=$(RESULTS_FILE) || true; \
 	done
-	@bash -c '. common/testlib.sh 2>/dev/null; t_summary $(RESULTS_FILE)' CW_TEST_RESULTS=$(RESULTS_FILE)
+	@CW_TEST_RESULTS=$(RESULTS_FILE) bash -c '. common/testlib.sh; t_summary $(RESULTS_FILE)'
 
 report:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d report; done

@@ -42,7 +42,7 @@ if [[ " $phases " == *" tests "* ]]; then
     note "test-gpu $f: $(grep -c "^PASS $f:" "$results") passed, $(grep -c "^FAIL $f:" "$results") failed, $(grep -c "^SKIP $f:" "$results") skipped in $(( $(date +%s) - s ))s"
     grep "^FAIL $f:" "$results" | head -n 20 | tee -a "$summary"
   done
-  bash -c ". common/testlib.sh; t_summary $results" CW_TEST_RESULTS="$results" | tail -n 1 | tee -a "$summary"
+  CW_TEST_RESULTS=$results bash -c ". common/testlib.sh; t_summary $results" | tail -n 1 | tee -a "$summary"
 fi
 
 if [[ " $phases " == *" report "* ]]; then
