@@ -4,3 +4,15 @@ expect_usage_error "devinfo: non-numeric --device" "expects an integer" bin/devi
 expect_usage_error "devinfo: negative --device" "out of range" bin/devinfo --device=-1
 expect_output "devinfo: --help lists every option" "--device=N.*--check" sh -c 'bin/devinfo --help | tr "\n" " "'
 . tests/arch_test.sh
+# Without a usable device (CI), devinfo must say so with the runtime's message and exit 3.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  t_skip "devinfo without a usable device exits 3" "a usable GPU is present"
+else
+  t_run bin/devinfo
+  if [ "$T_STATUS" -eq 3 ] && grep -Eq '^CUDA error (100|35) \(cudaError' "$T_ERR"; then
+    t_pass "devinfo without a usable device exits 3 with the runtime's message"
+  else
+    t_fail "devinfo without a usable device exits 3 with the runtime's message" "exit $T_STATUS: $(head -n 1 "$T_ERR")"
+  fi
+fi
