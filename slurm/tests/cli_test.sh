@@ -1,0 +1,380 @@
+# Tier 1 of slurm/ (sourced by common/run_tests.sh from slurm/): the batch scripts without
+# Slurm (syntax, #SBATCH lines, plain-bash runs, the gather's checks, submit_all --print),
+# then on a real single-node Slurm started here (slurm/tests/cluster.sh), which needs root
+# and Debian's slurmctld, slurmd, slurm-client and munge: without them every Slurm case is
+# skipped with the reason.
+#
+# Everything runs in a copy of the repository under $CW_TEST_TMP (the jobs' report-run deletes
+# the CSVs it regenerates: never in the real checkout). Assignments that are not there yet
+# are stood in for by a placeholder Makefile; the real ones are built first and copied.
+# shellcheck shell=bash
+
+sl_here=$PWD                      # slurm/
+sl_repo=$(cd .. && pwd)
+sl_assignments="vecmax pi scan colreduce reduction_versions"
+sl_stub=$sl_here/tests/fake_vecmax.sh
+# shellcheck source=cluster.sh
+. "$sl_here/tests/cluster.sh"
+
+# ---------------------------------------------------------------- a copy of the repository
+# The report's 30 configurations (test_params.py), for a checkout where vecmax/ is not there yet.
+sl_report_configs() {
+  local b t
+  for b in 4 16 32 64 128; do for t in 32 64 128 256 512 1024; do echo "$t $b"; done; done
+}
+
+# sl_make_repo DIR: slurm/, common/ and every assignment (real and built where it builds,
+# otherwise a placeholder Makefile), plus the sweep's list.
+sl_make_repo() {
+  local dir=$1 a
+  mkdir -p "$dir"
+  cp -a "$sl_repo/slurm" "$sl_repo/common" "$dir/"
+  cp "$sl_repo/Makefile" "$dir/" 2>/dev/null
+  find "$dir/slurm/logs" -mindepth 1 ! -name .gitignore -exec rm -rf {} + 2>/dev/null
+  for a in $sl_assignments; do
+    if [ -x "$sl_repo/$a/bin/$a" ]; then
+      cp -a "$sl_repo/$a" "$dir/"
+    else
+      mkdir -p "$dir/$a/results"
+      printf 'all:\n\t@echo placeholder for %s\nreport-run:\n\t@echo placeholder report-run; exit 3\nplots:\n\t@:\n' "$a" >"$dir/$a/Makefile"
+      echo "placeholder,1" >"$dir/$a/results/placeholder.csv"
+    fi
+  done
+  [ -f "$dir/vecmax/sweep_configs.txt" ] || sl_report_configs >"$dir/vecmax/sweep_configs.txt"
+}
+
+sl_count_configs() { sed -e 's/#.*//' "$1" | awk 'NF' | wc -l; }
+
+# ---------------------------------------------------------------- without Slurm
+echo "-- slurm/: scripts without Slurm"
+sl_bad=""
+for f in *.sbatch submit_all.sh lib.sh tests/*.sh; do bash -n "$f" 2>/dev/null || sl_bad="$sl_bad $f"; done
+if [ -z "$sl_bad" ]; then t_pass "every script parses (bash -n)"; else t_fail "every script parses (bash -n)" "syntax errors in$sl_bad"; fi
+if command -v shellcheck >/dev/null 2>&1; then
+  t_run shellcheck -x -S warning -s bash ./*.sbatch submit_all.sh lib.sh tests/*.sh
+  if [ "$T_STATUS" -eq 0 ]; then t_pass "shellcheck finds nothing"; else t_fail "shellcheck finds nothing" "$(grep -c '^In ' "$T_OUT") findings"; t_show_failure; fi
+fi
+
+sl_bad=$(grep -H '^#SBATCH' ./*.sbatch | grep -v '#SBATCH [^ ]* *# ')
+if [ -z "$sl_bad" ]; then t_pass "every #SBATCH line has a comment"; else t_fail "every #SBATCH line has a comment" "$(echo "$sl_bad" | head -n 1)"; fi
+
+sl_bad=""
+for f in $(for a in $sl_assignments; do echo "$a.sbatch"; done) vecmax_sweep.sbatch; do
+  [ -f "$f" ] || { sl_bad="$sl_bad $f missing;"; continue; }
+  grep -q '^#SBATCH --gres=gpu:1 ' "$f" || sl_bad="$sl_bad $f lacks --gres=gpu:1;"
+  grep -q '^#SBATCH --partition=gpu ' "$f" || sl_bad="$sl_bad $f lacks --partition=gpu;"
+  grep -q '^#SBATCH --time=' "$f" || sl_bad="$sl_bad $f lacks --time;"
+  grep -q '^#SBATCH --output=slurm/logs/' "$f" || sl_bad="$sl_bad $f does not log to slurm/logs/;"
+done
+if [ -z "$sl_bad" ]; then t_pass "each GPU job script asks for one GPU on partition gpu, a time limit, a log in slurm/logs/"
+else t_fail "each GPU job script asks for one GPU on partition gpu, a time limit, a log in slurm/logs/" "$sl_bad"; fi
+
+if [ -f "$sl_repo/vecmax/sweep_configs.txt" ]; then
+  sl_n=$(sl_count_configs "$sl_repo/vecmax/sweep_configs.txt")
+  sl_array=$(sed -n 's/^#SBATCH --array=\([^ ]*\).*/\1/p' vecmax_sweep.sbatch)
+  if [ "$sl_array" = "0-$((sl_n - 1))" ]; then t_pass "vecmax_sweep's --array=$sl_array matches the $sl_n lines of vecmax/sweep_configs.txt"
+  else t_fail "vecmax_sweep's --array matches vecmax/sweep_configs.txt" "--array=$sl_array but the list has $sl_n configurations"; fi
+else
+  t_skip "vecmax_sweep's --array matches vecmax/sweep_configs.txt" "vecmax/sweep_configs.txt is not there yet"
+fi
+
+# The copy everything below runs in; devinfo (the GPU check) and the assignments built first.
+timeout 900 make --no-print-directory -s -C "$sl_repo/common" bin/devinfo >/dev/null 2>&1
+sl_built=""
+for a in $sl_assignments; do
+  [ -f "$sl_repo/$a/Makefile" ] || continue
+  if timeout 900 make --no-print-directory -s -C "$sl_repo/$a" >"$CW_TEST_TMP/build-$a.log" 2>&1 && [ -x "$sl_repo/$a/bin/$a" ]; then
+    sl_built="$sl_built $a"
+  fi
+done
+sl_t=$CW_TEST_TMP/repo
+sl_make_repo "$sl_t"
+sl_list=$sl_t/vecmax/sweep_configs.txt
+sl_n=$(sl_count_configs "$sl_list")
+mapfile -t sl_configs < <(sed -e 's/#.*//' "$sl_list" | awk 'NF { print $1, $2 }')
+
+expect_output "plain bash dry run prints colreduce's commands" \
+  "dry run: make -C colreduce report-run" env CW_SLURM_DRY_RUN=1 bash "$sl_t/slurm/colreduce.sbatch"
+expect_output "plain bash dry run of the sweep prints one vecmax command per configuration" \
+  "dry run: vecmax/bin/vecmax --threads=${sl_configs[$((sl_n - 1))]% *} --blocks=${sl_configs[$((sl_n - 1))]#* } --csv=" \
+  env CW_SLURM_DRY_RUN=1 bash "$sl_t/slurm/vecmax_sweep.sbatch"
+if [ "$(grep -c '^dry run: vecmax/bin/vecmax --threads=' "$T_OUT")" -ne "$sl_n" ]; then
+  t_fail "the dry-run sweep has $sl_n commands" "$(grep -c '^dry run: vecmax/bin/vecmax' "$T_OUT") printed"
+fi
+
+# Plain bash, no GPU here: the GPU check stops the job with exit 3 and touches no result.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  t_skip "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "a GPU is present"
+elif [ ! -x "$sl_t/common/bin/devinfo" ]; then
+  t_skip "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "common/bin/devinfo does not build here"
+else
+  sl_before=$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + 2>/dev/null | sort)
+  t_run bash "$sl_t/slurm/pi.sbatch"
+  sl_after=$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + 2>/dev/null | sort)
+  if [ "$T_STATUS" -ne 3 ]; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "exit $T_STATUS"; t_show_failure
+  elif ! grep -Eq 'CUDA error [0-9]+' "$T_OUT" "$T_ERR"; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "no CUDA error message"; t_show_failure
+  elif [ "$sl_before" != "$sl_after" ]; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "pi/results/ changed"
+  else t_pass "plain bash without a GPU: exit 3, CUDA message, results/ untouched"; fi
+fi
+
+# The sweep in plain bash with the stub program: every configuration, then the gather.
+sl_csv=$CW_TEST_TMP/sweep.csv
+rm -f "$sl_csv"
+t_run env VECMAX_BIN="$sl_stub" CW_GPU_CHECK=0 VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_sweep.sbatch"
+sl_expect=$(printf '%s\n' "${sl_configs[@]}" | tr ' ' ,)
+sl_got=$(tail -n +2 "$sl_csv" 2>/dev/null | cut -d, -f5,6)
+if [ "$T_STATUS" -ne 0 ]; then t_fail "plain bash sweep (stub program) gathers every configuration in order" "exit $T_STATUS"; t_show_failure
+elif [ "$(grep -c '^assignment,' "$sl_csv")" -ne 1 ] || [ "$sl_got" != "$sl_expect" ]; then
+  t_fail "plain bash sweep (stub program) gathers every configuration in order" "$sl_csv: header not once or rows not the list's configurations"
+else t_pass "plain bash sweep (stub program) gathers every configuration in order"; fi
+
+rm -f "$sl_csv"
+t_run env VECMAX_BIN="$sl_stub" FAKE_VECMAX_FAIL="${sl_configs[2]}" CW_GPU_CHECK=0 VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_sweep.sbatch"
+if [ "$T_STATUS" -eq 3 ] && [ ! -e "$sl_csv" ] && grep -q "task 2 (threads=${sl_configs[2]% *} blocks=${sl_configs[2]#* })" "$T_ERR"; then
+  t_pass "plain bash sweep stops at a failing configuration (exit 3), nothing gathered"
+else t_fail "plain bash sweep stops at a failing configuration (exit 3), nothing gathered" "exit $T_STATUS, csv $( [ -e "$sl_csv" ] && echo written || echo absent)"; t_show_failure; fi
+
+# The gather's own checks, on hand-made parts.
+sl_parts=$CW_TEST_TMP/parts
+mkdir -p "$sl_parts"
+for ((sl_i = 0; sl_i < sl_n; sl_i++)); do
+  env FAKE_VECMAX_FAIL= "$sl_stub" --threads="${sl_configs[$sl_i]% *}" --blocks="${sl_configs[$sl_i]#* }" \
+    --csv="$sl_parts/task-$(printf %03d "$sl_i").csv" >/dev/null
+done
+mv "$sl_parts/task-001.csv" "$CW_TEST_TMP/task-001.csv"
+rm -f "$sl_csv"
+t_run env VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_gather.sbatch" "$sl_parts"
+if [ "$T_STATUS" -eq 1 ] && [ ! -e "$sl_csv" ] && grep -q 'no CSV from task(s) 1;' "$T_ERR"; then t_pass "gather refuses a missing task's part, writes nothing"
+else t_fail "gather refuses a missing task's part, writes nothing" "exit $T_STATUS"; t_show_failure; fi
+"$sl_stub" --threads=999 --blocks=7 --csv="$sl_parts/task-001.csv" >/dev/null
+t_run env VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_gather.sbatch" "$sl_parts"
+if [ "$T_STATUS" -eq 1 ] && [ ! -e "$sl_csv" ] && grep -q 'task 1 .*has threads=999' "$T_ERR"; then t_pass "gather refuses a part whose rows are another configuration's"
+else t_fail "gather refuses a part whose rows are another configuration's" "exit $T_STATUS"; t_show_failure; fi
+expect_exit 2 "gather without its parts folder argument: exit 2" bash "$sl_t/slurm/vecmax_gather.sbatch"
+
+# submit_all.sh --print: the whole dependency graph, nothing submitted.
+t_run bash "$sl_t/slurm/submit_all.sh" --print
+sl_cmds=$(cat "$T_ERR")
+sl_bad=""
+for a in $sl_assignments; do grep -q "sbatch --parsable --output=.*/slurm/logs/%x-%j.out slurm/$a.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad $a;"; done
+grep -q -- "--array=0-$((sl_n - 1)) .*slurm/vecmax_sweep.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad array;"
+grep -q -- "--dependency=afterok:<vecmax_sweep>,afterany:<vecmax> --kill-on-invalid-dep=yes .*slurm/vecmax_gather.sbatch .*/slurm/logs/vecmax_sweep-<vecmax_sweep>" <<<"$sl_cmds" || sl_bad="$sl_bad gather;"
+grep -q -- "--dependency=afterok:<vecmax>:<pi>:<scan>:<colreduce>:<reduction_versions>:<vecmax_gather> --kill-on-invalid-dep=yes .*slurm/plots.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad plots;"
+if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh --print shows every job, the array sized from the list, afterok dependencies"
+else t_fail "submit_all.sh --print shows every job, the array sized from the list, afterok dependencies" "exit $T_STATUS; wrong:$sl_bad"; t_show_failure; fi
+expect_usage_error "submit_all.sh rejects an unknown job" "unknown job 'nosuch'" bash "$sl_t/slurm/submit_all.sh" --print nosuch
+expect_usage_error "submit_all.sh rejects an unknown option" "unknown option '--bogus'" bash "$sl_t/slurm/submit_all.sh" --bogus
+
+# ---------------------------------------------------------------- on a real Slurm
+echo "-- slurm/: on a real single-node Slurm"
+sl_cases=(
+  "the test cluster starts and its node is idle"
+  "a job's script really runs (not reported COMPLETED without running)"
+  "the GPU check fails the job without a GPU: FAILED, exit 3, CUDA message"
+  "each built assignment's job on the GPU-less node: FAILED, exit 3, CUDA message"
+  "the sweep array runs one task per configuration with its parameters"
+  "the gather runs after every task succeeded and writes the combined CSV"
+  "a failed task keeps the gather from running (CANCELLED, not left pending)"
+  "a missing --output folder is caught as a failure (0:53), not success"
+  "submit_all.sh from another directory: every job, the array, gather and plots job complete"
+  "the node is still up (not drained) after every job"
+  "the daemons are stopped by their PIDs, none left"
+)
+sl_skip_all() { local c; for c in "${sl_cases[@]}"; do t_skip "$c" "$1"; done; }
+
+# Job states from scontrol (no accounting needed; jobs stay listed for MinJobAge, 300 s).
+sl_lines() { timeout 10 scontrol -o show job "$1" 2>/dev/null; }
+sl_field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p"; }
+sl_state() { sl_lines "$1" | head -n 1 | sl_field JobState; }
+sl_exit() { sl_lines "$1" | head -n 1 | sl_field ExitCode; }
+sl_reason() { sl_lines "$1" | head -n 1 | sl_field Reason; }
+# True while any of the jobs (array tasks included) is not finished.
+sl_active() {
+  local id
+  for id in "$@"; do
+    sl_lines "$id" | sl_field JobState | grep -Eq '^(PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUED|RESIZING|SIGNALING|STAGE_OUT)$' && return 0
+  done
+  return 1
+}
+# sl_wait LIMIT ID...: until every job finished; 1 on timeout.
+sl_wait() {
+  local limit=$1 start=$SECONDS; shift
+  while sl_active "$@"; do
+    [ $((SECONDS - start)) -ge "$limit" ] && return 1
+    sleep 0.5
+  done
+}
+sl_ids_of() { local p; for p in "$@"; do echo "${p##*:}"; done; }
+sl_submit() { local out; out=$(timeout 30 sbatch --parsable "$@" 2>"$CW_TEST_TMP/sbatch.err") || { cat "$CW_TEST_TMP/sbatch.err" >&2; return 1; }; echo "${out%%;*}"; }
+# The array's tasks as "task state exitcode" lines.
+sl_tasks() { sl_lines "$1" | awk '{ t = s = e = ""; for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "ArrayTaskId") t = kv[2]; if (kv[1] == "JobState") s = kv[2]; if (kv[1] == "ExitCode") e = kv[2] } print t, s, e }' | sort -n; }
+
+sl_missing=$(cw_cluster_missing)
+if [ -n "$sl_missing" ]; then
+  sl_skip_all "$sl_missing"
+else
+  sl_cluster=$(mktemp -d /tmp/cwslurm.XXXXXX)
+  # Stop the daemons whatever happens, then run the runner's own EXIT trap (removes CW_TEST_TMP).
+  sl_prev_trap=$(trap -p EXIT)
+  sl_prev_cmd=$(sed -n "s/^trap -- '\(.*\)' EXIT$/\1/p" <<<"$sl_prev_trap")
+  trap 'cw_cluster_stop; rm -rf "$sl_cluster"; '"$sl_prev_cmd" EXIT
+  trap 'exit 130' INT TERM
+  sl_start=$SECONDS
+  if ! cw_cluster_start "$sl_cluster"; then
+    t_fail "${sl_cases[0]}" "$CW_CLUSTER_ERROR"
+    for c in "${sl_cases[@]:1:${#sl_cases[@]}-2}"; do t_skip "$c" "the test cluster did not start"; done
+  else
+    t_pass "${sl_cases[0]}"
+    sl_logs=$sl_t/slurm/logs
+    cd "$sl_t" || exit 1
+
+    # A probe: COMPLETED is believed only together with what its script wrote.
+    printf '#!/bin/bash\necho "probe ran as job $SLURM_JOB_ID" >%s/probe.marker\n' "$CW_TEST_TMP" >"$CW_TEST_TMP/probe.sh"
+    sl_id=$(sl_submit --output="$CW_TEST_TMP/probe-%j.out" "$CW_TEST_TMP/probe.sh")
+    sl_wait 30 "$sl_id"
+    if [ "$(sl_state "$sl_id")" = COMPLETED ] && grep -q "probe ran as job $sl_id" "$CW_TEST_TMP/probe.marker" 2>/dev/null; then t_pass "${sl_cases[1]}"
+    elif [ "$(sl_state "$sl_id")" = COMPLETED ]; then t_fail "${sl_cases[1]}" "job $sl_id COMPLETED but its script never ran (node $(cw_node_state); proctrack/cgroup without systemd?)"
+    else t_fail "${sl_cases[1]}" "job $sl_id: $(sl_state "$sl_id") $(sl_reason "$sl_id"); node $(cw_node_state)"; fi
+
+    # Without a GPU: the GPU check (default) and, with CW_GPU_CHECK=0, each built assignment's own programs.
+    sl_gpu_jobs="" sl_check_id=""
+    if [ "$CW_GPU_OK" = 1 ]; then
+      t_skip "${sl_cases[2]}" "a GPU is present"; t_skip "${sl_cases[3]}" "a GPU is present"
+    else
+      sl_before=$(find pi/results -type f -exec md5sum {} + 2>/dev/null | sort)
+      sl_check_id=$(sl_submit slurm/pi.sbatch)
+      for a in $sl_built; do
+        sl_id=$(CW_GPU_CHECK=0 sl_submit "slurm/$a.sbatch") && sl_gpu_jobs="$sl_gpu_jobs $a:$sl_id"
+      done
+    fi
+
+    # The sweep with the stub program: all tasks, then the gather (afterok).
+    sl_csv=$CW_TEST_TMP/slurm-sweep.csv
+    rm -f "$sl_csv"
+    sl_arr=$(VECMAX_BIN=$sl_stub CW_GPU_CHECK=0 sl_submit --array="0-$((sl_n - 1))" slurm/vecmax_sweep.sbatch)
+    sl_gather=$(VECMAX_SWEEP_CSV=$sl_csv sl_submit --dependency="afterok:$sl_arr" --kill-on-invalid-dep=yes \
+      slurm/vecmax_gather.sbatch "$sl_logs/vecmax_sweep-$sl_arr")
+    # A failing task (configuration 2 exits 3 as vecmax does without a GPU), six tasks. The gather
+    # is submitted with sbatch --wait, which returns 0 even when it is cancelled: not believed.
+    sl_csv_f=$CW_TEST_TMP/slurm-sweep-fail.csv
+    sl_farr=$(VECMAX_BIN=$sl_stub FAKE_VECMAX_FAIL="${sl_configs[2]}" CW_GPU_CHECK=0 sl_submit --array=0-5 slurm/vecmax_sweep.sbatch)
+    (VECMAX_SWEEP_CSV=$sl_csv_f timeout 240 sbatch --wait --parsable --dependency="afterok:$sl_farr" --kill-on-invalid-dep=yes \
+      slurm/vecmax_gather.sbatch "$sl_logs/vecmax_sweep-$sl_farr" >"$CW_TEST_TMP/wait.out" 2>&1; echo $? >"$CW_TEST_TMP/wait.status") &
+    sl_wait_pid=$!
+
+    # Trap: an --output folder that does not exist (plots.sbatch's relative slurm/logs/ from a bare folder).
+    mkdir -p "$CW_TEST_TMP/bare"
+    sl_bare=$(cd "$CW_TEST_TMP/bare" && CW_SLURM_DRY_RUN=1 sl_submit "$sl_t/slurm/plots.sbatch")
+
+    # Wait for all of the above (one GPU: the GPU jobs run one after the other).
+    # shellcheck disable=SC2086
+    sl_all_ids="$sl_check_id $(sl_ids_of $sl_gpu_jobs) $sl_arr $sl_gather $sl_farr $sl_bare"
+    # shellcheck disable=SC2086
+    sl_wait 240 $sl_all_ids || echo "   (jobs still active after 240 s: $(timeout 10 squeue -h -o '%i %T %r' | tr '\n' ';'))"
+    sleep 1
+    for sl_i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$CW_TEST_TMP/wait.status" ] && break; sleep 1; done
+
+    if [ -n "$sl_check_id" ]; then
+      sl_log=$sl_logs/pi-$sl_check_id.out
+      sl_after=$(find pi/results -type f -exec md5sum {} + 2>/dev/null | sort)
+      if [ "$(sl_state "$sl_check_id")" = FAILED ] && [ "$(sl_exit "$sl_check_id")" = 3:0 ] &&
+         grep -Eq 'CUDA error [0-9]+' "$sl_log" && grep -q 'nothing was run' "$sl_log" && [ "$sl_before" = "$sl_after" ]; then
+        t_pass "${sl_cases[2]}"
+      else
+        t_fail "${sl_cases[2]}" "job $sl_check_id: $(sl_state "$sl_check_id") exit $(sl_exit "$sl_check_id"), log $sl_log: $(tail -n 2 "$sl_log" 2>/dev/null | tr '\n' ' ')"
+      fi
+      if [ -z "$sl_built" ]; then
+        t_skip "${sl_cases[3]}" "no assignment is built yet (only placeholders)"
+      else
+        sl_bad=""
+        for sl_pair in $sl_gpu_jobs; do
+          a=${sl_pair%%:*} sl_id=${sl_pair#*:}
+          sl_log=$sl_logs/$a-$sl_id.out
+          if [ "$(sl_state "$sl_id")" != FAILED ] || [ "$(sl_exit "$sl_id")" != 3:0 ]; then sl_bad="$sl_bad $a: $(sl_state "$sl_id") exit $(sl_exit "$sl_id");"
+          elif ! grep -Eq 'CUDA error [0-9]+' "$sl_log"; then sl_bad="$sl_bad $a: no CUDA error message in $sl_log;"
+          elif grep -q 'Result = PASS' "$sl_log"; then sl_bad="$sl_bad $a: a result claims PASS;"
+          fi
+        done
+        if [ -z "$sl_bad" ]; then t_pass "${sl_cases[3]} ($sl_built )"; else t_fail "${sl_cases[3]}" "$sl_bad"; fi
+      fi
+    fi
+
+    # The sweep: one task per configuration, each with its own parameters (from its log).
+    sl_bad=""
+    sl_tasks_out=$(sl_tasks "$sl_arr")
+    for ((sl_i = 0; sl_i < sl_n; sl_i++)); do
+      read -r sl_tt sl_bb <<<"${sl_configs[$sl_i]}"
+      sl_log=$sl_logs/vecmax_sweep-${sl_arr}_$sl_i.out
+      grep -qx "$sl_i COMPLETED 0:0" <<<"$sl_tasks_out" || { sl_bad="$sl_bad task $sl_i not COMPLETED 0:0;"; continue; }
+      grep -q "task $sl_i: threads=$sl_tt blocks=$sl_bb\$" "$sl_log" 2>/dev/null &&
+        grep -q -- "--threads=$sl_tt --blocks=$sl_bb --csv=$sl_logs/vecmax_sweep-$sl_arr/task-$(printf %03d "$sl_i").csv" "$sl_log" ||
+        sl_bad="$sl_bad task $sl_i: log lacks threads=$sl_tt blocks=$sl_bb;"
+    done
+    [ "$(wc -l <<<"$sl_tasks_out")" -eq "$sl_n" ] || sl_bad="$sl_bad $(wc -l <<<"$sl_tasks_out") tasks, expected $sl_n;"
+    if [ -z "$sl_bad" ]; then t_pass "${sl_cases[4]} ($sl_n tasks)"; else t_fail "${sl_cases[4]}" "$(cut -c1-300 <<<"$sl_bad")"; fi
+
+    sl_got=$(tail -n +2 "$sl_csv" 2>/dev/null | cut -d, -f5,6)
+    if [ "$(sl_state "$sl_gather")" = COMPLETED ] && [ "$(grep -c '^assignment,' "$sl_csv" 2>/dev/null)" = 1 ] && [ "$sl_got" = "$sl_expect" ] &&
+       grep -q "combined $sl_n rows from $sl_n tasks" "$sl_logs/vecmax_gather-$sl_gather.out"; then
+      t_pass "${sl_cases[5]}"
+    else t_fail "${sl_cases[5]}" "gather $sl_gather: $(sl_state "$sl_gather") $(sl_reason "$sl_gather"); csv rows: $(tail -n +2 "$sl_csv" 2>/dev/null | wc -l)"; fi
+
+    # The failing array: task 2 FAILED 3:0, the gather CANCELLED (never ran, no log, no CSV).
+    sl_fgather=$(grep -Eo '^[0-9]+' "$CW_TEST_TMP/wait.out" | head -n 1)
+    sl_ftasks=$(sl_tasks "$sl_farr")
+    sl_fstate=$(sl_state "${sl_fgather:-0}") sl_freason=$(sl_reason "${sl_fgather:-0}")
+    sl_wait_status=$(cat "$CW_TEST_TMP/wait.status" 2>/dev/null)
+    if [ -z "$sl_fgather" ]; then t_fail "${sl_cases[6]}" "the gather was not submitted: $(head -n 2 "$CW_TEST_TMP/wait.out")"
+    elif ! grep -qx "2 FAILED 3:0" <<<"$sl_ftasks"; then t_fail "${sl_cases[6]}" "task 2 is not FAILED 3:0: $(tr '\n' ';' <<<"$sl_ftasks")"
+    elif [ "$sl_fstate" = PENDING ]; then t_fail "${sl_cases[6]}" "gather left PENDING ($sl_freason): kill_invalid_depend not in effect (Slurm 22.05 reads it from DependencyParameters, not SchedulerParameters) and no --kill-on-invalid-dep"
+    elif [ "$sl_fstate" != CANCELLED ] || [ -e "$sl_logs/vecmax_gather-$sl_fgather.out" ] || [ -e "$sl_csv_f" ]; then
+      t_fail "${sl_cases[6]}" "gather $sl_fgather: $sl_fstate $sl_freason; log $( [ -e "$sl_logs/vecmax_gather-$sl_fgather.out" ] && echo exists || echo absent); csv $( [ -e "$sl_csv_f" ] && echo written || echo absent)"
+    else t_pass "${sl_cases[6]} (gather $sl_fstate/$sl_freason; sbatch --wait said ${sl_wait_status:-?}, not believed)"; fi
+    kill "$sl_wait_pid" 2>/dev/null; wait "$sl_wait_pid" 2>/dev/null
+
+    if [ "$(sl_state "$sl_bare")" = FAILED ] && [ "$(sl_exit "$sl_bare")" = 0:53 ] && [ ! -e "$CW_TEST_TMP/bare/slurm" ]; then
+      t_pass "${sl_cases[7]}"
+    else t_fail "${sl_cases[7]}" "job $sl_bare: $(sl_state "$sl_bare") exit $(sl_exit "$sl_bare") $(sl_reason "$sl_bare")"; fi
+
+    # submit_all.sh end to end, from another directory, every job a dry run (no GPU needed).
+    mkdir -p "$CW_TEST_TMP/elsewhere"
+    t_run sh -c "cd '$CW_TEST_TMP/elsewhere' && CW_SLURM_DRY_RUN=1 bash '$sl_t/slurm/submit_all.sh'"
+    sl_sub_out=$(cat "$T_OUT")
+    sl_bad="" sl_ids=""
+    if [ "$T_STATUS" -ne 0 ]; then sl_bad="submit_all.sh exited $T_STATUS: $(head -n 2 "$T_ERR" | tr '\n' ' ')"
+    else
+      for j in $sl_assignments vecmax_sweep vecmax_gather plots; do
+        sl_id=$(awk -v j="$j" '$1 == j { print $2 }' <<<"$sl_sub_out")
+        [[ "$sl_id" =~ ^[0-9]+$ ]] || { sl_bad="$sl_bad no id for $j;"; continue; }
+        sl_ids="$sl_ids $j:$sl_id"
+      done
+      # shellcheck disable=SC2046,SC2086
+      sl_wait 240 $(sl_ids_of $sl_ids) || sl_bad="$sl_bad still running after 240 s;"
+      for sl_pair in $sl_ids; do
+        j=${sl_pair%%:*} sl_id=${sl_pair#*:}
+        if [ "$j" = vecmax_sweep ]; then
+          sl_tasks_out=$(sl_tasks "$sl_id")
+          [ "$(grep -c ' COMPLETED 0:0$' <<<"$sl_tasks_out")" -eq "$sl_n" ] || sl_bad="$sl_bad array: $(grep -vc ' COMPLETED 0:0$' <<<"$sl_tasks_out") tasks not completed;"
+          grep -q "^dry run: vecmax/bin/vecmax --threads=${sl_configs[0]% *} --blocks=${sl_configs[0]#* } " "$sl_logs/vecmax_sweep-${sl_id}_0.out" 2>/dev/null || sl_bad="$sl_bad task 0's log lacks its dry-run command;"
+          continue
+        fi
+        [ "$(sl_state "$sl_id")" = COMPLETED ] || { sl_bad="$sl_bad $j: $(sl_state "$sl_id") $(sl_reason "$sl_id") exit $(sl_exit "$sl_id");"; continue; }
+        [ -s "$sl_logs/$j-$sl_id.out" ] || sl_bad="$sl_bad no log slurm/logs/$j-$sl_id.out;"
+      done
+      grep -q '^dry run: make --no-print-directory plots' "$sl_logs/plots-${sl_ids##*plots:}.out" 2>/dev/null || sl_bad="$sl_bad plots log lacks 'make plots';"
+    fi
+    if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]}"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
+
+    sl_node=$(cw_node_state)
+    if [ "$sl_node" = IDLE ]; then t_pass "${sl_cases[9]}"; else t_fail "${sl_cases[9]}" "node state $sl_node: $(timeout 5 scontrol show node | sl_field Reason)"; fi
+    echo "   Slurm cases took $((SECONDS - sl_start)) s"
+    cd "$sl_here" || true
+  fi
+  if cw_cluster_stop; then t_pass "${sl_cases[10]} ($CW_CLUSTER_STOPPED)"
+  else t_fail "${sl_cases[10]}" "still running:$CW_CLUSTER_LEFT"; fi
+  # Leave no daemon behind even if a step above was interrupted; then the runner's own trap.
+  rm -rf "$sl_cluster"
+  if [ -n "$sl_prev_trap" ]; then eval "$sl_prev_trap"; else trap - EXIT; fi
+  trap - INT TERM
+fi
