@@ -1,0 +1,133 @@
+// CPU reference, error bound, test data and --sizes parsing of colreduce (see colreduce_cpu.h).
+#include "colreduce_cpu.h"
+
+#include <unistd.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "common.h"
+
+namespace colreduce {
+
+void cpu_mat_column_reduce(const double* mat, double* vec, long long m, int n) {
+    std::vector<long double> acc(static_cast<std::size_t>(n), 0.0L);
+    for (long long i = 0; i < m; ++i) {
+        const double* row = mat + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+        for (int j = 0; j < n; ++j) acc[j] += row[j];
+    }
+    for (int j = 0; j < n; ++j) vec[j] = static_cast<double>(acc[j]);
+}
+
+ColumnReference cpu_column_reference(const double* mat, long long m, int n) {
+    ColumnReference ref;
+    ref.sum.assign(static_cast<std::size_t>(n), 0.0);
+    ref.abs_sum.assign(static_cast<std::size_t>(n), 0.0);
+    std::vector<long double> acc(static_cast<std::size_t>(n), 0.0L), abs_acc(static_cast<std::size_t>(n), 0.0L);
+    for (long long i = 0; i < m; ++i) {
+        const double* row = mat + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+        for (int j = 0; j < n; ++j) {
+            acc[j] += row[j];
+            abs_acc[j] += std::fabs(row[j]);
+        }
+    }
+    for (int j = 0; j < n; ++j) {
+        ref.sum[j] = static_cast<double>(acc[j]);
+        ref.abs_sum[j] = static_cast<double>(abs_acc[j]);
+    }
+    return ref;
+}
+
+double column_error_bound(long long m, double abs_sum) {
+    return static_cast<double>(m) * DBL_EPSILON * abs_sum;
+}
+
+ColumnCheck check_columns(const double* got, const ColumnReference& ref, long long m) {
+    ColumnCheck c;
+    for (std::size_t j = 0; j < ref.sum.size(); ++j) {
+        const double err = std::fabs(got[j] - ref.sum[j]);
+        const double bound = column_error_bound(m, ref.abs_sum[j]);
+        const bool ok = err <= bound;  // NaN never passes
+        if (!ok) {
+            if (c.wrong == 0) c.first_wrong = static_cast<int>(j);
+            ++c.wrong;
+            c.ok = false;
+        }
+        if (std::isnan(err)) {
+            c.max_abs_error = NAN;
+            c.max_error_ratio = NAN;
+            continue;
+        }
+        if (err > c.max_abs_error) c.max_abs_error = err;
+        const double ratio = err == 0.0 ? 0.0 : (bound > 0.0 ? err / bound : INFINITY);
+        if (ratio > c.max_error_ratio) c.max_error_ratio = ratio;
+    }
+    return c;
+}
+
+const std::vector<std::string> kDataKinds = {"random", "report", "negative", "wide"};
+
+void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed) {
+    if (kind == "random") {
+        cw::fill_uniform(mat, count, -1.0, 1.0, seed);
+    } else if (kind == "negative") {
+        cw::fill_uniform(mat, count, -1.0, 0.0, seed);
+    } else if (kind == "report") {
+        // report 003's rand_mat: srand(SEED); mat[i*n + j] = (double)(rand() % 10) / 100000.0,
+        // filled in row-major order, i.e. in memory order.
+        std::srand(static_cast<unsigned>(seed));
+        for (std::size_t i = 0; i < count; ++i) mat[i] = static_cast<double>(std::rand() % 10) / 100000.0;
+    } else if (kind == "wide") {
+        cw::Rng rng(seed);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double significand = 2.0 * rng.next_unit() - 1.0;
+            const int exponent = static_cast<int>(rng.next_int(-40, 40));
+            mat[i] = std::ldexp(significand, exponent);
+        }
+    } else {
+        throw cw::UsageError("option --data: unknown kind '" + kind + "'");
+    }
+}
+
+std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, int max_n) {
+    std::vector<std::pair<long long, int>> sizes;
+    const std::vector<std::string> items = cw::split_list(text);
+    if (items.empty()) throw cw::UsageError("option --sizes needs a list like 160000x8,1600000x32");
+    for (const std::string& item : items) {
+        const std::size_t x = item.find_first_of("xX");
+        if (x == std::string::npos || x == 0 || x + 1 == item.size())
+            throw cw::UsageError("option --sizes: '" + item + "' is not of the form MxN (e.g. 160000x8)");
+        const long long m = cw::parse_integer("sizes (M of " + item + ")", item.substr(0, x), 1, 2147483647LL);
+        const long long n = cw::parse_integer("sizes (N of " + item + ")", item.substr(x + 1), 1, max_n);
+        sizes.emplace_back(m, static_cast<int>(n));
+    }
+    return sizes;
+}
+
+unsigned long long available_host_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line)) {
+        if (line.compare(0, 13, "MemAvailable:") == 0) {
+            std::istringstream in(line.substr(13));
+            unsigned long long kib = 0;
+            if (in >> kib) return kib * 1024ULL;
+        }
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page_size > 0)
+        return static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page_size);
+    return 0;
+}
+
+long long first_non_finite(const double* data, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+        if (!std::isfinite(data[i])) return static_cast<long long>(i);
+    return -1;
+}
+
+}  // namespace colreduce
