@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "common.h"
 
@@ -70,23 +71,53 @@ ColumnCheck check_columns(const double* got, const ColumnReference& ref, long lo
 
 const std::vector<std::string> kDataKinds = {"random", "report", "negative", "wide"};
 
-void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed) {
+namespace {
+
+// The seeded kinds are made in chunks of kChunk values, chunk c from its own seed, so that
+// several threads can fill a large matrix and a seed still names one data set (the chunking
+// does not depend on the number of threads).
+constexpr std::size_t kChunk = std::size_t(1) << 20;
+
+std::uint64_t chunk_seed(std::uint64_t seed, std::size_t chunk) {
+    cw::Rng mix(seed ^ (0xD1B54A32D192ED03ULL * (static_cast<std::uint64_t>(chunk) + 1)));
+    return mix.next_u64();
+}
+
+void fill_chunk(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed) {
     if (kind == "random") {
         cw::fill_uniform(mat, count, -1.0, 1.0, seed);
     } else if (kind == "negative") {
         cw::fill_uniform(mat, count, -1.0, 0.0, seed);
-    } else if (kind == "report") {
-        // report 003's rand_mat: srand(SEED); mat[i*n + j] = (double)(rand() % 10) / 100000.0,
-        // filled in row-major order, i.e. in memory order.
-        std::srand(static_cast<unsigned>(seed));
-        for (std::size_t i = 0; i < count; ++i) mat[i] = static_cast<double>(std::rand() % 10) / 100000.0;
-    } else if (kind == "wide") {
+    } else {  // wide
         cw::Rng rng(seed);
         for (std::size_t i = 0; i < count; ++i) {
             const double significand = 2.0 * rng.next_unit() - 1.0;
             const int exponent = static_cast<int>(rng.next_int(-40, 40));
             mat[i] = std::ldexp(significand, exponent);
         }
+    }
+}
+
+}  // namespace
+
+void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed) {
+    if (kind == "random" || kind == "negative" || kind == "wide") {
+        const std::size_t chunks = (count + kChunk - 1) / kChunk;
+        const unsigned hw = std::thread::hardware_concurrency();
+        const std::size_t workers = std::min<std::size_t>(chunks, hw == 0 ? 1 : std::min(hw, 32u));
+        auto work = [&](std::size_t first) {
+            for (std::size_t c = first; c < chunks; c += workers)
+                fill_chunk(mat + c * kChunk, std::min(kChunk, count - c * kChunk), kind, chunk_seed(seed, c));
+        };
+        std::vector<std::thread> pool;
+        for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work, t);
+        if (workers > 0) work(0);
+        for (std::thread& t : pool) t.join();
+    } else if (kind == "report") {
+        // report 003's rand_mat: srand(SEED); mat[i*n + j] = (double)(rand() % 10) / 100000.0,
+        // filled in row-major order, i.e. in memory order.
+        std::srand(static_cast<unsigned>(seed));
+        for (std::size_t i = 0; i < count; ++i) mat[i] = static_cast<double>(std::rand() % 10) / 100000.0;
     } else {
         throw cw::UsageError("option --data: unknown kind '" + kind + "'");
     }

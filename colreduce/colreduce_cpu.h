@@ -49,6 +49,9 @@ ColumnCheck check_columns(const double* got, const ColumnReference& ref, long lo
 //   negative  uniform in (-1, 0)
 //   wide      uniform signed significands times 2^k, k uniform in [-40, 40] (sums that lose
 //             digits: the bound's sum|a_ij| is dominated by a few large terms)
+// random, negative and wide are made by several threads in fixed chunks of 2^20 values, each
+// chunk from its own seed derived from `seed`: the same seed gives the same matrix whatever
+// the number of threads.
 extern const std::vector<std::string> kDataKinds;
 void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed);
 
