@@ -1,0 +1,96 @@
+# Tier 2 of colreduce (GPU): every version at the issue's awkward sizes, the report's sizes,
+# several launch configurations of the tall versions, adversarial data, bitwise
+# reproducibility of tall_det, a hand-made input with exact sums, and compute-sanitizer.
+# Every case must exit 0 with "Result = PASS" for each version (gpu_case); results are checked
+# against the CPU reference with the bound m * 2^-52 * sum|a_ij| per column (README).
+# Timing does not matter here: --repeat=1 --warmup=0, several sizes per process (--sizes).
+cr=bin/colreduce
+cr_tmp=$CW_TEST_TMP/colreduce
+mkdir -p "$cr_tmp"
+cr_fast="--repeat=1 --warmup=0"
+cr_ns="1 3 7 8 9 32 63 64 65 1000"
+cr_sizes() {  # "M..." "N..." -> M1xN1,M1xN2,...
+  local out="" m n
+  for m in $1; do for n in $2; do out="$out,${m}x${n}"; done; done
+  echo "${out#,}"
+}
+
+# The issue's grid: m in {1, 15, 16, 17, 1000, 160000, 1600003} x n in {1, 3, 7, 8, 9, 32, 63,
+# 64, 65, 1000}, every version, random signed data. One process per group of m; the CSV of
+# the first group is checked for one passing row per (size, version).
+cr_small=$(cr_sizes "1 15 16 17 1000" "$cr_ns")
+gpu_case "every version, m in {1,15,16,17,1000} x n in {$cr_ns}" \
+  $cr --sizes="$cr_small" $cr_fast --csv="$cr_tmp/small.csv"
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "result_ok") c = i; next } $c == 1' "$cr_tmp/small.csv" 2>/dev/null | wc -l)
+  if [ "$rows" -eq 300 ]; then t_pass "CSV: 300 passing rows (50 sizes x 6 versions)"
+  else t_fail "CSV: 300 passing rows (50 sizes x 6 versions)" "found $rows"; fi
+else
+  t_skip "CSV: 300 passing rows (50 sizes x 6 versions)" "$CW_GPU_REASON"
+fi
+gpu_case "every version, m = 160000 x n in {$cr_ns}" $cr --sizes="$(cr_sizes 160000 "$cr_ns")" $cr_fast
+gpu_case "every version, m = 1600003 x n in {1,3,7,8,9,32,63,64,65}" \
+  $cr --sizes="$(cr_sizes 1600003 "1 3 7 8 9 32 63 64 65")" $cr_fast
+gpu_case "every version, m = 1600003 x n = 1000 (12.8 GB, pinned)" $cr 1600003 1000 $cr_fast --pinned
+
+# The report's eight run.slurm sizes (original only up to 1.6M rows: it is slow, and
+# report-run times it at 6.4M rows anyway).
+gpu_case "report sizes, high1/high2/tall/tall_det/cublas" \
+  $cr --sizes=160000x8,1600000x8,6400000x8,160000x32,1600000x32,6400000x32,160000x64,1600000x64 \
+  $cr_fast --only=high1,high2,tall,tall_det,cublas
+gpu_case "report sizes up to 1.6M rows, original" \
+  $cr --sizes=160000x8,1600000x8,160000x32,1600000x32,160000x64,1600000x64 $cr_fast --only=original
+
+# Launch configurations of the tall versions: block sizes from one multiple of q = n/gcd(n,2)
+# up to 1024, grids from 1 block (every thread loops) to more blocks than the data needs.
+cr_cfg_sizes=1x1,17x9,1000x63,33x1000,160000x65,1600003x7,999x1023,5x1024
+for tb in 1:1 1:1000 64:3 96:1000 1024:1 1024:7; do
+  t=${tb%:*} b=${tb#*:}
+  gpu_case "tall, tall_det --threads=$t --blocks=$b" $cr --sizes=$cr_cfg_sizes $cr_fast --only=tall,tall_det --threads=$t --blocks=$b
+done
+
+# Adversarial data: all negative, exponents over 80 binades, and the report's rand() % 10.
+for d in negative wide report; do
+  gpu_case "every version, --data=$d" $cr --sizes=1x1,17x9,1000x63,160000x8,160000x1000,1600003x3 $cr_fast --data=$d --seed=5
+done
+
+# tall_det is bitwise reproducible: inside a run (first and last of 5 timed runs, else
+# FAIL) and between two processes (--output, compared byte for byte).
+gpu_case "tall_det, 5 runs bitwise identical" $cr --sizes=160000x8,1600003x63,1000x1000 --repeat=5 --warmup=0 --only=tall_det
+if [ "$CW_GPU_OK" = 1 ]; then
+  $cr 1600003 9 --only=tall_det $cr_fast --output="$cr_tmp/det1.bin" >/dev/null 2>&1
+  s1=$?
+  $cr 1600003 9 --only=tall_det $cr_fast --output="$cr_tmp/det2.bin" >/dev/null 2>&1
+  s2=$?
+  if [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] && [ -s "$cr_tmp/det1.bin" ] && cmp -s "$cr_tmp/det1.bin" "$cr_tmp/det2.bin"; then
+    t_pass "tall_det: two processes give the same bits"
+  else
+    t_fail "tall_det: two processes give the same bits" "exit $s1/$s2 or outputs differ"
+  fi
+else
+  t_skip "tall_det: two processes give the same bits" "$CW_GPU_REASON"
+fi
+
+# --input and --output: a 7 x 5 integer matrix (exact sums) through every version.
+python3 -c "
+import struct, sys
+m, n = 7, 5
+a = [(i * 7 + j * 3) % 11 - 5 for i in range(m) for j in range(n)]
+sys.stdout.buffer.write(struct.pack('<%dd' % (m * n), *a))
+open('$cr_tmp/want.bin', 'wb').write(struct.pack('<%dd' % n, *[sum(a[i * n + j] for i in range(m)) for j in range(n)]))
+" >"$cr_tmp/in.bin"
+for v in original high1 high2 tall tall_det cublas; do
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "--input/--output exact sums, $v" "$CW_GPU_REASON"; continue; fi
+  t_run $cr 7 5 --input="$cr_tmp/in.bin" --output="$cr_tmp/out-$v.bin" --only=$v $cr_fast
+  if [ "$T_STATUS" -eq 0 ] && cmp -s "$cr_tmp/out-$v.bin" "$cr_tmp/want.bin"; then t_pass "--input/--output exact sums, $v"
+  else t_fail "--input/--output exact sums, $v" "exit $T_STATUS or wrong sums"; t_show_failure; fi
+done
+
+# compute-sanitizer at small sizes (memcheck: every version; racecheck and synccheck: ours
+# and the report's kernels, which use shared memory, atomics and __syncthreads).
+cr_san=1x1,15x3,16x8,17x9,33x65,100x1000,1000x63,5x1024
+sanitize memcheck "memcheck, every version" $cr --sizes=$cr_san $cr_fast
+sanitize memcheck "memcheck, tall/tall_det --threads=1 --blocks=3" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=1 --blocks=3
+sanitize racecheck "racecheck, original/high1/high2/tall/tall_det" $cr --sizes=$cr_san $cr_fast --only=original,high1,high2,tall,tall_det
+sanitize synccheck "synccheck, tall/tall_det --threads=96 --blocks=2" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=96 --blocks=2
