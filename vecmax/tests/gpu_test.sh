@@ -1,0 +1,102 @@
+# Tier 2 of vecmax (GPU): every version at the awkward sizes, several launch configurations
+# (grids larger than n included), random and adversarial data, misaligned starts, NaN and
+# -inf, files in and out, and compute-sanitizer. Each run checks all three versions exactly
+# against the CPU maximum (Result = PASS|FAIL); without a GPU every case is skipped.
+B=bin/vecmax
+T=$CW_TEST_TMP
+Q=(--repeat=1 --warmup=0 --cpu-repeat=1)
+
+# Awkward sizes x launch configurations x data. --offset=K puts the data K floats past a
+# 16-byte boundary (the single-pass kernel's scalar head); n % 4 != 0 exercises its tail.
+for n in 1 31 32 33 1023 1025 999983; do
+  gpu_case "n=$n uniform; report 32x1" $B --n=$n --threads=32 --blocks=1 --data=uniform --seed=$n "${Q[@]}"
+  gpu_case "n=$n negative; report 1024x128 and single_pass 300 blocks (grids > n)" \
+    $B --n=$n --threads=1024 --blocks=128 --sp-blocks=300 --data=negative --seed=$n "${Q[@]}"
+  gpu_case "n=$n spike_last offset=1; report 64x7" \
+    $B --n=$n --threads=64 --blocks=7 --offset=1 --data=spike_last "${Q[@]}"
+  gpu_case "n=$n spike_first offset=3; report 1x3, single_pass 2 blocks" \
+    $B --n=$n --threads=1 --blocks=3 --sp-blocks=2 --offset=3 --data=spike_first "${Q[@]}"
+  gpu_case "n=$n spike at a random place offset=2; report 256x1000" \
+    $B --n=$n --threads=256 --blocks=1000 --offset=2 --data=spike --seed=$((n + 7)) "${Q[@]}"
+done
+# The report's size, default launch shapes, and a misaligned start with a 3-float tail.
+gpu_case "n=40960000 uniform; report 1024x128, single_pass occupancy grid" $B --n=40960000 "${Q[@]}"
+gpu_case "n=40960000 spike_last offset=3; report 512x4000" \
+  $B --n=40960000 --threads=512 --blocks=4000 --offset=3 --data=spike_last "${Q[@]}"
+gpu_case "n=40960001 negative; report 32x4 (the report's slowest shape)" \
+  $B 40960001 32 4 --data=negative "${Q[@]}"
+
+# NaN policy (a NaN anywhere gives NaN, in every version) and an all -inf input (-inf, not
+# CUB Max's -FLT_MAX).
+gpu_case "NaN at a random place, n=1025" $B --n=1025 --threads=128 --blocks=3 --data=nan "${Q[@]}"
+gpu_case "NaN at a random place, n=999983, single_pass 64 blocks" \
+  $B --n=999983 --sp-blocks=64 --data=nan --seed=5 "${Q[@]}"
+gpu_case "all -inf, n=33" $B --n=33 --threads=32 --blocks=2 --data=neg_inf "${Q[@]}"
+gpu_case "pinned host memory, n=999983" $B --n=999983 --pinned --data=spike "${Q[@]}"
+
+# --input/--output, checked against a maximum computed here (not by the program's own CPU
+# reference): all negative with the maximum last (n = 1001: a 1-float tail), and a NaN.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  python3 - "$T" <<'PY'
+import struct, sys, math
+t = sys.argv[1]
+vals = [-1.5 - (i % 97) * 0.25 for i in range(1001)]
+vals[500] = float("-inf")
+vals[1000] = -1.25
+open(t + "/neg.bin", "wb").write(struct.pack("<1001f", *vals))
+open(t + "/neg.expected", "wb").write(struct.pack("<f", max(vals)))
+vals[17] = float("nan")
+open(t + "/nan.bin", "wb").write(struct.pack("<1001f", *vals))
+PY
+fi
+file_case() {  # NAME INPUT CHECK-EXPRESSION (python, on the float read back as v)
+  local name=$1 input=$2 check=$3
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  rm -f "$T/out.bin"
+  t_run $B --input="$input" --output="$T/out.bin" --threads=16 --blocks=5 "${Q[@]}"
+  if [ "$T_STATUS" -ne 0 ] || ! grep -q 'Result = PASS' "$T_OUT" || grep -q 'Result = FAIL' "$T_OUT"; then
+    t_fail "$name" "exit $T_STATUS"; t_show_failure
+  elif python3 -c "import struct,math,sys; v=struct.unpack('<f', open(sys.argv[1],'rb').read())[0]; sys.exit(0 if ($check) else 1)" "$T/out.bin"; then
+    t_pass "$name"
+  else
+    t_fail "$name" "--output holds $(od -An -tf4 "$T/out.bin" 2>/dev/null)"
+  fi
+}
+file_case "--input all negative, maximum last -> --output" "$T/neg.bin" \
+  "open('$T/neg.expected','rb').read() == struct.pack('<f', v)"
+file_case "--input with a NaN -> --output NaN" "$T/nan.bin" "math.isnan(v)"
+
+# CSV: every run appends complete rows, the header once (what the Slurm gather relies on).
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  rm -f "$T/sweep.csv"
+  ok=1
+  for cfg in "32 4" "1024 128"; do
+    read -r th bl <<<"$cfg"
+    $B --n=4099 --threads="$th" --blocks="$bl" --only=report --csv="$T/sweep.csv" "${Q[@]}" >/dev/null 2>&1 || ok=0
+  done
+  $B --n=4099 --csv="$T/sweep.csv" "${Q[@]}" >/dev/null 2>&1 || ok=0
+  lines=$(wc -l <"$T/sweep.csv" 2>/dev/null || echo 0)
+  headers=$(grep -c '^assignment,' "$T/sweep.csv" 2>/dev/null || echo 0)
+  bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "result_ok") c = i; next } $c != 1' "$T/sweep.csv" | wc -l)
+  if [ "$ok" = 1 ] && [ "$lines" -eq 6 ] && [ "$headers" -eq 1 ] && [ "$bad" -eq 0 ]; then
+    t_pass "--csv: 2 report rows + 3 rows, one header, result_ok=1"
+  else
+    t_fail "--csv: 2 report rows + 3 rows, one header, result_ok=1" "ok=$ok lines=$lines headers=$headers bad=$bad"
+  fi
+else
+  t_skip "--csv: 2 report rows + 3 rows, one header, result_ok=1" "$CW_GPU_REASON"
+fi
+gpu_expect_exit 2 "--device beyond the devices present" $B --n=10 --device=1000 "${Q[@]}"
+
+# compute-sanitizer at small sizes: all three versions in each run.
+sanitize memcheck "memcheck: n=1025 offset=1, report 64x3, single_pass 8 blocks" \
+  $B --n=1025 --offset=1 --threads=64 --blocks=3 --sp-blocks=8 --data=spike_last "${Q[@]}"
+sanitize memcheck "memcheck: n=33 offset=3, grids > n (report 1024x40, single_pass 20)" \
+  $B --n=33 --offset=3 --threads=1024 --blocks=40 --sp-blocks=20 --data=negative "${Q[@]}"
+sanitize racecheck "racecheck: n=5003, report 128x4, single_pass 4 blocks" \
+  $B --n=5003 --threads=128 --blocks=4 --sp-blocks=4 "${Q[@]}"
+sanitize synccheck "synccheck: n=5003, report 256x2, single_pass 3 blocks" \
+  $B --n=5003 --threads=256 --blocks=2 --sp-blocks=3 "${Q[@]}"

@@ -1,0 +1,156 @@
+// vecmax: the kernels. See vecmax_kernels.cuh for the versions and their contracts.
+#include "vecmax_kernels.cuh"
+
+#include <cmath>
+#include <cstdint>
+
+#include "cuda_check.cuh"
+
+namespace vecmax {
+
+// version=report: the report's VecMax. Each thread takes the maximum of a grid-stride slice,
+// the block reduces its threads' values in shared memory with the halving tree, and block
+// b's maximum goes to block_max[b] for the host to finish. Fixes of the report's code:
+//  - the running maximum starts at -INFINITY, not RAND_MIN (a non-standard constant: any
+//    start above the true maximum, e.g. 0 or -1 for all-negative data, gave a wrong answer);
+//  - 64-bit indices: `int i` overflowed once threads x blocks + n passed 2^31;
+//  - the comparison follows the NaN policy (nan_max) instead of `>`, which dropped a NaN or
+//    kept it depending on its position;
+//  - blockDim.x must be a power of two (the halving tree assumes it): the driver rejects
+//    other --threads values with a usage error rather than returning a wrong maximum.
+__global__ void vecmax_grid_stride_shared_tree(const float* a, long long n, float* block_max) {
+    extern __shared__ float cache[];
+    const int cache_index = threadIdx.x;
+    const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
+    float temp = -INFINITY;  // the report: RAND_MIN
+    for (long long i = static_cast<long long>(blockDim.x) * blockIdx.x + threadIdx.x; i < n; i += stride)
+        temp = nan_max(temp, a[i]);
+    cache[cache_index] = temp;
+    __syncthreads();
+    // The report's tree: halve the active threads each step (blockDim.x = 2^m).
+    for (int ib = blockDim.x / 2; ib != 0; ib /= 2) {
+        if (cache_index < ib) cache[cache_index] = nan_max(cache[cache_index], cache[cache_index + ib]);
+        __syncthreads();
+    }
+    if (cache_index == 0) block_max[blockIdx.x] = cache[0];
+}
+
+namespace {
+
+__device__ __forceinline__ float max4(const float4 v) { return nan_max(nan_max(v.x, v.y), nan_max(v.z, v.w)); }
+
+// Warp maximum by butterfly shuffles: no shared memory and no barrier inside a warp.
+__device__ __forceinline__ float warp_reduce_max(float v) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) v = nan_max(v, __shfl_xor_sync(0xffffffffu, v, offset));
+    return v;
+}
+
+// Block maximum (blockDim.x a multiple of 32, every thread calls it); valid in thread 0.
+// slots: 32 floats of shared memory. A caller that calls it twice must put a __syncthreads()
+// between the calls (warp 0 reads the slots after the barrier inside).
+__device__ __forceinline__ float block_reduce_max(float v, float* slots) {
+    v = warp_reduce_max(v);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) slots[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < static_cast<int>(blockDim.x >> 5) ? slots[lane] : -INFINITY;
+        v = warp_reduce_max(v);
+    }
+    return v;
+}
+
+}  // namespace
+
+// version=single_pass: the whole maximum in one launch, no host step.
+//  - float4 (16-byte) loads: a quarter of the load instructions of scalar loads;
+//  - kSinglePassUnroll independent float4 loads per thread per iteration: 64 bytes in flight
+//    per thread, enough outstanding requests per SM to cover HBM latency at full bandwidth;
+//  - grid = resident blocks per SM (occupancy API) x SMs, grid-stride: every block stays
+//    resident, no tail of a second wave, and the per-block overhead is paid once;
+//  - warp shuffles for the block reduction: one barrier instead of log2(blockDim) of them;
+//  - last-block finalisation: each block stores its maximum, fences, and takes a ticket;
+//    the block that takes the last ticket reduces the per-block maxima and writes the result
+//    (and re-arms the ticket counter), so no second launch, memset or host step is needed;
+//  - a pointer that is not 16-byte aligned (--offset) and an n that is not a multiple of 4
+//    are handled: the up to 3 elements before the first 16-byte boundary and the up to 3
+//    after the last whole float4 are read as scalars by the grid's first threads.
+__global__ void __launch_bounds__(kSinglePassThreads)
+    vecmax_single_pass_vec4(const float* __restrict__ x, long long n, float* __restrict__ block_max,
+                            unsigned int* __restrict__ blocks_done, float* __restrict__ result) {
+    __shared__ float slots[32];
+    __shared__ unsigned int is_last_block;
+
+    const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    const long long misalign = static_cast<long long>((reinterpret_cast<std::uintptr_t>(x) >> 2) & 3u);
+    long long head = misalign != 0 ? 4 - misalign : 0;  // floats before the first 16-byte boundary
+    if (head > n) head = n;
+    const long long nvec = (n - head) >> 2;  // whole float4s
+    const long long tail = head + (nvec << 2);  // first float after them
+
+    float m = -INFINITY;
+    if (tid < head) m = x[tid];
+    if (tid < n - tail) m = nan_max(m, x[tail + tid]);
+
+    const float4* __restrict__ v = reinterpret_cast<const float4*>(x + head);
+    long long i = tid;
+    for (; i + 3 * stride < nvec; i += 4 * stride) {
+        const float4 a = __ldg(v + i);  // read-only path, like CUB's LOAD_LDG
+        const float4 b = __ldg(v + i + stride);
+        const float4 c = __ldg(v + i + 2 * stride);
+        const float4 d = __ldg(v + i + 3 * stride);
+        m = nan_max(m, nan_max(nan_max(max4(a), max4(b)), nan_max(max4(c), max4(d))));
+    }
+    for (; i < nvec; i += stride) m = nan_max(m, max4(__ldg(v + i)));
+
+    m = block_reduce_max(m, slots);
+    if (threadIdx.x == 0) {
+        block_max[blockIdx.x] = m;
+        __threadfence();  // this block's maximum is visible device-wide before its ticket
+        const unsigned int ticket = atomicAdd(blocks_done, 1u);
+        is_last_block = (ticket == gridDim.x - 1u) ? 1u : 0u;
+    }
+    __syncthreads();  // also separates the two block_reduce_max calls
+    if (is_last_block == 0u) return;
+
+    // The last block: every other block fenced its maximum before taking its ticket.
+    __threadfence();
+    const volatile float* maxima = block_max;  // read through to L2, never a stale L1 line
+    float r = -INFINITY;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) r = nan_max(r, maxima[b]);
+    r = block_reduce_max(r, slots);
+    if (threadIdx.x == 0) {
+        *result = r;
+        *blocks_done = 0u;  // re-armed for the next launch (launches on one stream are ordered)
+    }
+}
+
+void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int threads, int blocks,
+                          cudaStream_t stream) {
+    vecmax_grid_stride_shared_tree<<<blocks, threads, static_cast<size_t>(threads) * sizeof(float), stream>>>(
+        d_x, n, d_block_max);
+    CUDA_CHECK_LAUNCH();
+}
+
+void launch_single_pass(const float* d_x, long long n, float* d_block_max, unsigned int* d_blocks_done,
+                        float* d_result, int blocks, cudaStream_t stream) {
+    vecmax_single_pass_vec4<<<blocks, kSinglePassThreads, 0, stream>>>(d_x, n, d_block_max, d_blocks_done,
+                                                                       d_result);
+    CUDA_CHECK_LAUNCH();
+}
+
+int single_pass_grid(long long n, int sm_count) {
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vecmax_single_pass_vec4,
+                                                             kSinglePassThreads, 0));
+    const long long resident = static_cast<long long>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
+    const long long per_block = static_cast<long long>(kSinglePassThreads) * 4 * kSinglePassUnroll;
+    const long long needed = (n + per_block - 1) / per_block;
+    long long grid = resident < needed ? resident : needed;
+    if (grid < 1) grid = 1;
+    return static_cast<int>(grid);
+}
+
+}  // namespace vecmax
