@@ -1,0 +1,570 @@
+// Every GPU version of the scan assignment (report 002); see scan_kernels.cuh for the
+// labels. All arithmetic is on unsigned int, so the wrap-around at 2^32 is defined.
+#include "scan_kernels.cuh"
+
+#include <cstdint>
+
+#include "cuda_check.cuh"
+#include "scan_plan.h"
+
+namespace scan_gpu {
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// ---------------------------------------------------------------------------------------
+// Section 1 and 1.10 of the report: Hillis & Steele in place.
+// ---------------------------------------------------------------------------------------
+
+// version=hs_inplace_racy (one block) and version=hs_multiblock_racy (ceil(n/T) blocks).
+// The report's kernel: step d adds a[k - 2^d] into a[k], in place in global memory, with a
+// barrier between steps. RACY ON PURPOSE, kept as the report's demonstration: within a
+// step, thread k reads a[k - offset] while thread k - offset may already have overwritten
+// it (threads of different warps are not in lock-step), and __syncthreads orders nothing
+// between blocks, so with more than one block the blocks read each other's half-updated
+// elements. Change from the report: `k < n` bounds the writes (the report's launch of
+// ceil(n/T) x T threads wrote past the end of the array when n is not a multiple of T).
+__global__ void hillis_steele_in_place(unsigned* a, std::size_t n) {
+    const std::size_t k = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (std::size_t offset = 1; offset < n; offset *= 2) {
+        if (k >= offset && k < n) a[k] += a[k - offset];
+        __syncthreads();
+    }
+}
+
+// version=hs_buffered: the correct form of section 1 (GPU Gems 3, ch. 39, algorithm 2).
+// - double buffer in shared memory: every step reads one buffer and writes the other, and
+//   the barrier between steps separates every read from every overwrite: no race.
+// - one block: a barrier cannot order blocks, so n <= blockDim.x (the driver rejects more).
+// - exclusive scan: the input shifted right by one (x[-1] = 0) scanned inclusively.
+template <bool kExclusive>
+__global__ void hillis_steele_double_buffered_kernel(const unsigned* __restrict__ in, unsigned* __restrict__ out,
+                                                     int n) {
+    extern __shared__ unsigned buffers[];  // 2 x blockDim.x
+    const int t = threadIdx.x;
+    unsigned* src = buffers;
+    unsigned* dst = buffers + blockDim.x;
+    if (kExclusive)
+        src[t] = (t > 0 && t < n) ? in[t - 1] : 0u;
+    else
+        src[t] = t < n ? in[t] : 0u;
+    __syncthreads();
+    for (int offset = 1; offset < n; offset *= 2) {
+        dst[t] = t >= offset ? src[t] + src[t - offset] : src[t];
+        __syncthreads();
+        unsigned* tmp = src;
+        src = dst;
+        dst = tmp;
+    }
+    if (t < n) out[t] = src[t];
+}
+
+// ---------------------------------------------------------------------------------------
+// Section 2 of the report: the "map" scan, with separate launches.
+// ---------------------------------------------------------------------------------------
+
+// version=map, kernel 1 (and the scan of every level of totals): each thread scans
+// per_thread consecutive elements serially and writes its chunk's total.
+// - the report's bounds test lost its `break` (it added only when i >= n, out of bounds):
+//   here the chunk simply ends at min(start + per_thread, n).
+// - the report read the total from a[endPoint - 1], past the end for the last chunk: here
+//   the running sum itself is the total.
+// - out-of-place (in == out is allowed: each element is read before it is written, by the
+//   same thread), so that the timed runs all start from the same input.
+template <bool kExclusive>
+__global__ void map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n, int per_thread) {
+    const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t start = t * static_cast<std::size_t>(per_thread);
+    if (start >= n) return;
+    const std::size_t end = start + per_thread < n ? start + per_thread : n;
+    unsigned run = 0;
+    for (std::size_t i = start; i < end; ++i) {
+        const unsigned v = in[i];
+        run += v;
+        out[i] = kExclusive ? run - v : run;
+    }
+    if (totals != nullptr) totals[t] = run;
+}
+
+// version=map, kernel 3: thread t adds the scanned (inclusive) total of chunks 0..t to
+// chunk t+1, as the report's second loop did (newStartPoint = startPoint + K).
+// - a separate launch after the totals are scanned: the report's `__syncthreads(); printf("")`
+//   could not wait for the other blocks (nothing inside a kernel can, short of a cooperative
+//   launch), so every block but the first read totals not yet written.
+__global__ void map_add_chunk_offsets(unsigned* data, const unsigned* scanned_totals, std::size_t n, int per_thread) {
+    const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t start = (t + 1) * static_cast<std::size_t>(per_thread);
+    if (start >= n) return;
+    const std::size_t end = start + per_thread < n ? start + per_thread : n;
+    const unsigned add = scanned_totals[t];
+    for (std::size_t i = start; i < end; ++i) data[i] += add;
+}
+
+// ---------------------------------------------------------------------------------------
+// Section 3 of the report: Brent-Kung with arbitrary size (three kernels).
+// ---------------------------------------------------------------------------------------
+
+// version=brent_kung, kernel 1 (and the scan of every level of block sums): a block of T
+// threads scans 2T elements in shared memory, up-sweep (reduction tree) then down-sweep
+// (distribution tree): 2(2T) additions instead of Hillis-Steele's 2T log2(2T): work-efficient.
+// - two elements per thread, so that every thread works in the first up-sweep step.
+// - the block's total goes to block_sums (kernel 2 scans them), none for the last level.
+// - exclusive scan: element e takes the inclusive value of e - 1 (0 for the first).
+template <bool kExclusive>
+__global__ void brent_kung_block_scan(const unsigned* in, unsigned* out, unsigned* block_sums, std::size_t n) {
+    extern __shared__ unsigned section[];  // 2 x blockDim.x
+    const int t = threadIdx.x;
+    const int threads = blockDim.x;
+    const int size = 2 * threads;
+    const std::size_t base = static_cast<std::size_t>(blockIdx.x) * size;
+    section[t] = base + t < n ? in[base + t] : 0u;
+    section[t + threads] = base + t + threads < n ? in[base + t + threads] : 0u;
+    for (int stride = 1; stride <= threads; stride *= 2) {
+        __syncthreads();
+        const int index = (t + 1) * 2 * stride - 1;
+        if (index < size) section[index] += section[index - stride];
+    }
+    for (int stride = threads / 2; stride > 0; stride /= 2) {
+        __syncthreads();
+        const int index = (t + 1) * 2 * stride - 1;
+        if (index + stride < size) section[index + stride] += section[index];
+    }
+    __syncthreads();
+    for (int h = 0; h < 2; ++h) {
+        const int e = t + h * threads;
+        const std::size_t i = base + e;
+        if (i < n) out[i] = kExclusive ? (e > 0 ? section[e - 1] : 0u) : section[e];
+    }
+    if (block_sums != nullptr && t == 0) block_sums[blockIdx.x] = section[size - 1];
+}
+
+// version=brent_kung, kernel 3: block b + 1 adds the scanned (inclusive) sum of blocks 0..b
+// to its 2T elements (block 0 needs nothing, so the grid is one block shorter).
+__global__ void brent_kung_add_block_sums(unsigned* data, const unsigned* scanned_sums, std::size_t n) {
+    const std::size_t block = static_cast<std::size_t>(blockIdx.x) + 1;
+    const std::size_t base = block * 2 * blockDim.x;
+    const unsigned add = scanned_sums[block - 1];
+    for (int h = 0; h < 2; ++h) {
+        const std::size_t i = base + threadIdx.x + static_cast<std::size_t>(h) * blockDim.x;
+        if (i < n) data[i] += add;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Ours: single-pass scan with decoupled look-back (Merrill & Garland 2016).
+// ---------------------------------------------------------------------------------------
+
+constexpr int kLbThreads = scan_plan::kLookbackThreads;  // 256
+constexpr int kLbItems = scan_plan::kLookbackItems;      // 16
+constexpr int kLbTile = scan_plan::kLookbackTile;        // 4096
+constexpr int kLbWarps = kLbThreads / 32;                // 8
+constexpr int kLbWarpItems = 32 * kLbItems;              // 512 elements per warp
+constexpr int kLbWarpSmem = kLbWarpItems + kLbWarpItems / 32;  // + one pad word per 32
+static_assert(kLbItems == 16, "the wide loads below move 4 x uint4 = 16 ints per thread");
+
+// Tile descriptor: one 64-bit word, high half (epoch << 2 | status), low half the value.
+constexpr unsigned kStatusAggregate = 1u;  // value = this tile's sum
+constexpr unsigned kStatusPrefix = 2u;     // value = sum of tiles 0..this one
+
+// Shared-memory index with one pad word per 32: both the striped (4 consecutive words per
+// lane) and the blocked (16 consecutive words per lane) access patterns hit 32 banks.
+__device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
+
+// One 64-bit volatile store: PTX treats st.volatile as a relaxed, system-scope ("morally
+// strong") access, and a naturally aligned 64-bit access is single-copy atomic, so a
+// reader sees the old word or the new one, never a status from one and a value from the
+// other. The fence orders this thread's earlier writes before the descriptor (release);
+// nothing in the protocol depends on them, which is why a fence and no acquire suffices.
+__device__ __forceinline__ void publish(unsigned long long* descriptors, unsigned tile, unsigned epoch,
+                                        unsigned status, unsigned value) {
+    const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | status) << 32) | value;
+    __threadfence();
+    *reinterpret_cast<volatile unsigned long long*>(descriptors + tile) = word;
+}
+
+// Warp 0 of tile `tile` (> 0): the sum of every tile before it. Each lane reads one
+// predecessor descriptor of a window of 32 (lane 0 the nearest), the warp waits until all 32
+// belong to this launch (an older epoch means "not yet published"), then adds the values up
+// to and including the nearest inclusive prefix (status P); with none in the window, it adds
+// all 32 aggregates and moves the window 32 tiles back. The volatile load is re-issued on
+// every iteration and is served by L2, the point of coherence (never a stale L1 line).
+__device__ unsigned look_back(const unsigned long long* descriptors, unsigned tile, unsigned epoch, int lane) {
+    // Lanes before tile 0 see a P with value 0 (they lie beyond tile 0's P and add nothing).
+    const unsigned long long before_first = static_cast<unsigned long long>((epoch << 2) | kStatusPrefix) << 32;
+    unsigned prefix = 0;
+    long long window = static_cast<long long>(tile) - 1;
+    while (true) {
+        const long long pred = window - lane;
+        unsigned long long word;
+        do {
+            word = pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(descriptors + pred) : before_first;
+        } while (__any_sync(kFullMask, static_cast<unsigned>(word >> 34) != epoch));
+        const unsigned status = static_cast<unsigned>(word >> 32) & 3u;
+        const unsigned prefix_lanes = __ballot_sync(kFullMask, status == kStatusPrefix);
+        const int last = prefix_lanes != 0 ? __ffs(prefix_lanes) - 1 : 31;
+        unsigned part = lane <= last ? static_cast<unsigned>(word) : 0u;
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) part += __shfl_xor_sync(kFullMask, part, d);
+        prefix += part;
+        if (prefix_lanes != 0) return prefix;
+        window -= 32;
+    }
+}
+
+// version=lookback: one read and one write of the data, in a single launch.
+// - tile id from a global counter (atomicAdd), not blockIdx.x: a block only ever waits for
+//   tiles handed out before its own, i.e. to blocks that are already running, so progress
+//   never depends on the order in which the hardware schedules blocks (no deadlock even if
+//   blocks ran one at a time). The block that draws the last id resets the counter for the
+//   next launch (every other block has drawn its id by then).
+// - 256 threads x 16 ints per tile: enough bytes in flight per SM to saturate HBM, and one
+//   look-back per 16 KiB of data, so the look-back costs little.
+// - uint4 loads and stores, coalesced per warp (512 contiguous bytes per instruction), and a
+//   warp-private transpose through padded shared memory (conflict-free) to give each thread
+//   16 consecutive elements to scan serially in registers.
+// - warp scan of the thread totals by shuffles, block scan of the 8 warp totals in shared
+//   memory: two block barriers per tile.
+// - the aggregate (A) is published before the look-back, so successors rarely wait; the
+//   inclusive prefix (P) right after it. Descriptors carry an epoch that the host bumps per
+//   launch, so they never need clearing between launches (a wrap of the epoch clears them).
+// - partial last tile: scalar loads and stores with bounds checks; missing elements are 0.
+template <bool kExclusive>
+__global__ void __launch_bounds__(kLbThreads)
+    scan_decoupled_lookback(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
+                            unsigned long long* descriptors, unsigned* tile_counter, unsigned num_tiles,
+                            unsigned epoch) {
+    __shared__ unsigned s_items[kLbWarps * kLbWarpSmem];
+    __shared__ unsigned s_warp_total[kLbWarps];
+    __shared__ unsigned s_tile;
+    __shared__ unsigned s_prefix;
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+
+    if (threadIdx.x == 0) {
+        const unsigned tile = atomicAdd(tile_counter, 1u);
+        if (tile == num_tiles - 1) atomicExch(tile_counter, 0u);
+        s_tile = tile;
+    }
+    __syncthreads();
+    const unsigned tile = s_tile;
+    const std::size_t warp_base = static_cast<std::size_t>(tile) * kLbTile + static_cast<std::size_t>(warp) * kLbWarpItems;
+    const bool full_tile = (static_cast<std::size_t>(tile) + 1) * kLbTile <= n;
+    unsigned* ws = s_items + warp * kLbWarpSmem;
+
+    // Load: striped (coalesced) from global, into the warp's shared region.
+    if (full_tile) {
+        const uint4* in4 = reinterpret_cast<const uint4*>(in + warp_base);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const uint4 v = in4[j * 32 + lane];
+            const int e = (j * 32 + lane) * 4;
+            ws[padded(e)] = v.x;
+            ws[padded(e + 1)] = v.y;
+            ws[padded(e + 2)] = v.z;
+            ws[padded(e + 3)] = v.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < kLbItems; ++j) {
+            const int e = j * 32 + lane;
+            const std::size_t i = warp_base + e;
+            ws[padded(e)] = i < n ? in[i] : 0u;
+        }
+    }
+    __syncwarp();
+
+    // Blocked: 16 consecutive elements per thread, scanned serially.
+    unsigned x[kLbItems];
+#pragma unroll
+    for (int i = 0; i < kLbItems; ++i) x[i] = ws[padded(lane * kLbItems + i)];
+    unsigned run = 0;
+#pragma unroll
+    for (int i = 0; i < kLbItems; ++i) {
+        const unsigned v = x[i];
+        run += v;
+        x[i] = kExclusive ? run - v : run;
+    }
+
+    // Warp scan of the thread totals, then the block's warp totals.
+    unsigned inclusive = run;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const unsigned y = __shfl_up_sync(kFullMask, inclusive, d);
+        if (lane >= d) inclusive += y;
+    }
+    const unsigned thread_prefix = inclusive - run;
+    if (lane == 31) s_warp_total[warp] = inclusive;
+    __syncthreads();
+    unsigned warp_prefix = 0, aggregate = 0;
+#pragma unroll
+    for (int w = 0; w < kLbWarps; ++w) {
+        const unsigned total = s_warp_total[w];
+        if (w < warp) warp_prefix += total;
+        aggregate += total;
+    }
+
+    // Decoupled look-back by warp 0.
+    if (warp == 0) {
+        unsigned prefix = 0;
+        if (tile == 0) {
+            if (lane == 0) publish(descriptors, 0, epoch, kStatusPrefix, aggregate);
+        } else {
+            if (lane == 0) publish(descriptors, tile, epoch, kStatusAggregate, aggregate);
+            prefix = look_back(descriptors, tile, epoch, lane);
+            if (lane == 0) publish(descriptors, tile, epoch, kStatusPrefix, prefix + aggregate);
+        }
+        if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+
+    // Store: blocked into shared memory, striped (coalesced) to global.
+    const unsigned offset = s_prefix + warp_prefix + thread_prefix;
+#pragma unroll
+    for (int i = 0; i < kLbItems; ++i) ws[padded(lane * kLbItems + i)] = x[i] + offset;
+    __syncwarp();
+    if (full_tile) {
+        uint4* out4 = reinterpret_cast<uint4*>(out + warp_base);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const int e = (j * 32 + lane) * 4;
+            out4[j * 32 + lane] = make_uint4(ws[padded(e)], ws[padded(e + 1)], ws[padded(e + 2)], ws[padded(e + 3)]);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < kLbItems; ++j) {
+            const int e = j * 32 + lane;
+            const std::size_t i = warp_base + e;
+            if (i < n) out[i] = ws[padded(e)];
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Launch descriptions (grid, block, theoretical occupancy).
+// ---------------------------------------------------------------------------------------
+
+template <typename Kernel>
+KernelLaunch describe(const char* name, Kernel kernel, long long grid, int block, std::size_t dynamic_smem) {
+    KernelLaunch k;
+    k.name = name;
+    k.grid = grid;
+    k.block = block;
+    cudaFuncAttributes attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    k.regs = attr.numRegs;
+    k.smem_bytes = attr.sharedSizeBytes + dynamic_smem;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, kernel, block, dynamic_smem));
+    int device = 0, max_threads = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    k.occupancy = max_threads > 0 ? static_cast<double>(k.blocks_per_sm) * block / max_threads : 0.0;
+    return k;
+}
+
+long long grid_for(std::size_t work_items, int threads) {
+    return static_cast<long long>(scan_plan::ceil_div(work_items, static_cast<std::size_t>(threads)));
+}
+
+unsigned* device_alloc(std::size_t count) {
+    unsigned* p = nullptr;
+    CUDA_CHECK(cudaMalloc(&p, (count > 0 ? count : 1) * sizeof(unsigned)));
+    return p;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Hillis-Steele
+// ---------------------------------------------------------------------------------------
+
+void hillis_steele_inplace_racy(unsigned* data, std::size_t n, int threads, long long blocks, cudaStream_t s) {
+    hillis_steele_in_place<<<static_cast<unsigned>(blocks), threads, 0, s>>>(data, n);
+    CUDA_CHECK_LAUNCH();
+}
+
+KernelLaunch hillis_steele_inplace_racy_launch(std::size_t, int threads, long long blocks) {
+    return describe("hillis_steele_in_place", hillis_steele_in_place, blocks, threads, 0);
+}
+
+void hillis_steele_double_buffered(const unsigned* in, unsigned* out, std::size_t n, int threads, bool exclusive,
+                                   cudaStream_t s) {
+    const std::size_t smem = 2 * static_cast<std::size_t>(threads) * sizeof(unsigned);
+    if (exclusive)
+        hillis_steele_double_buffered_kernel<true><<<1, threads, smem, s>>>(in, out, static_cast<int>(n));
+    else
+        hillis_steele_double_buffered_kernel<false><<<1, threads, smem, s>>>(in, out, static_cast<int>(n));
+    CUDA_CHECK_LAUNCH();
+}
+
+KernelLaunch hillis_steele_double_buffered_launch(std::size_t, int threads) {
+    return describe("hillis_steele_double_buffered", hillis_steele_double_buffered_kernel<false>, 1, threads,
+                    2 * static_cast<std::size_t>(threads) * sizeof(unsigned));
+}
+
+// ---------------------------------------------------------------------------------------
+// map
+// ---------------------------------------------------------------------------------------
+
+MapScan::MapScan(std::size_t max_n, int threads, int per_thread) : threads_(threads), per_thread_(per_thread) {
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, static_cast<std::size_t>(per_thread));
+    for (std::size_t l = 1; l < levels.size(); ++l) totals_.push_back(device_alloc(levels[l]));
+}
+
+MapScan::~MapScan() {
+    for (unsigned* p : totals_) cudaFree(p);
+}
+
+void MapScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    const std::size_t k = static_cast<std::size_t>(per_thread_);
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(n, k);
+    const std::size_t last = levels.size() - 1;
+    // Kernel 1: the data.
+    {
+        const unsigned grid = static_cast<unsigned>(grid_for(scan_plan::ceil_div(n, k), threads_));
+        unsigned* totals = last > 0 ? totals_[0] : nullptr;
+        if (exclusive)
+            map_scan_chunks<true><<<grid, threads_, 0, s>>>(in, out, totals, n, per_thread_);
+        else
+            map_scan_chunks<false><<<grid, threads_, 0, s>>>(in, out, totals, n, per_thread_);
+        CUDA_CHECK_LAUNCH();
+    }
+    // Kernel 2: the totals, level by level (inclusive, in place).
+    for (std::size_t l = 1; l <= last; ++l) {
+        const unsigned grid = static_cast<unsigned>(grid_for(scan_plan::ceil_div(levels[l], k), threads_));
+        unsigned* data = totals_[l - 1];
+        map_scan_chunks<false><<<grid, threads_, 0, s>>>(data, data, l < last ? totals_[l] : nullptr, levels[l],
+                                                        per_thread_);
+        CUDA_CHECK_LAUNCH();
+    }
+    // Kernel 3: add back, deepest level first.
+    for (std::size_t l = last; l-- > 0;) {
+        const std::size_t adders = scan_plan::ceil_div(levels[l], k) - 1;
+        if (adders == 0) continue;
+        unsigned* data = l == 0 ? out : totals_[l - 1];
+        map_add_chunk_offsets<<<static_cast<unsigned>(grid_for(adders, threads_)), threads_, 0, s>>>(
+            data, totals_[l], levels[l], per_thread_);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+std::vector<KernelLaunch> MapScan::launches(std::size_t n, bool exclusive) const {
+    const std::size_t k = static_cast<std::size_t>(per_thread_);
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(n, k);
+    std::vector<KernelLaunch> out;
+    const long long grid0 = grid_for(scan_plan::ceil_div(n, k), threads_);
+    out.push_back(exclusive ? describe("map_scan_chunks", map_scan_chunks<true>, grid0, threads_, 0)
+                            : describe("map_scan_chunks", map_scan_chunks<false>, grid0, threads_, 0));
+    if (levels.size() > 1) {
+        out.push_back(describe("map_scan_chunks(totals)", map_scan_chunks<false>,
+                               grid_for(scan_plan::ceil_div(levels[1], k), threads_), threads_, 0));
+        const std::size_t adders = scan_plan::ceil_div(n, k) - 1;
+        if (adders > 0)
+            out.push_back(describe("map_add_chunk_offsets", map_add_chunk_offsets, grid_for(adders, threads_),
+                                   threads_, 0));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// brent_kung
+// ---------------------------------------------------------------------------------------
+
+BrentKungScan::BrentKungScan(std::size_t max_n, int threads) : threads_(threads) {
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, 2 * static_cast<std::size_t>(threads));
+    for (std::size_t l = 1; l < levels.size(); ++l) sums_.push_back(device_alloc(levels[l]));
+}
+
+BrentKungScan::~BrentKungScan() {
+    for (unsigned* p : sums_) cudaFree(p);
+}
+
+void BrentKungScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    const std::size_t section = 2 * static_cast<std::size_t>(threads_);
+    const std::size_t smem = section * sizeof(unsigned);
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(n, section);
+    const std::size_t last = levels.size() - 1;
+    // Kernel 1: the data, one section per block.
+    {
+        const unsigned grid = static_cast<unsigned>(scan_plan::ceil_div(n, section));
+        unsigned* sums = last > 0 ? sums_[0] : nullptr;
+        if (exclusive)
+            brent_kung_block_scan<true><<<grid, threads_, smem, s>>>(in, out, sums, n);
+        else
+            brent_kung_block_scan<false><<<grid, threads_, smem, s>>>(in, out, sums, n);
+        CUDA_CHECK_LAUNCH();
+    }
+    // Kernel 2: the block sums, level by level (inclusive, in place).
+    for (std::size_t l = 1; l <= last; ++l) {
+        const unsigned grid = static_cast<unsigned>(scan_plan::ceil_div(levels[l], section));
+        unsigned* data = sums_[l - 1];
+        brent_kung_block_scan<false><<<grid, threads_, smem, s>>>(data, data, l < last ? sums_[l] : nullptr,
+                                                                   levels[l]);
+        CUDA_CHECK_LAUNCH();
+    }
+    // Kernel 3: add back, deepest level first.
+    for (std::size_t l = last; l-- > 0;) {
+        const std::size_t blocks = scan_plan::ceil_div(levels[l], section) - 1;
+        if (blocks == 0) continue;
+        unsigned* data = l == 0 ? out : sums_[l - 1];
+        brent_kung_add_block_sums<<<static_cast<unsigned>(blocks), threads_, 0, s>>>(data, sums_[l], levels[l]);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+std::vector<KernelLaunch> BrentKungScan::launches(std::size_t n, bool exclusive) const {
+    const std::size_t section = 2 * static_cast<std::size_t>(threads_);
+    const std::size_t smem = section * sizeof(unsigned);
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(n, section);
+    std::vector<KernelLaunch> out;
+    const long long grid0 = static_cast<long long>(scan_plan::ceil_div(n, section));
+    out.push_back(exclusive ? describe("brent_kung_block_scan", brent_kung_block_scan<true>, grid0, threads_, smem)
+                            : describe("brent_kung_block_scan", brent_kung_block_scan<false>, grid0, threads_, smem));
+    if (levels.size() > 1) {
+        out.push_back(describe("brent_kung_block_scan(sums)", brent_kung_block_scan<false>,
+                               static_cast<long long>(scan_plan::ceil_div(levels[1], section)), threads_, smem));
+        out.push_back(describe("brent_kung_add_block_sums", brent_kung_add_block_sums, grid0 - 1, threads_, 0));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// lookback
+// ---------------------------------------------------------------------------------------
+
+LookbackScan::LookbackScan(std::size_t max_n)
+    : max_tiles_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(kLbTile))) {
+    CUDA_CHECK(cudaMalloc(&descriptors_, max_tiles_ * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(descriptors_, 0, max_tiles_ * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&tile_counter_, sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(tile_counter_, 0, sizeof(unsigned)));
+}
+
+LookbackScan::~LookbackScan() {
+    cudaFree(descriptors_);
+    cudaFree(tile_counter_);
+}
+
+void LookbackScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    const std::size_t tiles = scan_plan::ceil_div(n, static_cast<std::size_t>(kLbTile));
+    // Epochs 1 .. 2^30 - 1 (0 is the cleared state); on wrap-around, clear the descriptors so
+    // that no descriptor of 2^30 launches ago can pass for this launch's.
+    if (++epoch_ >= (1u << 30)) {
+        epoch_ = 1;
+        CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
+    }
+    const unsigned grid = static_cast<unsigned>(tiles);
+    if (exclusive)
+        scan_decoupled_lookback<true><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors_, tile_counter_, grid, epoch_);
+    else
+        scan_decoupled_lookback<false><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors_, tile_counter_, grid,
+                                                                    epoch_);
+    CUDA_CHECK_LAUNCH();
+}
+
+std::vector<KernelLaunch> LookbackScan::launches(std::size_t n, bool exclusive) const {
+    const long long grid = static_cast<long long>(scan_plan::ceil_div(n, static_cast<std::size_t>(kLbTile)));
+    return {exclusive ? describe("scan_decoupled_lookback", scan_decoupled_lookback<true>, grid, kLbThreads, 0)
+                      : describe("scan_decoupled_lookback", scan_decoupled_lookback<false>, grid, kLbThreads, 0)};
+}
+
+}  // namespace scan_gpu

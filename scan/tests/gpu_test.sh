@@ -1,0 +1,142 @@
+# Tier 2 of scan (GPU): every validated version at the awkward sizes of issue 5, inclusive
+# and exclusive, several launch configurations, random data with negatives, wrap-around and
+# extreme inputs, exact equality with the CPU; the report's n = 33 result; --input/--output;
+# a deliberately corrupted result must FAIL; compute-sanitizer memcheck, racecheck and
+# synccheck on every version but the two racy demonstrations. Each case is skipped without
+# a GPU. Sourced by common/run_tests.sh from scan/.
+scan=bin/scan
+tmp=$CW_TEST_TMP
+quick="--repeat=1 --warmup=0 --runs=1 --l2=keep"
+
+# scan_case NAME PASS_LINES CMD...: exit 0, no FAIL, and exactly PASS_LINES "Result = PASS"
+# lines (so that a version silently skipped is caught, not just one that fails).
+scan_case() {
+  local name=$1 want=$2; shift 2
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  t_run "$@"
+  local got
+  got=$(grep -c 'Result = PASS' "$T_OUT")
+  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
+  elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
+  elif [ "$got" -ne "$want" ]; then t_fail "$name" "$got 'Result = PASS' lines, expected $want"; t_show_failure
+  else t_pass "$name"; fi
+}
+
+# scan_output NAME PATTERN CMD...: on a GPU, exit 0 and stdout matches PATTERN.
+scan_output() {
+  local name=$1; shift
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  expect_output "$name" "$@"
+}
+
+# Validated versions: cub, map, brent_kung, lookback at every size; hs_buffered where n <= --threads.
+awkward=1,2,31,32,33,1023,1024,1025,65537,999983
+scan_case "awkward sizes, every version, both scans (10x2x4 + hs_buffered 7x2)" 94 \
+  $scan --sizes=$awkward --mode=both $quick
+scan_case "20,000,000 and 2^28, both scans, once" 16 \
+  $scan --sizes=20000000,2^28 --mode=both --only=cub,map,brent_kung,lookback $quick
+scan_case "--threads=32 --per-thread=2 (deep recursion)" 54 \
+  $scan --sizes=1,31,32,33,1025,65537 --threads=32 --per-thread=2 --mode=both $quick
+scan_case "--threads=128 --per-thread=3" 44 \
+  $scan --sizes=127,128,129,4097,999983 --threads=128 --per-thread=3 --mode=both $quick
+scan_case "--threads=256 --per-thread=16" 36 \
+  $scan --sizes=255,256,257,1048579 --threads=256 --per-thread=16 --mode=both $quick
+scan_case "lookback tile boundaries (4096 per tile)" 36 \
+  $scan --sizes=4095,4096,4097,8191,8192,8193,131072,131073,819217 --only=lookback,cub --mode=both $quick
+scan_case "full int32 range: sums wrap around" 16 $scan --sizes=1025,999983 --data=full --mode=both $quick
+scan_case "all-negative input" 18 $scan --sizes=1024,999983 --data=negative --mode=both $quick
+scan_case "single extremes (INT32_MAX, INT32_MIN)" 38 $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
+scan_case "iota input 1, 2, 3, ... at 2^20 + 1" 8 $scan --n=1048577 --data=iota --mode=both $quick
+scan_case "--pinned host buffers" 8 $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback $quick
+scan_case "timed runs with warm-up and L2 flush" 8 $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback \
+  --repeat=3 --warmup=1 --l2=flush
+
+# The report's Figure 1.3: <<<1, 32>>> on 1..33 leaves element 33 unscanned: 528^2 = 278784.
+scan_output "report's n=33 result reproduced (sse 278784 on every run)" \
+  "version=hs_inplace_racy .*sse\(run 1\)=278784, 3 of 3 runs wrong, first wrong element 32" \
+  $scan --only=hs_inplace_racy --threads=32 --n=33 --data=iota --mode=inclusive --runs=3 --repeat=1 --warmup=0
+# One warp in lock-step: exact up to 32 elements.
+scan_output "in-place kernel exact for n <= 32 (one warp)" \
+  "version=hs_inplace_racy .*sse\(run 1\)=0, 0 of 3 runs wrong" \
+  $scan --only=hs_inplace_racy --threads=32 --n=32 --data=iota --mode=inclusive --runs=3 --repeat=1 --warmup=0
+# The racy demonstrations never count: exit 0, no Result line, even where they are wrong.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  t_run $scan --only=hs_multiblock_racy --n=2^20 --mode=inclusive $quick
+  if [ "$T_STATUS" -eq 0 ] && grep -q 'racy demonstration (not validated)' "$T_OUT" && ! grep -q 'Result = ' "$T_OUT"; then
+    t_pass "racy demonstration is not validated and does not set the exit status"
+  else
+    t_fail "racy demonstration is not validated and does not set the exit status" "exit $T_STATUS"; t_show_failure
+  fi
+else
+  t_skip "racy demonstration is not validated and does not set the exit status" "$CW_GPU_REASON"
+fi
+
+# A wrong result must be caught: --corrupt alters one element of every validated result.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  t_run $scan --n=1000 --mode=both --only=cub,hs_buffered,map,brent_kung,lookback --corrupt $quick
+  fails=$(grep -c 'Result = FAIL' "$T_OUT")
+  if [ "$T_STATUS" -eq 1 ] && [ "$fails" -eq 10 ] && ! grep -q 'Result = PASS' "$T_OUT"; then
+    t_pass "a corrupted result gives FAIL for every version and exit 1"
+  else
+    t_fail "a corrupted result gives FAIL for every version and exit 1" "exit $T_STATUS, $fails FAIL lines"; t_show_failure
+  fi
+else
+  t_skip "a corrupted result gives FAIL for every version and exit 1" "$CW_GPU_REASON"
+fi
+
+# --input / --output: 1, -1, INT32_MAX, 1 -> inclusive 1, 0, INT32_MAX, INT32_MIN (wraps);
+# exclusive 0, 1, 0, INT32_MAX. Raw little-endian int32.
+printf '\001\000\000\000\377\377\377\377\377\377\377\177\001\000\000\000' >"$tmp/in.bin"
+printf '\001\000\000\000\000\000\000\000\377\377\377\177\000\000\000\200' >"$tmp/incl.bin"
+printf '\000\000\000\000\001\000\000\000\000\000\000\000\377\377\377\177' >"$tmp/excl.bin"
+for v in lookback brent_kung map hs_buffered cub; do
+  for m in inclusive exclusive; do
+    name="--input/--output round trip, $v $m (wrap-around)"
+    cw_detect_gpu
+    if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; continue; fi
+    rm -f "$tmp/out.bin"
+    want=$tmp/incl.bin; [ $m = exclusive ] && want=$tmp/excl.bin
+    t_run $scan --input="$tmp/in.bin" --output="$tmp/out.bin" --mode=$m --only=$v $quick
+    if [ "$T_STATUS" -eq 0 ] && cmp -s "$tmp/out.bin" "$want"; then t_pass "$name"
+    else t_fail "$name" "exit $T_STATUS, output $(od -An -tx1 "$tmp/out.bin" 2>/dev/null | tr -s ' ')"; t_show_failure; fi
+  done
+done
+
+# CSV: one row per (size, mode, version), the required columns, the baseline on every row.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  rm -f "$tmp/r.csv"
+  t_run $scan --sizes=1000,5000 --mode=both --only=cub,brent_kung,lookback --csv="$tmp/r.csv" $quick
+  header=$(head -n 1 "$tmp/r.csv" 2>/dev/null)
+  rows=$(($(wc -l <"$tmp/r.csv" 2>/dev/null || echo 0) - 1))
+  missing=""
+  for col in assignment version mode device compute_capability driver runtime n threads blocks kernel_ms \
+             bandwidth_GBps pct_of_copy_bw baseline_ms speedup_vs_baseline result_ok mse k1_occupancy; do
+    echo ",$header," | grep -q ",$col," || missing="$missing $col"
+  done
+  empty_baseline=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "baseline_ms") c = i; next } $c == "" { e++ } END { print e + 0 }' "$tmp/r.csv")
+  if [ "$T_STATUS" -eq 0 ] && [ "$rows" -eq 12 ] && [ -z "$missing" ] && [ "$empty_baseline" -eq 0 ]; then
+    t_pass "CSV: 12 rows, required columns, baseline on every row"
+  else
+    t_fail "CSV: 12 rows, required columns, baseline on every row" "exit $T_STATUS, $rows rows, missing:$missing, $empty_baseline rows without baseline"
+  fi
+else
+  t_skip "CSV: 12 rows, required columns, baseline on every row" "$CW_GPU_REASON"
+fi
+
+# compute-sanitizer on every validated version (small sizes; the racy kernels are excluded).
+checked="--only=cub,hs_buffered,map,brent_kung,lookback --mode=both $quick"
+sanitize memcheck "memcheck: every validated version, --threads=128" \
+  $scan --sizes=1,33,1025,70001 --threads=128 --per-thread=4 $checked
+sanitize racecheck "racecheck: every validated version, --threads=128" \
+  $scan --sizes=33,1025,70001 --threads=128 --per-thread=4 $checked
+sanitize racecheck "racecheck: hs_buffered and brent_kung, --threads=1024" \
+  $scan --sizes=1000,5000 --threads=1024 --only=hs_buffered,brent_kung --mode=both $quick
+sanitize synccheck "synccheck: every validated version, --threads=128" \
+  $scan --sizes=33,1025,70001 --threads=128 --per-thread=4 $checked
+sanitize initcheck "initcheck: hs_buffered, map, brent_kung, lookback" \
+  $scan --sizes=33,5000 --threads=256 --only=hs_buffered,map,brent_kung,lookback --mode=both $quick
