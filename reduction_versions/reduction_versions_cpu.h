@@ -1,0 +1,45 @@
+// CPU reference and host-side helpers of reduction_versions (host compiler, no CUDA headers).
+//
+// The sum is defined as the int32 sum with two's-complement wrap-around: the sum modulo 2^32,
+// read back as a signed 32-bit integer. The reference accumulates in uint32_t, where C++
+// defines overflow as arithmetic modulo 2^32 (signed overflow would be undefined behaviour);
+// the GPU kernels and the CUB baseline do the same, so every result is exactly comparable.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rv {
+
+// Largest n the program accepts: 2^30 ints (4 GiB); keeps 32-bit block indices safe.
+constexpr long long kMaxN = 1LL << 30;
+
+// The signed 32-bit integer with the same bits as u (two's complement), without relying on
+// implementation-defined conversions.
+std::int32_t wrap_to_int32(std::uint32_t u);
+
+// Serial sum, one element after the other (the report's "serial version"), modulo 2^32.
+std::int32_t sum_wrap(const std::int32_t* x, std::size_t n);
+
+// Exact sum in 64 bits (no overflow for n < 2^32): used by the tests to check sum_wrap.
+std::int64_t sum_exact(const std::int32_t* x, std::size_t n);
+
+// Test data (--data=KIND), seeded so that a seed names a data set:
+//   full      uniform over every int32 (sums wrap around almost always at large n)
+//   small     uniform in [-1000, 1000] (no overflow below n ~ 2 million)
+//   negative  uniform in [INT32_MIN, -1] (all negative)
+//   extreme   uniform in [-3, 3] with INT32_MAX and INT32_MIN each at one random position
+//             (different positions when n > 1; INT32_MIN alone when n == 1)
+enum class DataKind { kFull, kSmall, kNegative, kExtreme };
+DataKind parse_data_kind(const std::string& word);  // throws cw::UsageError
+void fill_data(std::int32_t* x, std::size_t n, DataKind kind, std::uint64_t seed);
+
+// --threads=LIST|all: powers of two in 64..1024 ("all" = 64,128,256,512,1024). Throws cw::UsageError.
+std::vector<int> parse_threads(const std::string& text);
+
+// --sizes=LIST: comma-separated sizes in [1, kMaxN], each an integer, 1e6 or 2^28. Throws cw::UsageError.
+std::vector<long long> parse_sizes(const std::string& text);
+
+}  // namespace rv
