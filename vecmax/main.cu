@@ -41,8 +41,8 @@ struct Config {
 template <typename T>
 class DeviceBuffer {
   public:
-    explicit DeviceBuffer(std::size_t count) {
-        if (count > 0) CUDA_CHECK(cudaMalloc(&ptr_, count * sizeof(T)));
+    explicit DeviceBuffer(std::size_t count) {  // at least one element: never a null pointer
+        CUDA_CHECK(cudaMalloc(&ptr_, (count > 0 ? count : 1) * sizeof(T)));
     }
     ~DeviceBuffer() { cudaFree(ptr_); }
     DeviceBuffer(const DeviceBuffer&) = delete;

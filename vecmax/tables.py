@@ -66,6 +66,12 @@ def sweep_table():
             return text
         return get
 
+    def orig_copies_pct(r):
+        o = original.get(key(r))
+        if o is None:
+            return ""
+        return "{:.1f}".format(100.0 * (float(o["input_ms"]) + float(o["output_ms"])) / float(o["total_gpu_ms"]))
+
     def ours_speedup(r):
         text = "{:.3f}".format(float(r["speedup_gpu"]))
         return text + " (top 3)" if key(r) in best_keys else text
@@ -84,6 +90,7 @@ def sweep_table():
         (orig("processing_ms", "{:.3f}"), "GTX 970 processing (ms)", "{}"),
         (orig("total_gpu_ms", "{:.2f}"), "GTX 970 total (ms)", "{}"),
         (orig("speedup_gpu", "{:.3f}"), "GTX 970 speed-up", "{}"),
+        (orig_copies_pct, "GTX 970 copies (%)", "{}"),
     ]
     text = md_table(rows, columns, bold=lambda r: key(r) in best_keys)
     if rows:
