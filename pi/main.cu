@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -124,7 +125,16 @@ Measurement run_report_kernel(int which, const Config& cfg, long long niter, cud
                      for (std::size_t b = 0; b < nb; ++b) s += static_cast<double>(h_sums.data()[b]);
                      estimate = s * h;
                  }).median_ms();
-    m.estimate = estimate;
+    // The estimate checked is that of one more run, its block sums poisoned with NaN first, so
+    // that a block that writes nothing cannot pass on an earlier run's value.
+    CUDA_CHECK(cudaMemsetAsync(d_sums.data(), 0xff, nb * sizeof(T), stream));
+    launch(stream);
+    CUDA_CHECK(cudaMemcpyAsync(h_sums.data(), d_sums.data(), nb * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    double s = 0.0;
+    for (std::size_t b = 0; b < nb; ++b) s += static_cast<double>(h_sums.data()[b]);
+    m.estimate = s * h;
+    (void)estimate;
     m.tolerance = pi::error_bound(is_float<T>(), which == 1 ? pi::model_kernel1(niter, cfg.chunk, cfg.threads, m.blocks)
                                                            : pi::model_kernel2(niter, cfg.chunk, cfg.threads, m.blocks));
     return m;
@@ -157,7 +167,15 @@ Measurement run_single(const Config& cfg, const cw::DeviceInfo& dev, long long n
                      CUDA_CHECK(cudaStreamSynchronize(stream));
                      estimate = h_result.data()[0];
                  }).median_ms();
-    m.estimate = estimate;
+    // The estimate checked is that of one more run after all the timed ones, its result
+    // poisoned with NaN first: it passes only if the last-block counter was left at zero by
+    // every earlier launch and this launch wrote the result.
+    CUDA_CHECK(cudaMemsetAsync(d_result.data(), 0xff, sizeof(double), stream));
+    launch(stream);
+    CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_result.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    m.estimate = h_result.data()[0];
+    (void)estimate;
     m.tolerance = pi::error_bound(is_float<T>(), pi::model_single(is_float<T>(), niter, cfg.threads, m.blocks));
     return m;
 }
@@ -226,6 +244,53 @@ std::string format_ms(double ms) {
     return buf;
 }
 
+// One CSV row; the same columns whatever the version (NaN cells are left empty).
+cw::CsvRow csv_row(const cw::DeviceInfo& dev, const Config& cfg, const Measurement& m, const char* prec,
+                   long long niter, int cpu_threads, double baseline_ms, double cpu_ms, double cpu_omp_ms) {
+    cw::CsvRow row;
+    row.add("assignment", "pi").add("version", m.version).add("kernel", m.kernel).add("precision", prec);
+    dev.add_csv_columns(row);
+    row.add("n", niter)
+        .add("chunk", m.chunk)
+        .add("threads", m.threads)
+        .add("blocks", m.blocks)
+        .add("cpu_threads", cpu_threads)
+        .add("repeat", m.version.compare(0, 3, "cpu") == 0 ? cfg.cpu_repeat : cfg.repeat)
+        .add("kernel_ms", m.kernel_ms, 6, true)
+        .add("total_ms", m.total_ms, 6, true)
+        .add("kernel_us", m.kernel_ms * 1e3, 6, true)
+        .add("total_us", m.total_ms * 1e3, 6, true)
+        .add("gterms_per_s", ratio(static_cast<double>(niter), m.kernel_ms * 1e6), 6, true)
+        .add("bandwidth_GBps", 0.0)
+        .add("pct_of_copy_bw", 0.0)
+        .add("baseline_ms", baseline_ms, 6, true)
+        .add("speedup_vs_baseline", ratio(baseline_ms, m.kernel_ms), 6, true)
+        .add("cpu_ms", cpu_ms, 6, true)
+        .add("speedup_vs_cpu", ratio(cpu_ms, m.kernel_ms), 6, true)
+        .add("cpu_omp_ms", cpu_omp_ms, 6, true)
+        .add("speedup_vs_cpu_omp", ratio(cpu_omp_ms, m.kernel_ms), 6, true)
+        .add("estimate", m.estimate, 17)
+        .add("abs_error", std::fabs(m.estimate - pi::kPi), 6)
+        .add("reference", m.reference, 17)
+        .add("ref_error", std::fabs(m.estimate - m.reference), 6)
+        .add("tolerance", m.tolerance, 6)
+        .add("truncation_error", pi::midpoint_truncation_error(niter), 6)
+        .add("result_ok", m.ok);
+    return row;
+}
+
+// Before any GPU work: an existing CSV must have our columns (csv_append checks it only when
+// the first row is written, after the runs).
+void check_csv_columns(const std::string& path, const Config& cfg) {
+    cw::check_csv_writable(path);
+    std::ifstream in(path);
+    std::string header;
+    if (in) std::getline(in, header);
+    const std::string ours = csv_row(cw::DeviceInfo(), cfg, Measurement(), "float", 1, 1, NAN, NAN, NAN).header();
+    if (!header.empty() && header != ours)
+        throw cw::UsageError("CSV file '" + path + "' has different columns; use a new file");
+}
+
 std::vector<long long> parse_niter_list(const std::string& text) {
     std::vector<long long> out;
     for (const std::string& item : cw::split_list(text)) out.push_back(cw::parse_integer("niters", item, 1, kMaxNiter));
@@ -283,7 +348,7 @@ int run(int argc, char** argv) {
             if (n > INT_MAX)
                 throw cw::UsageError("version cpu_report takes an int NITER (the report's code): " + std::to_string(n) +
                                      " > " + std::to_string(INT_MAX));
-    if (!cfg.csv.empty()) cw::check_csv_writable(cfg.csv);
+    if (!cfg.csv.empty()) check_csv_columns(cfg.csv, cfg);
     if (!cfg.output.empty()) cw::check_writable(cfg.output);
     const int cpu_threads = cfg.cpu_threads > 0 ? cfg.cpu_threads : pi::cpu_max_threads();
     std::vector<bool> precisions;  // true: float
@@ -355,37 +420,8 @@ int run(int argc, char** argv) {
             }
             for (const Measurement& m : ms) {
                 estimates.push_back(m.estimate);
-                if (cfg.csv.empty()) continue;
-                cw::CsvRow row;
-                row.add("assignment", "pi").add("version", m.version).add("kernel", m.kernel).add("precision", prec);
-                dev.add_csv_columns(row);
-                row.add("n", niter)
-                    .add("chunk", m.chunk)
-                    .add("threads", m.threads)
-                    .add("blocks", m.blocks)
-                    .add("cpu_threads", cpu_threads)
-                    .add("repeat", m.version.compare(0, 3, "cpu") == 0 ? cfg.cpu_repeat : cfg.repeat)
-                    .add("kernel_ms", m.kernel_ms, 6, true)
-                    .add("total_ms", m.total_ms, 6, true)
-                    .add("kernel_us", m.kernel_ms * 1e3, 6, true)
-                    .add("total_us", m.total_ms * 1e3, 6, true)
-                    .add("gterms_per_s", ratio(static_cast<double>(niter), m.kernel_ms * 1e6), 6, true)
-                    .add("bandwidth_GBps", 0.0)
-                    .add("pct_of_copy_bw", 0.0)
-                    .add("baseline_ms", baseline_ms, 6, true)
-                    .add("speedup_vs_baseline", ratio(baseline_ms, m.kernel_ms), 6, true)
-                    .add("cpu_ms", cpu_ms, 6, true)
-                    .add("speedup_vs_cpu", ratio(cpu_ms, m.kernel_ms), 6, true)
-                    .add("cpu_omp_ms", cpu_omp_ms, 6, true)
-                    .add("speedup_vs_cpu_omp", ratio(cpu_omp_ms, m.kernel_ms), 6, true)
-                    .add("estimate", m.estimate, 17)
-                    .add("abs_error", std::fabs(m.estimate - pi::kPi), 6)
-                    .add("reference", m.reference, 17)
-                    .add("ref_error", std::fabs(m.estimate - m.reference), 6)
-                    .add("tolerance", m.tolerance, 6)
-                    .add("truncation_error", pi::midpoint_truncation_error(niter), 6)
-                    .add("result_ok", m.ok);
-                cw::csv_append(cfg.csv, row);
+                if (!cfg.csv.empty())
+                    cw::csv_append(cfg.csv, csv_row(dev, cfg, m, prec, niter, cpu_threads, baseline_ms, cpu_ms, cpu_omp_ms));
             }
         }
     }

@@ -1,0 +1,69 @@
+# Tier 2 of pi (GPU): every version at the awkward sizes, several launch configurations,
+# the report's largest size once (with the accuracy targets), and compute-sanitizer.
+# Sourced by common/run_tests.sh from pi/; every case is skipped where there is no GPU.
+P=bin/pi
+Q="--repeat=2 --warmup=1 --cpu-repeat=1"
+SIZES=1,63,64,65,1025,1000003
+for t in 32 256 1024; do
+  gpu_case "pi: GPU versions, float+double, niter=$SIZES, threads=$t" \
+    $P --niters=$SIZES --threads=$t --only=1,2,single,thrust --precision=both $Q
+done
+# Kernels 1 and 2: chunks that do not divide niter, a chunk larger than niter, one term per thread.
+for c in 1 7 1000; do
+  gpu_case "pi: kernels 1 and 2, chunk=$c, niter=$SIZES" \
+    $P --niters=$SIZES --chunk=$c --threads=64 --only=1,2 --precision=both $Q
+done
+# The single-launch version: one block (it is its own last block), a few blocks, and more
+# blocks than tiles (threads with no tile, only remainder terms or nothing).
+for b in 1 3 5000; do
+  gpu_case "pi: single, blocks=$b, niter=$SIZES" \
+    $P --niters=$SIZES --blocks=$b --threads=128 --only=single --precision=both $Q
+done
+gpu_case "pi: CPU versions and the report's formula, niter=1,63,65,1025" \
+  $P --niters=1,63,65,1025 --only=cpu,cpu_omp,cpu_report,2 --precision=both $Q
+gpu_case "pi: --pinned, --input of int64 sizes" \
+  sh -c "python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack(\"<3q\", 1, 65, 100003))' >$CW_TEST_TMP/n.bin &&
+         $P --input=$CW_TEST_TMP/n.bin --pinned --only=1,2,single,thrust $Q"
+
+# The report's largest size, every GPU version, float and double, once: all pass, and the
+# single-launch version meets the accuracy targets (|err| <= 1e-6 float, 1e-12 double).
+if [ "$CW_GPU_OK" = 1 ]; then
+  csv=$CW_TEST_TMP/big.csv out=$CW_TEST_TMP/big.bin
+  rm -f "$csv"
+  gpu_case "pi: every GPU version at niter=2^24*64" \
+    $P --niter=2^30 --only=1,2,single,thrust --precision=both --repeat=2 --warmup=1 --csv=$csv --output=$out
+  if [ -f "$csv" ]; then
+    verdict=$(python3 - "$csv" "$out" <<'PY'
+import csv, struct, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+est = struct.unpack("<%dd" % (len(open(sys.argv[2], "rb").read()) // 8), open(sys.argv[2], "rb").read())
+bad = []
+if len(rows) != 8: bad.append("%d rows, expected 8" % len(rows))
+if len(est) != len(rows): bad.append("--output has %d values for %d rows" % (len(est), len(rows)))
+for r, e in zip(rows, est):
+    if abs(float(r["estimate"]) - e) > 1e-15 * abs(e): bad.append("output value %r != CSV %s" % (e, r["estimate"]))
+    if r["result_ok"] != "1": bad.append("%s %s failed" % (r["version"], r["precision"]))
+for r in rows:
+    if r["version"] == "single":
+        limit = 1e-6 if r["precision"] == "float" else 1e-12
+        if not float(r["abs_error"]) <= limit:
+            bad.append("single %s |err| = %s > %g" % (r["precision"], r["abs_error"], limit))
+print("; ".join(bad) if bad else "ok")
+PY
+)
+    if [ "$verdict" = ok ]; then t_pass "pi: niter=2^30 CSV and --output agree, single meets the accuracy targets"
+    else t_fail "pi: niter=2^30 CSV and --output agree, single meets the accuracy targets" "$verdict"; fi
+  else
+    t_fail "pi: niter=2^30 CSV and --output agree, single meets the accuracy targets" "no CSV written"
+  fi
+else
+  t_skip "pi: niter=2^30 CSV and --output agree, single meets the accuracy targets" "$CW_GPU_REASON"
+fi
+
+# compute-sanitizer on small sizes (one run of each version, float and double).
+S="--niters=65,1025 --threads=64 --precision=both --repeat=1 --warmup=0 --cpu-repeat=1"
+sanitize memcheck "pi: memcheck, every GPU version" $P $S --only=1,2,single,thrust
+sanitize racecheck "pi: racecheck, kernels 1, 2 and single" $P $S --only=1,2,single
+sanitize racecheck "pi: racecheck, single with 1 block" $P $S --only=single --blocks=1
+sanitize synccheck "pi: synccheck, kernels 1, 2 and single" $P $S --only=1,2,single
+sanitize initcheck "pi: initcheck, kernels 1, 2 and single" $P $S --only=1,2,single
