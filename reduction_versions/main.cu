@@ -133,6 +133,7 @@ std::string fmt(const char* f, double v) {
 
 int run(int argc, char** argv) {
     Config c;
+    bool csv_header = false;
     cw::Options opts(kProgram,
                      "Sum of 32-bit integers (int32, two's-complement wrap-around, i.e. modulo 2^32):\n"
                      "report 004's versions 1-5, Harris's 6 and 7, version 8 and cub::DeviceReduce::Sum,\n"
@@ -155,11 +156,17 @@ int run(int argc, char** argv) {
         .add_string("output", &c.output, "write the GPU sum (one little-endian int32) to this file (one size only)")
         .add_flag("pinned", &c.pinned, "page-locked host buffer")
         .add_string("only", &c.only, "comma-separated versions to run (default: 1,2,3,4,5,6,7,8,cub)")
+        .add_flag("csv-header", &csv_header, "print the CSV header line and exit (no GPU needed)")
         .add_flag("inject-fault", &c.inject_fault,
                   "testing aid: change one input element on the GPU after the CPU sum, so every version must FAIL")
         .positional({"n"});
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
+        return cw::kExitOk;
+    }
+
+    if (csv_header) {
+        std::printf("%s\n", make_row(cw::DeviceInfo(), Row()).header().c_str());
         return cw::kExitOk;
     }
 

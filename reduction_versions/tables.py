@@ -15,7 +15,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
 from readme_tables import md_table, read_csv, replace_block  # noqa: E402
 
-README = os.path.join(HERE, "README.md")
+# Optional arguments (used by the tier-1 test): tables.py [RESULTS_DIR [README]]
+RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
+README = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "README.md")
 VERSIONS = ["1", "2", "3", "4", "5", "6", "7", "8", "cub"]
 
 # M. Harris, "Optimizing Parallel Reduction in CUDA" (2007): 2^22 ints, 128 threads per
@@ -32,7 +34,7 @@ HARRIS = {
 
 
 def path(name):
-    return os.path.join(HERE, "results", name)
+    return os.path.join(RESULTS, name)
 
 
 def load(name):
