@@ -236,23 +236,28 @@ int run(int argc, char** argv) {
     if (cfg.mode != "exclusive") modes.push_back("inclusive");
     if (cfg.mode != "inclusive") modes.push_back("exclusive");
 
+    // A version that cannot run a size skips it with a note; one asked for by name (--only)
+    // that cannot run the single size given, or any of the --sizes, is a usage error.
     int planned = 0;
     std::string output_version;
     for (const std::string& v : labels) {
         if (!filter.wants(v)) continue;
+        std::string why_not;
+        int runnable = 0;
         for (long long n : sizes) {
             const std::string why = cannot_run(v, n, cfg);
             if (!why.empty()) {
-                if (explicit_only)
-                    throw cw::UsageError("version " + v + " cannot run n=" + std::to_string(n) + ": " + why);
+                if (why_not.empty()) why_not = "n=" + std::to_string(n) + ": " + why;
                 continue;
             }
+            ++runnable;
             for (const std::string& mode : modes) {
                 if (scan_plan::is_racy(v) && mode != "inclusive") continue;
                 ++planned;
                 if (!scan_plan::is_racy(v) && output_version.empty()) output_version = v;
             }
         }
+        if (explicit_only && runnable == 0) throw cw::UsageError("version " + v + " cannot run " + why_not);
     }
     if (planned == 0)
         throw cw::UsageError("nothing to run: the racy versions scan inclusively only (--mode=inclusive or both)");

@@ -38,8 +38,8 @@ expect_usage_error "scan: hs_buffered asked for beyond one block" "hs_buffered c
   $scan --only=hs_buffered --n=1025
 expect_usage_error "scan: hs_buffered beyond --threads" "hs_buffered cannot run n=33" \
   $scan --only=hs_buffered --threads=32 --n=33
-expect_usage_error "scan: hs_inplace_racy beyond one block" "hs_inplace_racy cannot run n=1025" \
-  $scan --only=hs_inplace_racy --sizes=1000..1025
+expect_usage_error "scan: hs_inplace_racy beyond one block (none of --sizes)" "hs_inplace_racy cannot run n=1025" \
+  $scan --only=hs_inplace_racy --sizes=1025..1030
 expect_usage_error "scan: racy versions have no exclusive scan" "nothing to run" \
   $scan --only=hs_inplace_racy,hs_multiblock_racy --mode=exclusive --n=100
 expect_usage_error "scan: --output with both modes" "--output needs --mode" $scan --n=10 --output=$tmp/o.bin
