@@ -35,8 +35,8 @@ scan_output() {
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
 scan_case "awkward sizes, every version, both scans (10x2x4 + hs_buffered 7x2)" 94 \
   $scan --sizes=$awkward --mode=both $quick
-scan_case "20,000,000 and 2^28, both scans, once" 16 \
-  $scan --sizes=20000000,2^28 --mode=both --only=cub,map,brent_kung,lookback $quick
+scan_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" 32 \
+  $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,lookback $quick
 scan_case "--threads=32 --per-thread=2 (deep recursion)" 54 \
   $scan --sizes=1,31,32,33,1025,65537 --threads=32 --per-thread=2 --mode=both $quick
 scan_case "--threads=128 --per-thread=3" 44 \
