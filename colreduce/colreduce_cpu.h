@@ -12,14 +12,15 @@
 namespace colreduce {
 
 // The report's CPU reference, same name and job: vec[j] = sum_i mat[i*n + j] for an m x n
-// row-major matrix. Two changes, both documented in the README: the sums are accumulated in
-// long double (64-bit significand on x86) and rounded once, and the loops run row by row
-// (each column is still summed in row order, but the matrix is streamed once instead of n
-// times with stride n).
+// row-major matrix. Two changes, both documented in the README: the sums are compensated
+// (TwoSum: the rounding error of every addition is kept and added back at the end, so the
+// result is as accurate as a sum in about twice double precision, then rounded once), and the
+// loops run row by row (each column is still summed in row order, but the matrix is streamed
+// once instead of n times with stride n).
 void cpu_mat_column_reduce(const double* mat, double* vec, long long m, int n);
 
-// The reference a GPU result is judged by: the column sums (long double, rounded to double)
-// and the column sums of |a_ij|, which scale the error bound.
+// The reference a GPU result is judged by: the column sums (compensated, as above) and the
+// column sums of |a_ij| (plain double), which scale the error bound.
 struct ColumnReference {
     std::vector<double> sum;
     std::vector<double> abs_sum;
@@ -31,7 +32,7 @@ ColumnReference cpu_column_reference(const double* mat, long long m, int n);
 // doubles (a loop, a tree, atomics in any order, an FMA with 1.0) errs by at most
 // gamma_{m-1} * sum|a_ij| ~ (m-1) * 2^-53 * sum|a_ij| (Higham, Accuracy and Stability of
 // Numerical Algorithms, 2nd ed., eq. 4.4); the factor 2 left over covers the reference's own
-// error (long double accumulation and one rounding to double).
+// error (compensated summation: about 2^-53 * |sum| + m^2 * 2^-106 * sum|a_ij|).
 double column_error_bound(long long m, double abs_sum);
 
 struct ColumnCheck {

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
 #include <vector>
 
 #include "colreduce_cpu.h"
@@ -65,14 +64,28 @@ TEST(CpuReference, ReferenceAlsoGivesAbsoluteSums) {
     EXPECT_EQ(ref.abs_sum, (std::vector<double>{9, 12}));
 }
 
-// 2^60 + 1 - 2^60: a double accumulator loses the 1, the long double one keeps it.
+// 2^60 + 1 - 2^60: a plain double accumulator loses the 1, the compensated one keeps it.
 TEST(CpuReference, AccumulatesBeyondDoublePrecision) {
-    if (std::numeric_limits<long double>::digits <= 61) GTEST_SKIP() << "long double has no more than 61 bits here";
     const double big = std::ldexp(1.0, 60);
     const std::vector<double> mat = {big, 1.0, -big};
     double vec = 0;
     cpu_mat_column_reduce(mat.data(), &vec, 3, 1);
     EXPECT_EQ(vec, 1.0);
+    const colreduce::ColumnReference ref = cpu_column_reference(mat.data(), 3, 1);
+    EXPECT_EQ(ref.sum[0], 1.0);
+}
+
+// Many small values after a large one: 1 + 10^6 * 2^-53 is a double (it needs 48 bits), but
+// a plain loop adding 2^-53 to 1 a million times stays at 1 (each addition rounds back).
+TEST(CpuReference, KeepsManySmallTerms) {
+    std::vector<double> mat(1000001, std::ldexp(1.0, -53));
+    mat[0] = 1.0;
+    double vec = 0;
+    cpu_mat_column_reduce(mat.data(), &vec, static_cast<long long>(mat.size()), 1);
+    EXPECT_EQ(vec, 1.0 + 1000000.0 * std::ldexp(1.0, -53));
+    double plain = 0;
+    for (double v : mat) plain += v;
+    EXPECT_EQ(plain, 1.0);
 }
 
 TEST(ErrorBound, ScalesWithRowsAndAbsoluteSum) {
