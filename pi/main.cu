@@ -31,7 +31,7 @@ struct Config {
     long long blocks = 0;
     std::string precision = "both";
     int cpu_threads = 0;
-    int cpu_repeat = 3;
+    int cpu_repeat = 1;
     int repeat = 20;
     int warmup = 3;
     long long seed = 1;
