@@ -32,6 +32,7 @@ struct Settings {
     int device = 0;
     std::string csv, input, output, only;
     bool pinned = false;
+    bool print_header = false;
 };
 
 // Everything one CSV row says about one (configuration, version).
@@ -154,9 +155,14 @@ int run(int argc, char** argv) {
         .add_string("output", &s.output, "write the column sums (n doubles) of the first version run")
         .add_flag("pinned", &s.pinned, "page-locked host matrix (faster copies)")
         .add_string("only", &s.only, "run only these versions, e.g. --only=tall,cublas (all by default)")
+        .add_flag("print-csv-header", &s.print_header, "print the CSV header line and exit (no GPU needed)")
         .positional({"m", "n"});
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
+        return cw::kExitOk;
+    }
+    if (s.print_header) {
+        std::printf("%s\n", make_row(cw::DeviceInfo(), RowData()).header().c_str());
         return cw::kExitOk;
     }
 
@@ -199,10 +205,7 @@ int run(int argc, char** argv) {
         cw::check_writable(s.output);
     }
     const std::string data_name = s.input.empty() ? s.data : "input";
-    if (!s.csv.empty()) {
-        cw::DeviceInfo none;
-        check_csv_header(s.csv, make_row(none, RowData()).header());
-    }
+    if (!s.csv.empty()) check_csv_header(s.csv, make_row(cw::DeviceInfo(), RowData()).header());
     const int slow_repeat = s.slow_repeat > 0 ? s.slow_repeat : s.repeat;
     const int slow_warmup = s.slow_repeat > 0 ? std::min(s.warmup, 1) : s.warmup;
 
