@@ -63,8 +63,9 @@ __global__ void pi_chunks_tree_block_sum(long long niter, long long chunk, T h, 
 
 // The reciprocal of version=single. float: rcp.approx.ftz.f32 (one MUFU.RCP, at most 1 ulp
 // of error, no IEEE division's Newton steps and slow-path branch). double: rcp.approx.ftz.f64
-// (MUFU.RCP64H, about 20 good bits) and one cubic Newton step r (1 + e + e^2), e = 1 - v r
-// (3 DFMA; the error goes to e^3, below 2^-57, then the rounding of the last FMA).
+// (MUFU.RCP64H, computed from the upper 20 mantissa bits: an error of order 2^-20) and one
+// cubic Newton step r (1 + e + e^2), e = 1 - v r (3 DFMA; the relative error becomes e^3,
+// below 2^-54 for any start better than 2^-18, then the rounding of the last FMA).
 struct FastReciprocal {
     __host__ __device__ float operator()(float v) const {
 #ifdef __CUDA_ARCH__
