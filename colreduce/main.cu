@@ -1,6 +1,7 @@
 // colreduce: column sums of an m x n row-major matrix of doubles (report 003), every version
 // timed and checked against the CPU reference. `colreduce M N` as in the report's run.slurm;
 // --sizes=MxN,... runs several shapes in one process. See README.md.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
