@@ -125,3 +125,6 @@ cw_sweep_configs() {
   [ -r "$list" ] || cw_fail 2 "$list: the sweep's configuration list is missing"
   sed -e 's/#.*//' "$list" | awk 'NF { if (NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/) { print "bad line: " $0 > "/dev/stderr"; exit 1 } print $1, $2 }'
 }
+# The options every sweep run takes, from the list's "# vecmax-args: ..." line (the same ones
+# vecmax's own report-run uses), then VECMAX_SWEEP_ARGS.
+cw_sweep_args() { echo "$(sed -n 's/^# *vecmax-args: *//p' "$(cw_sweep_list)" | head -n 1) ${VECMAX_SWEEP_ARGS:-}"; }

@@ -7,6 +7,7 @@
 #   cw_cluster_stop        stops the daemons by the PIDs it started (TERM, then KILL), and any
 #                          job step daemon (slurmstepd) they left; safe to call twice.
 #   cw_cluster_missing     prints why a cluster cannot be started here (nothing if it can).
+# The daemons are looked for on PATH, then in ${CW_SLURM_SBIN:-/usr/sbin}.
 #
 # Every wait has a time limit, so a stuck daemon cannot hang the caller.
 # shellcheck shell=bash disable=SC2034
@@ -17,7 +18,7 @@ CW_CLUSTER_DIR=""
 cw_cluster_missing() {
   local p
   for p in slurmctld slurmd munged sbatch scontrol squeue; do
-    if ! command -v "$p" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$p" ]; then
+    if ! command -v "$p" >/dev/null 2>&1 && [ ! -x "${CW_SLURM_SBIN:-/usr/sbin}/$p" ]; then
       echo "$p is not installed (apt-get install slurmctld slurmd slurm-client munge)"
       return
     fi
@@ -25,7 +26,7 @@ cw_cluster_missing() {
   if [ "$(id -u)" != 0 ]; then echo "starting slurmd needs root"; return; fi
 }
 
-cw_sbin() { command -v "$1" 2>/dev/null || echo "/usr/sbin/$1"; }
+cw_sbin() { command -v "$1" 2>/dev/null || echo "${CW_SLURM_SBIN:-/usr/sbin}/$1"; }
 
 # A free TCP port on localhost (two different ones for slurmctld and slurmd).
 cw_free_port() {
