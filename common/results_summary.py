@@ -94,8 +94,11 @@ def summarize(folder, readme_dir):
     if not ours:
         entry["version"] = "no results yet"
         return entry
-    failed = sum(1 for r in rows if not passed(r))
-    entry["checks"] = f"all {len(rows)} rows PASS" if not failed else f"{failed} of {len(rows)} rows FAIL"
+    failed = [r for r in rows if not passed(r)]
+    entry["checks"] = f"all {len(rows)} rows PASS"
+    if failed:
+        names = ", ".join(sorted({r["version"].strip() for r in failed}))
+        entry["checks"] = f"{len(failed)} of {len(rows)} rows FAIL ({names})"
     candidates = [r for r in ours if passed(r) and number(r["speedup_vs_baseline"]) is not None]
     if not candidates:
         entry["version"] = "no version passed with a baseline ratio"
@@ -157,7 +160,8 @@ def main(argv):
         text += ("\n\nBest version: the fastest one that passed validation at the largest size in the "
                  "assignment's `results/*.csv`; speed-up = baseline time / kernel time, both measured in "
                  "the same run; % of copy bandwidth: of the device-to-device copy measured in that run "
-                 "(empty where bandwidth means nothing, as for pi).")
+                 "(empty where bandwidth means nothing, as for pi). Validation counts every row of the CSVs; "
+                 "a version listed there failed somewhere (the assignment's README says which are wrong by design).")
     else:
         text = "(no assignment folders given)"
     replace_block(readme, BLOCK, text)
