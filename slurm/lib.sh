@@ -81,24 +81,26 @@ cw_load_module() {
   module add "$CUDA_MODULE" || cw_log "warning: 'module add $CUDA_MODULE' failed; set CUDA_MODULE to one 'module avail cuda' lists"
 }
 
-# cw_build FOLDER: make FOLDER's program (a no-op when it is up to date). Jobs that may run
-# at once (the sweep's array tasks) build one at a time under a lock.
+# cw_build FOLDER [TARGET]: make FOLDER's program or TARGET (a no-op when up to date). Jobs
+# that may run at once (the sweep's array tasks) build one at a time, under a lock per folder.
 cw_build() {
-  local folder=$1
+  local folder=$1; shift
   [ -f "$folder/Makefile" ] || cw_fail 2 "$folder/Makefile not found in $CW_REPO"
+  if cw_dry; then cw_do make -C "$folder" "$@"; return 0; fi
   mkdir -p "$CW_LOG_DIR"
-  if command -v flock >/dev/null 2>&1 && ! cw_dry; then
-    echo "+ flock $CW_LOG_DIR/.build-$folder.lock make -C $folder"
-    flock "$CW_LOG_DIR/.build-$folder.lock" make -C "$folder" || cw_fail $? "building $folder failed"
+  if command -v flock >/dev/null 2>&1; then
+    echo "+ flock $CW_LOG_DIR/.build-$folder.lock make -C $folder $*"
+    flock "$CW_LOG_DIR/.build-$folder.lock" make -C "$folder" "$@" || cw_fail $? "building $folder $* failed"
   else
-    cw_do make -C "$folder" || cw_fail $? "building $folder failed"
+    echo "+ make -C $folder $*"
+    make -C "$folder" "$@" || cw_fail $? "building $folder $* failed"
   fi
 }
 
 # A usable GPU, or exit 3 with the CUDA runtime's reason before anything is deleted or run.
 cw_require_gpu() {
   if [ "$CW_GPU_CHECK" = 0 ] || cw_dry; then return 0; fi
-  make --no-print-directory -s -C common bin/devinfo >/dev/null || cw_fail 2 "building common/bin/devinfo failed"
+  cw_build common bin/devinfo >/dev/null
   local status=0
   common/bin/devinfo --check || status=$?
   [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(hostname) (CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): nothing was run, results/ left as it was"
