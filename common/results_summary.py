@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from readme_tables import md_table, replace_block  # noqa: E402
 
