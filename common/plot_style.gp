@@ -1,6 +1,8 @@
 # Shared look of every figure. Each plots/*.gp is run as
 #   gnuplot -c plots/<figure>.gp <input.csv> <output.png|output.pdf>
-# and loads this file first: terminal from the output's extension, CSV with a header row
+# and calls this file first, passing its arguments on (gnuplot 5.4 gives a `load`ed file no ARGs):
+#   call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
+# It sets the terminal from the output's extension, CSV with a header row
 # (columns are read by name: column("kernel_ms")), grid, key.
 if (ARGC < 2) { print "usage: gnuplot -c script.gp input.csv output.(png|pdf)"; exit status 2 }
 input = ARG1

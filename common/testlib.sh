@@ -116,7 +116,8 @@ sanitize() {
   if [ -z "$cs" ]; then t_skip "$name" "compute-sanitizer not found"; return; fi
   t_run "$cs" --tool "$tool" --error-exitcode 99 "$@"
   if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS under $tool"; t_show_failure
-  elif ! grep -q 'ERROR SUMMARY: 0 errors' "$T_OUT"; then t_fail "$name" "$tool reported errors"; t_show_failure
+  elif ! grep -Eq 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$T_OUT" ||
+       grep -Eq 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]' "$T_OUT"; then t_fail "$name" "$tool reported errors"; t_show_failure
   else t_pass "$name"; fi
 }
 
