@@ -228,10 +228,18 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 //   inclusive prefix (P) right after it. Descriptors carry an epoch that the host bumps per
 //   launch, so they never need clearing between launches (a wrap of the epoch clears them).
 // - partial last tile: scalar loads and stores with bounds checks; missing elements are 0.
-// __launch_bounds__(256, 8): at most 32 registers, 8 blocks per SM instead of 6 (more
-// loads in flight; measured +3 % at 2^28 ints).
+// __launch_bounds__(256, kLbMinBlocks): on sm_90 at most 32 registers, 8 blocks per SM
+// instead of 6 (more loads in flight; measured +3 % at 2^28 ints). The count is the SM's
+// thread limit / 256, which differs by architecture (ptxas rejects more).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+constexpr int kLbMinBlocks = 4;  // 1024 threads per SM
+#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ >= 860 && __CUDA_ARCH__ <= 890) || __CUDA_ARCH__ >= 1200)
+constexpr int kLbMinBlocks = 6;  // 1536 threads per SM
+#else
+constexpr int kLbMinBlocks = 8;  // 2048 threads per SM
+#endif
 template <bool kExclusive>
-__global__ void __launch_bounds__(kLbThreads, 8)
+__global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     scan_decoupled_lookback(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
                             unsigned long long* descriptors, unsigned* tile_counter, unsigned num_tiles,
                             unsigned epoch) {
