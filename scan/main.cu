@@ -193,7 +193,7 @@ int run(int argc, char** argv) {
         .add_choice("data", &cfg.data, scan_plan::data_patterns(),
                     "input: random [-1000,1000], full int32 range (wraps), negative, extreme, iota 1,2,3,...")
         .add_int("threads", &cfg.threads, 32, 1024,
-                 "block size of the report's versions, a power of two (lookback: 256 x 16 per tile; cub: its own)")
+                 "block size of the report's versions, a power of two (lookback: 256 x 32 per tile; cub: its own)")
         .add_int("per-thread", &cfg.per_thread, 2, 1024, "elements per thread of the map scan (NUM_OF_ADDS_PER_THREAD)")
         .add_int("runs", &cfg.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
         .add_int("repeat", &cfg.repeat, 1, 100000, "timed runs per version (median reported)")

@@ -155,19 +155,20 @@ __global__ void brent_kung_add_block_sums(unsigned* data, const unsigned* scanne
 // ---------------------------------------------------------------------------------------
 
 constexpr int kLbThreads = scan_plan::kLookbackThreads;  // 256
-constexpr int kLbItems = scan_plan::kLookbackItems;      // 16
-constexpr int kLbTile = scan_plan::kLookbackTile;        // 4096
+constexpr int kLbItems = scan_plan::kLookbackItems;      // 32
+constexpr int kLbTile = scan_plan::kLookbackTile;        // 8192
 constexpr int kLbWarps = kLbThreads / 32;                // 8
-constexpr int kLbWarpItems = 32 * kLbItems;              // 512 elements per warp
+constexpr int kLbWarpItems = 32 * kLbItems;              // 1024 elements per warp
 constexpr int kLbWarpSmem = kLbWarpItems + kLbWarpItems / 32;  // + one pad word per 32
-static_assert(kLbItems == 16, "the wide loads below move 4 x uint4 = 16 ints per thread");
+static_assert(kLbItems % 4 == 0, "the wide loads move kLbItems / 4 uint4 per thread");
+static_assert(kLbItems == 32, "with 32 items, lane * 32 + i lands in bank (lane + i) % 32: no conflicts");
 
 // Tile descriptor: one 64-bit word, high half (epoch << 2 | status), low half the value.
 constexpr unsigned kStatusAggregate = 1u;  // value = this tile's sum
 constexpr unsigned kStatusPrefix = 2u;     // value = sum of tiles 0..this one
 
 // Shared-memory index with one pad word per 32: both the striped (4 consecutive words per
-// lane) and the blocked (16 consecutive words per lane) access patterns hit 32 banks.
+// lane) and the blocked (32 consecutive words per lane) access patterns hit 32 banks.
 __device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
 
 // One 64-bit volatile store: PTX treats st.volatile as a relaxed, system-scope ("morally
@@ -180,6 +181,15 @@ __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigne
                                         unsigned status, unsigned value) {
     const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | status) << 32) | value;
     *reinterpret_cast<volatile unsigned long long*>(descriptors + tile) = word;
+}
+
+// A warp whose window is not yet published sleeps ~100 ns before polling again, so that
+// hundreds of waiting warps do not keep the L2 busy with polls the data traffic needs
+// (measured +2-5 % at 20M ints on the H100; CUB's look-back backs off likewise).
+__device__ __forceinline__ void back_off() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(100);
+#endif
 }
 
 // Warp 0 of tile `tile` (> 0): the sum of every tile before it. Each lane reads one
@@ -196,9 +206,11 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
     while (true) {
         const long long pred = window - lane;
         unsigned long long word;
-        do {
+        while (true) {
             word = pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(descriptors + pred) : before_first;
-        } while (__any_sync(kFullMask, static_cast<unsigned>(word >> 34) != epoch));
+            if (!__any_sync(kFullMask, static_cast<unsigned>(word >> 34) != epoch)) break;
+            back_off();
+        }
         const unsigned status = static_cast<unsigned>(word >> 32) & 3u;
         const unsigned prefix_lanes = __ballot_sync(kFullMask, status == kStatusPrefix);
         const int last = prefix_lanes != 0 ? __ffs(prefix_lanes) - 1 : 31;
@@ -216,27 +228,31 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 //   tiles handed out before its own, i.e. to blocks that are already running, so progress
 //   never depends on the order in which the hardware schedules blocks (no deadlock even if
 //   blocks ran one at a time). The block that draws the last id resets the counter for the
-//   next launch (every other block has drawn its id by then).
-// - 256 threads x 16 ints per tile: enough bytes in flight per SM to saturate HBM, and one
-//   look-back per 16 KiB of data, so the look-back costs little.
+//   next launch (every other block has drawn its id by then). (blockIdx.x, as CUB does,
+//   is as fast at 2^28 and ~4 % faster at 20M ints on the H100: kept out for the guarantee.)
+// - 256 threads x 32 ints per tile (32 KiB): one look-back per 32 KiB, and 6 tiles per SM
+//   keep ~200 KiB of loads in flight, enough to saturate HBM (16 ints per thread: 0.95x CUB;
+//   32: 1.05x; measured with the change below).
 // - uint4 loads and stores, coalesced per warp (512 contiguous bytes per instruction), and a
 //   warp-private transpose through padded shared memory (conflict-free) to give each thread
-//   16 consecutive elements to scan serially in registers.
+//   32 consecutive elements to scan serially in registers.
+// - the scanned values go back to shared memory as soon as the warp scan is done, already
+//   offset by the thread's prefix within the warp: nothing but a few scalars stays live
+//   across the look-back (no spills at 40 registers), and the store adds one warp-uniform
+//   offset (+6 % at 2^28 ints against keeping them in registers).
 // - warp scan of the thread totals by shuffles, block scan of the 8 warp totals in shared
 //   memory: two block barriers per tile.
 // - the aggregate (A) is published before the look-back, so successors rarely wait; the
 //   inclusive prefix (P) right after it. Descriptors carry an epoch that the host bumps per
 //   launch, so they never need clearing between launches (a wrap of the epoch clears them).
 // - partial last tile: scalar loads and stores with bounds checks; missing elements are 0.
-// __launch_bounds__(256, kLbMinBlocks): on sm_90 at most 32 registers, 8 blocks per SM
-// instead of 6 (more loads in flight; measured +3 % at 2^28 ints). The count is the SM's
-// thread limit / 256, which differs by architecture (ptxas rejects more).
+// __launch_bounds__(256, kLbMinBlocks): 6 blocks per SM (40 registers on sm_90, and
+// 6 x 33 KiB of shared memory fits the H100's 228 KiB); at most 4 where an SM runs only
+// 1024 threads (ptxas rejects more).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 constexpr int kLbMinBlocks = 4;  // 1024 threads per SM
-#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ >= 860 && __CUDA_ARCH__ <= 890) || __CUDA_ARCH__ >= 1200)
-constexpr int kLbMinBlocks = 6;  // 1536 threads per SM
 #else
-constexpr int kLbMinBlocks = 8;  // 2048 threads per SM
+constexpr int kLbMinBlocks = 6;
 #endif
 template <bool kExclusive>
 __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
@@ -265,7 +281,7 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     if (full_tile) {
         const uint4* in4 = reinterpret_cast<const uint4*>(in + warp_base);
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
+        for (int j = 0; j < kLbItems / 4; ++j) {
             const uint4 v = in4[j * 32 + lane];
             const int e = (j * 32 + lane) * 4;
             ws[padded(e)] = v.x;
@@ -283,7 +299,7 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     }
     __syncwarp();
 
-    // Blocked: 16 consecutive elements per thread, scanned serially.
+    // Blocked: 32 consecutive elements per thread, scanned serially.
     unsigned x[kLbItems];
 #pragma unroll
     for (int i = 0; i < kLbItems; ++i) x[i] = ws[padded(lane * kLbItems + i)];
@@ -295,7 +311,7 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
         x[i] = kExclusive ? run - v : run;
     }
 
-    // Warp scan of the thread totals, then the block's warp totals.
+    // Warp scan of the thread totals; the warp-local results go back to shared memory.
     unsigned inclusive = run;
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
@@ -303,6 +319,8 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
         if (lane >= d) inclusive += y;
     }
     const unsigned thread_prefix = inclusive - run;
+#pragma unroll
+    for (int i = 0; i < kLbItems; ++i) ws[padded(lane * kLbItems + i)] = x[i] + thread_prefix;
     if (lane == 31) s_warp_total[warp] = inclusive;
     __syncthreads();
     unsigned warp_prefix = 0, aggregate = 0;
@@ -325,26 +343,24 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
         }
         if (lane == 0) s_prefix = prefix;
     }
-    __syncthreads();
+    __syncthreads();  // also orders this warp's blocked writes above before its striped reads
 
-    // Store: blocked into shared memory, striped (coalesced) to global.
-    const unsigned offset = s_prefix + warp_prefix + thread_prefix;
-#pragma unroll
-    for (int i = 0; i < kLbItems; ++i) ws[padded(lane * kLbItems + i)] = x[i] + offset;
-    __syncwarp();
+    // Store: striped (coalesced) to global, plus the warp's offset within the whole array.
+    const unsigned offset = s_prefix + warp_prefix;
     if (full_tile) {
         uint4* out4 = reinterpret_cast<uint4*>(out + warp_base);
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
+        for (int j = 0; j < kLbItems / 4; ++j) {
             const int e = (j * 32 + lane) * 4;
-            out4[j * 32 + lane] = make_uint4(ws[padded(e)], ws[padded(e + 1)], ws[padded(e + 2)], ws[padded(e + 3)]);
+            out4[j * 32 + lane] = make_uint4(ws[padded(e)] + offset, ws[padded(e + 1)] + offset,
+                                             ws[padded(e + 2)] + offset, ws[padded(e + 3)] + offset);
         }
     } else {
 #pragma unroll
         for (int j = 0; j < kLbItems; ++j) {
             const int e = j * 32 + lane;
             const std::size_t i = warp_base + e;
-            if (i < n) out[i] = ws[padded(e)];
+            if (i < n) out[i] = ws[padded(e)] + offset;
         }
     }
 }

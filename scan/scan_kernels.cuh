@@ -84,7 +84,7 @@ class BrentKungScan : public ScanVersion {
     std::vector<unsigned*> sums_;  // sums_[l] holds level l+1
 };
 
-// lookback: single pass, 256 threads x 16 items per tile, tiles taken in order from a
+// lookback: single pass, 256 threads x 32 items per tile, tiles taken in order from a
 // global counter, each tile's prefix found by decoupled look-back over 64-bit (status,
 // value) descriptors (see the kernel's comment in scan_kernels.cu and the README).
 class LookbackScan : public ScanVersion {

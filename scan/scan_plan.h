@@ -21,9 +21,9 @@ constexpr long long kMaxN = 1LL << 30;
 // One block of in-place or double-buffered Hillis-Steele covers at most this many elements.
 constexpr long long kMaxOneBlock = 1024;
 
-// Decoupled look-back tile: 256 threads x 16 items.
+// Decoupled look-back tile: 256 threads x 32 items (8192 ints, 32 KiB).
 constexpr int kLookbackThreads = 256;
-constexpr int kLookbackItems = 16;
+constexpr int kLookbackItems = 32;
 constexpr int kLookbackTile = kLookbackThreads * kLookbackItems;
 
 std::size_t ceil_div(std::size_t a, std::size_t b);

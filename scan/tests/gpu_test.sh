@@ -43,8 +43,8 @@ scan_case "--threads=128 --per-thread=3" 44 \
   $scan --sizes=127,128,129,4097,999983 --threads=128 --per-thread=3 --mode=both $quick
 scan_case "--threads=256 --per-thread=16" 36 \
   $scan --sizes=255,256,257,1048579 --threads=256 --per-thread=16 --mode=both $quick
-scan_case "lookback tile boundaries (4096 per tile)" 36 \
-  $scan --sizes=4095,4096,4097,8191,8192,8193,131072,131073,819217 --only=lookback,cub --mode=both $quick
+scan_case "lookback tile boundaries (8192 per tile)" 36 \
+  $scan --sizes=8191,8192,8193,16383,16384,16385,262144,262145,819217 --only=lookback,cub --mode=both $quick
 scan_case "full int32 range: sums wrap around" 16 $scan --sizes=1025,999983 --data=full --mode=both $quick
 scan_case "all-negative input" 18 $scan --sizes=1024,999983 --data=negative --mode=both $quick
 scan_case "single extremes (INT32_MAX, INT32_MIN)" 38 $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick

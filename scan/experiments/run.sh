@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds and runs the look-back tuning experiment on the local GPU (about 2 minutes on an
+# H100, most of it compiling the variants). Output: results/lookback_tuning.csv, or $OUT/ when set.
+set -euo pipefail
+cd "$(dirname "$0")"
+out=${OUT:-../results}
+mkdir -p ../build
+nvcc -O3 -std=c++17 -arch=native -I../../common -o ../build/lookback_tuning lookback_tuning.cu
+../build/lookback_tuning "$out/lookback_tuning.csv"
