@@ -16,3 +16,4 @@ else
     t_fail "devinfo without a usable device exits 3 with the runtime's message" "exit $T_STATUS: $(head -n 1 "$T_ERR")"
   fi
 fi
+. tests/summary_test.sh
