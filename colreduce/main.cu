@@ -5,7 +5,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -19,21 +18,20 @@ namespace {
 
 using colreduce::ColumnReducer;
 
-struct Settings {
+struct Settings : cw::SharedOptions {
     long long m = 3;  // the report's defaults
     int n = 3;
     std::string sizes;
     std::string data = "random";
     int threads = 0;
     int blocks = 0;
-    int repeat = 10;
-    int warmup = 2;
     int slow_repeat = 0;
-    long long seed = 0;
-    int device = 0;
-    std::string csv, input, output, only;
-    bool pinned = false;
     bool print_header = false;
+    Settings() {
+        repeat = 10;
+        warmup = 2;
+        seed = 0;
+    }
 };
 
 // Everything one CSV row says about one (configuration, version).
@@ -96,39 +94,6 @@ cw::CsvRow make_row(const cw::DeviceInfo& dev, const RowData& r) {
     return row;
 }
 
-// A --csv file that exists must have our header (checked before any GPU work).
-void check_csv_header(const std::string& path, const std::string& header) {
-    std::ifstream in(path);
-    std::string first;
-    if (in && std::getline(in, first) && !first.empty() && first != header)
-        throw cw::UsageError("CSV file '" + path + "' has different columns; use a new file");
-    cw::check_csv_writable(path);
-}
-
-// Host buffer of the matrix: pageable (uninitialised new[]) or page-locked (--pinned).
-class HostMatrix {
-  public:
-    HostMatrix(std::size_t count, bool pinned) : pinned_(pinned) {
-        if (pinned_)
-            CUDA_CHECK(cudaMallocHost(&data_, count * sizeof(double)));
-        else
-            data_ = new double[count];
-    }
-    ~HostMatrix() {
-        if (pinned_)
-            cudaFreeHost(data_);
-        else
-            delete[] data_;
-    }
-    HostMatrix(const HostMatrix&) = delete;
-    HostMatrix& operator=(const HostMatrix&) = delete;
-    double* data() { return data_; }
-
-  private:
-    bool pinned_;
-    double* data_ = nullptr;
-};
-
 bool is_report_version(const std::string& label) {
     return label == "original" || label == "high1" || label == "high2";
 }
@@ -145,19 +110,17 @@ int run(int argc, char** argv) {
                     "matrix values: random in (-1,1), the report's rand()%10/1e5, negative in (-1,0), wide exponents")
         .add_int("threads", &s.threads, 0, 1024, "threads per block of tall/tall_det (0 = 1024; rounded to a multiple of n/gcd(n,2))")
         .add_int("blocks", &s.blocks, 0, 65535, "blocks of tall/tall_det (0 = one wave, fewer for small matrices)")
-        .add_int("repeat", &s.repeat, 1, 100000, "timed runs per version (median reported)")
-        .add_int("warmup", &s.warmup, 0, 1000, "untimed runs before timing")
         .add_int("slow-repeat", &s.slow_repeat, 0, 100000,
                  "timed runs of original/high1/high2, after at most one warm-up (0 = --repeat and --warmup)")
-        .add_int("seed", &s.seed, 0, 4294967295LL, "seed of the random matrix (srand(seed) for --data=report)")
-        .add_int("device", &s.device, 0, 1023, "CUDA device")
-        .add_string("csv", &s.csv, "append one row per (size, version) to this CSV file")
-        .add_string("input", &s.input, "read the matrix from this file (m*n raw little-endian doubles, row-major)")
-        .add_string("output", &s.output, "write the column sums (n doubles) of the first version run")
-        .add_flag("pinned", &s.pinned, "page-locked host matrix (faster copies)")
-        .add_string("only", &s.only, "run only these versions, e.g. --only=tall,cublas (all by default)")
-        .add_flag("print-csv-header", &s.print_header, "print the CSV header line and exit (no GPU needed)")
-        .positional({"m", "n"});
+        .add_flag("print-csv-header", &s.print_header, "print the CSV header line and exit (no GPU needed)");
+    cw::SharedOptionsHelp help{"append one row per (size, version) to this CSV file",
+                               "read the matrix from this file (m*n raw little-endian doubles, row-major)",
+                               "write the column sums (n doubles) of the first version run",
+                               "run only these versions, e.g. --only=tall,cublas (all by default)"};
+    help.seed = "seed of the random matrix (srand(seed) for --data=report)";
+    help.seed_max = 4294967295LL;
+    help.pinned = "page-locked host matrix (faster copies)";
+    cw::add_shared_options(opts, s, help).positional({"m", "n"});
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
         return cw::kExitOk;
@@ -206,7 +169,7 @@ int run(int argc, char** argv) {
         cw::check_writable(s.output);
     }
     const std::string data_name = s.input.empty() ? s.data : "input";
-    if (!s.csv.empty()) check_csv_header(s.csv, make_row(cw::DeviceInfo(), RowData()).header());
+    if (!s.csv.empty()) cw::check_csv_file(s.csv, make_row(cw::DeviceInfo(), RowData()).header());
     const int slow_repeat = s.slow_repeat > 0 ? s.slow_repeat : s.repeat;
     const int slow_warmup = s.slow_repeat > 0 ? std::min(s.warmup, 1) : s.warmup;
 
@@ -238,7 +201,7 @@ int run(int argc, char** argv) {
         const long long m = sizes[k].first;
         const int n = sizes[k].second;
         const std::size_t count = static_cast<std::size_t>(m) * static_cast<std::size_t>(n);
-        HostMatrix mat(count, s.pinned);
+        cw::HostBuffer<double> mat(count, s.pinned);
         if (!input_data.empty())
             std::memcpy(mat.data(), input_data.data(), count * sizeof(double));
         else

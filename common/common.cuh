@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "buffers.cuh"
 #include "common.h"
 #include "cuda_check.cuh"
 #include "device_info.cuh"

@@ -6,6 +6,7 @@
 #include "csv.h"
 #include "data.h"
 #include "exit_codes.h"
+#include "format.h"
 #include "options.h"
 #include "progress.h"
 #include "timing.h"

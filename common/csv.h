@@ -73,15 +73,23 @@ class CsvRow {
     std::vector<std::pair<std::string, std::string>> cells_;
 };
 
+// The first line of `path` ("" when the file is missing or empty).
+inline std::string csv_file_header(const std::string& path) {
+    std::ifstream in(path);
+    std::string header;
+    if (in) std::getline(in, header);
+    return header;
+}
+
+inline void check_same_columns(const std::string& path, const std::string& existing, const std::string& ours) {
+    if (!existing.empty() && existing != ours)
+        throw UsageError("CSV file '" + path + "' has different columns; use a new file");
+}
+
 // Appends the row to `path`, writing the header first when the file is new or empty.
 inline void csv_append(const std::string& path, const CsvRow& row) {
-    std::string existing_header;
-    {
-        std::ifstream in(path);
-        if (in) std::getline(in, existing_header);
-    }
-    if (!existing_header.empty() && existing_header != row.header())
-        throw UsageError("CSV file '" + path + "' has different columns; use a new file");
+    const std::string existing_header = csv_file_header(path);
+    check_same_columns(path, existing_header, row.header());
     std::ofstream out(path, std::ios::app);
     if (!out) throw UsageError("cannot write CSV file '" + path + "'");
     if (existing_header.empty()) out << row.header() << '\n';
@@ -93,6 +101,14 @@ inline void csv_append(const std::string& path, const CsvRow& row) {
 inline void check_csv_writable(const std::string& path) {
     std::ofstream out(path, std::ios::app);
     if (!out) throw UsageError("cannot write CSV file '" + path + "'");
+}
+
+// Checked before any GPU work (csv_append checks again, but only after the runs): the file
+// can be appended to, and if it already has a header, it is `header` (the program's columns,
+// e.g. an empty row's header()).
+inline void check_csv_file(const std::string& path, const std::string& header) {
+    check_same_columns(path, csv_file_header(path), header);
+    check_csv_writable(path);
 }
 
 }  // namespace cw

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -318,5 +319,40 @@ class Options {
     std::vector<std::string> positional_;
     std::set<std::string> given_;
 };
+
+// The options every program of the repository takes, with one meaning everywhere (SPEC.md,
+// "Common conventions"). A program's Config derives from it, sets its own defaults in its
+// constructor, and declares them with add_shared_options() after its own options.
+struct SharedOptions {
+    int repeat = 20;  // timed runs, median reported
+    int warmup = 3;   // untimed runs before them
+    long long seed = 1;
+    int device = 0;
+    std::string csv, input, output, only;
+    bool pinned = false;
+};
+
+// What the shared options mean for one program: the rows of its CSV, the contents of its
+// input and output files, its version labels. Empty texts get a generic one.
+struct SharedOptionsHelp {
+    std::string csv, input, output, only;
+    std::string seed = "seed of the random data";
+    long long seed_max = LLONG_MAX;
+    std::string repeat = "timed runs per version (median reported)";
+    std::string pinned = "page-locked host buffers (cudaMallocHost) for the host-device copies";
+};
+
+inline Options& add_shared_options(Options& options, SharedOptions& values, const SharedOptionsHelp& help) {
+    auto or_default = [](const std::string& text, const char* fallback) { return text.empty() ? fallback : text; };
+    return options.add_int("repeat", &values.repeat, 1, 100000, help.repeat)
+        .add_int("warmup", &values.warmup, 0, 100000, "untimed runs before timing")
+        .add_int("seed", &values.seed, 0, help.seed_max, help.seed)
+        .add_int("device", &values.device, 0, 1023, "CUDA device")
+        .add_string("csv", &values.csv, or_default(help.csv, "append one row per version to this CSV file"))
+        .add_string("input", &values.input, or_default(help.input, "read the input from this raw little-endian file"))
+        .add_string("output", &values.output, or_default(help.output, "write the result to this raw little-endian file"))
+        .add_flag("pinned", &values.pinned, help.pinned)
+        .add_string("only", &values.only, or_default(help.only, "run only these versions (comma-separated labels)"));
+}
 
 }  // namespace cw

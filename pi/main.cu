@@ -7,7 +7,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -23,7 +22,7 @@ const long long kMaxNiter = 1LL << 34;
 // cpu_report (the report's own CPU code, with its wrong formula) runs only when named in --only.
 const std::vector<std::string> kVersions = {"1", "2", "single", "thrust", "cpu", "cpu_omp", "cpu_report"};
 
-struct Config {
+struct Config : cw::SharedOptions {
     long long niter = 1LL << 30;
     std::string niters;
     long long chunk = 64;
@@ -32,12 +31,6 @@ struct Config {
     std::string precision = "both";
     int cpu_threads = 0;
     int cpu_repeat = 1;
-    int repeat = 20;
-    int warmup = 3;
-    long long seed = 1;
-    int device = 0;
-    std::string csv, input, output, only;
-    bool pinned = false;
 };
 
 // One version's outcome on one (niter, precision).
@@ -49,44 +42,6 @@ struct Measurement {
     double kernel_ms = NAN, total_ms = NAN;
     double estimate = NAN, reference = NAN, tolerance = NAN;
     bool ok = false;
-};
-
-// Host buffer, page-locked with --pinned.
-template <typename T>
-class HostBuffer {
-  public:
-    HostBuffer(std::size_t n, bool pinned) : pinned_(pinned) {
-        if (pinned_) {
-            CUDA_CHECK(cudaMallocHost(&data_, n * sizeof(T)));
-        } else {
-            storage_.resize(n);
-            data_ = storage_.data();
-        }
-    }
-    ~HostBuffer() {
-        if (pinned_) cudaFreeHost(data_);
-    }
-    HostBuffer(const HostBuffer&) = delete;
-    HostBuffer& operator=(const HostBuffer&) = delete;
-    T* data() { return data_; }
-
-  private:
-    bool pinned_;
-    std::vector<T> storage_;
-    T* data_ = nullptr;
-};
-
-template <typename T>
-class DeviceBuffer {
-  public:
-    explicit DeviceBuffer(std::size_t n) { CUDA_CHECK(cudaMalloc(&data_, std::max<std::size_t>(n, 1) * sizeof(T))); }
-    ~DeviceBuffer() { cudaFree(data_); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* data() { return data_; }
-
-  private:
-    T* data_ = nullptr;
 };
 
 template <typename T>
@@ -106,8 +61,8 @@ Measurement run_report_kernel(int which, const Config& cfg, long long niter, cud
     const double h = 1.0 / static_cast<double>(niter);
     const std::size_t nb = static_cast<std::size_t>(m.blocks);
     cw::require_device_memory(nb * sizeof(T), "kernel " + m.version + "'s block sums");
-    DeviceBuffer<T> d_sums(nb);
-    HostBuffer<T> h_sums(nb, cfg.pinned);
+    cw::DeviceBuffer<T> d_sums(nb);
+    cw::HostBuffer<T> h_sums(nb, cfg.pinned);
     auto launch = [&](cudaStream_t s) {
         if (which == 1)
             pi::launch_kernel1<T>(niter, cfg.chunk, h, m.blocks, cfg.threads, d_sums.data(), s);
@@ -150,10 +105,10 @@ Measurement run_single(const Config& cfg, const cw::DeviceInfo& dev, long long n
     m.threads = cfg.threads;
     m.blocks = cfg.blocks > 0 ? cfg.blocks : pi::single_default_blocks<T>(niter, cfg.threads, dev.sm_count);
     const double h = 1.0 / static_cast<double>(niter);
-    DeviceBuffer<double> d_partials(static_cast<std::size_t>(m.blocks));
-    DeviceBuffer<unsigned int> d_done(1);
-    DeviceBuffer<double> d_result(1);
-    HostBuffer<double> h_result(1, cfg.pinned);
+    cw::DeviceBuffer<double> d_partials(static_cast<std::size_t>(m.blocks));
+    cw::DeviceBuffer<unsigned int> d_done(1);
+    cw::DeviceBuffer<double> d_result(1);
+    cw::HostBuffer<double> h_result(1, cfg.pinned);
     CUDA_CHECK(cudaMemsetAsync(d_done.data(), 0, sizeof(unsigned int), stream));
     auto launch = [&](cudaStream_t s) {
         pi::launch_single<T>(niter, h, m.blocks, cfg.threads, d_partials.data(), d_done.data(), d_result.data(), s);
@@ -279,18 +234,6 @@ cw::CsvRow csv_row(const cw::DeviceInfo& dev, const Config& cfg, const Measureme
     return row;
 }
 
-// Before any GPU work: an existing CSV must have our columns (csv_append checks it only when
-// the first row is written, after the runs).
-void check_csv_columns(const std::string& path, const Config& cfg) {
-    cw::check_csv_writable(path);
-    std::ifstream in(path);
-    std::string header;
-    if (in) std::getline(in, header);
-    const std::string ours = csv_row(cw::DeviceInfo(), cfg, Measurement(), "float", 1, 1, NAN, NAN, NAN).header();
-    if (!header.empty() && header != ours)
-        throw cw::UsageError("CSV file '" + path + "' has different columns; use a new file");
-}
-
 std::vector<long long> parse_niter_list(const std::string& text) {
     std::vector<long long> out;
     for (const std::string& item : cw::split_list(text)) out.push_back(cw::parse_integer("niters", item, 1, kMaxNiter));
@@ -313,17 +256,15 @@ int run(int argc, char** argv) {
         .add_int("blocks", &cfg.blocks, 0, 1LL << 20, "blocks of version single (0: fill the GPU at full occupancy)")
         .add_choice("precision", &cfg.precision, {"float", "double", "both"}, "working precision of the versions")
         .add_int("cpu-threads", &cfg.cpu_threads, 0, 4096, "OpenMP threads of cpu_omp and the reference (0: all)")
-        .add_int("cpu-repeat", &cfg.cpu_repeat, 1, 1000, "timed runs of each CPU version (median reported)")
-        .add_int("repeat", &cfg.repeat, 1, 100000, "timed runs of each GPU version (median reported)")
-        .add_int("warmup", &cfg.warmup, 0, 100000, "untimed runs before the timed ones")
-        .add_int("seed", &cfg.seed, 0, LLONG_MAX, "unused by pi (its integrand has no random data); kept for uniformity")
-        .add_int("device", &cfg.device, 0, 1023, "CUDA device")
-        .add_string("csv", &cfg.csv, "append one row per (niter, precision, version) to this CSV file")
-        .add_string("input", &cfg.input, "binary file of little-endian int64 NITER values, run in turn")
-        .add_string("output", &cfg.output, "write every estimate (float64, in the order of the rows) to this file")
-        .add_flag("pinned", &cfg.pinned, "page-locked host buffers for the device-to-host copies")
-        .add_string("only", &cfg.only, "comma-separated versions to run (default: all but cpu_report)")
-        .positional({"niter", "chunk"});
+        .add_int("cpu-repeat", &cfg.cpu_repeat, 1, 1000, "timed runs of each CPU version (median reported)");
+    cw::SharedOptionsHelp help{"append one row per (niter, precision, version) to this CSV file",
+                               "binary file of little-endian int64 NITER values, run in turn",
+                               "write every estimate (float64, in the order of the rows) to this file",
+                               "comma-separated versions to run (default: all but cpu_report)"};
+    help.repeat = "timed runs of each GPU version (median reported)";
+    help.seed = "unused by pi (its integrand has no random data); kept for uniformity";
+    help.pinned = "page-locked host buffers for the device-to-host copies";
+    cw::add_shared_options(opts, cfg, help).positional({"niter", "chunk"});
     opts.parse_or_exit(argc, argv);
 
     // Everything the user gave is checked here, before any CUDA call.
@@ -348,7 +289,8 @@ int run(int argc, char** argv) {
             if (n > INT_MAX)
                 throw cw::UsageError("version cpu_report takes an int NITER (the report's code): " + std::to_string(n) +
                                      " > " + std::to_string(INT_MAX));
-    if (!cfg.csv.empty()) check_csv_columns(cfg.csv, cfg);
+    if (!cfg.csv.empty())
+        cw::check_csv_file(cfg.csv, csv_row(cw::DeviceInfo(), cfg, Measurement(), "float", 1, 1, NAN, NAN, NAN).header());
     if (!cfg.output.empty()) cw::check_writable(cfg.output);
     const int cpu_threads = cfg.cpu_threads > 0 ? cfg.cpu_threads : pi::cpu_max_threads();
     std::vector<bool> precisions;  // true: float

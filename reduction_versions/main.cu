@@ -8,7 +8,6 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,13 +21,13 @@ namespace {
 
 const char* const kProgram = "reduction_versions";
 
-struct Config {
+struct Config : cw::SharedOptions {
     long long n = 8388608;
-    std::string sizes_text, threads_text = "256", only, csv, input, output;
+    std::string sizes_text, threads_text = "256";
     std::string data = "full", l2 = "flush";
-    long long blocks = 0, seed = 20140425;
-    int repeat = 20, warmup = 3, device = 0;
-    bool pinned = false, inject_fault = false;
+    long long blocks = 0;
+    bool inject_fault = false;
+    Config() { seed = 20140425; }
 };
 
 // Everything a CSV row says; the same columns whatever the options (SPEC.md "CSV").
@@ -79,56 +78,10 @@ cw::CsvRow make_row(const cw::DeviceInfo& dev, const Row& r) {
     return row;
 }
 
-// Before any GPU work: an existing CSV file must have our columns (csv_append would refuse later).
-void check_csv_header(const std::string& path) {
-    cw::check_csv_writable(path);
-    std::ifstream in(path);
-    std::string header;
-    if (in && std::getline(in, header) && !header.empty() && header != make_row(cw::DeviceInfo(), Row()).header())
-        throw cw::UsageError("CSV file '" + path + "' has different columns; use a new file");
-}
-
-// Host buffer, page-locked with --pinned.
-class HostBuffer {
-  public:
-    HostBuffer(std::size_t n, bool pinned) : pinned_(pinned) {
-        if (pinned_) {
-            CUDA_CHECK(cudaMallocHost(&data_, n * sizeof(std::int32_t)));
-        } else {
-            storage_.resize(n);
-            data_ = storage_.data();
-        }
-    }
-    ~HostBuffer() {
-        if (pinned_) cudaFreeHost(data_);
-    }
-    HostBuffer(const HostBuffer&) = delete;
-    HostBuffer& operator=(const HostBuffer&) = delete;
-    std::int32_t* data() { return data_; }
-
-  private:
-    bool pinned_;
-    std::vector<std::int32_t> storage_;
-    std::int32_t* data_ = nullptr;
-};
-
-template <typename T>
-T* device_alloc(std::size_t count) {
-    T* p = nullptr;
-    CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
-    return p;
-}
-
 std::int32_t read_result(const unsigned* d) {
     unsigned u = 0;
     CUDA_CHECK(cudaMemcpy(&u, d, sizeof u, cudaMemcpyDeviceToHost));
     return rv::wrap_to_int32(u);
-}
-
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
 }
 
 int run(int argc, char** argv) {
@@ -144,22 +97,18 @@ int run(int argc, char** argv) {
         .add_string("sizes", &c.sizes_text, "comma-separated sizes to run instead of --n, e.g. 1024,2^20,1e6")
         .add_string("threads", &c.threads_text, "threads per block: powers of two in 64..1024, a comma list, or all")
         .add_int("blocks", &c.blocks, 0, 1LL << 24, "grid of the grid-stride versions 7 and 8 (0: SMs x occupancy)")
-        .add_int("repeat", &c.repeat, 1, 100000, "timed runs per version (median reported)")
-        .add_int("warmup", &c.warmup, 0, 100000, "untimed runs before timing")
-        .add_int("seed", &c.seed, 0, LLONG_MAX, "seed of the random data")
         .add_choice("data", &c.data, {"full", "small", "negative", "extreme"},
                     "data: full int32 range, [-1000,1000], all negative, or [-3,3] with INT32_MAX and INT32_MIN")
         .add_choice("l2", &c.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it")
-        .add_int("device", &c.device, 0, 1023, "CUDA device")
-        .add_string("csv", &c.csv, "append one row per (size, threads, version) to this CSV file")
-        .add_string("input", &c.input, "sum this file of raw little-endian int32 instead of random data")
-        .add_string("output", &c.output, "write the GPU sum (one little-endian int32) to this file (one size only)")
-        .add_flag("pinned", &c.pinned, "page-locked host buffer")
-        .add_string("only", &c.only, "comma-separated versions to run (default: 1,2,3,4,5,6,7,8,cub)")
         .add_flag("csv-header", &csv_header, "print the CSV header line and exit (no GPU needed)")
         .add_flag("inject-fault", &c.inject_fault,
-                  "testing aid: change one input element on the GPU after the CPU sum, so every version must FAIL")
-        .positional({"n"});
+                  "testing aid: change one input element on the GPU after the CPU sum, so every version must FAIL");
+    cw::SharedOptionsHelp help{"append one row per (size, threads, version) to this CSV file",
+                               "sum this file of raw little-endian int32 instead of random data",
+                               "write the GPU sum (one little-endian int32) to this file (one size only)",
+                               "comma-separated versions to run (default: 1,2,3,4,5,6,7,8,cub)"};
+    help.pinned = "page-locked host buffer";
+    cw::add_shared_options(opts, c, help).positional({"n"});
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
         return cw::kExitOk;
@@ -201,7 +150,7 @@ int run(int argc, char** argv) {
         if (sizes.size() != 1) throw cw::UsageError("option --output needs a single size");
         cw::check_writable(c.output);
     }
-    if (!c.csv.empty()) check_csv_header(c.csv);
+    if (!c.csv.empty()) cw::check_csv_file(c.csv, make_row(cw::DeviceInfo(), Row()).header());
     long long max_n = 0;
     for (long long n : sizes) max_n = std::max(max_n, n);
 
@@ -220,7 +169,7 @@ int run(int argc, char** argv) {
     const int total_steps = static_cast<int>(sizes.size() * threads.size()) * (selected_versions + cub_rows);
     int step = 0;
 
-    HostBuffer host(static_cast<std::size_t>(max_n), c.pinned);
+    cw::HostBuffer<std::int32_t> host(static_cast<std::size_t>(max_n), c.pinned);
     cw::ResultBook book(kProgram);
     std::int32_t last_gpu_sum = 0;
 
@@ -250,12 +199,14 @@ int run(int argc, char** argv) {
         ws.capacity = rv::partial_capacity(n, c.blocks);
         cw::require_device_memory(n * 4 + 2 * ws.capacity * 4 + cub_temp_bytes + 64,
                                   "n=" + std::to_string(n_ll));
-        unsigned* d_in = device_alloc<unsigned>(n);
-        ws.partial_a = device_alloc<unsigned>(ws.capacity);
-        ws.partial_b = device_alloc<unsigned>(ws.capacity);
-        ws.result = device_alloc<unsigned>(1);
-        unsigned* d_cub_out = device_alloc<unsigned>(1);
-        void* d_cub_temp = device_alloc<unsigned char>(std::max<std::size_t>(cub_temp_bytes, 1));
+        cw::DeviceBuffer<unsigned> input_buffer(n), partial_a(ws.capacity), partial_b(ws.capacity), result(1), cub_out(1);
+        cw::DeviceBuffer<unsigned char> cub_temp(cub_temp_bytes);
+        unsigned* d_in = input_buffer.data();
+        ws.partial_a = partial_a.data();
+        ws.partial_b = partial_b.data();
+        ws.result = result.data();
+        unsigned* d_cub_out = cub_out.data();
+        void* d_cub_temp = cub_temp.data();
 
         cw::GpuTimer copy_timer;
         copy_timer.start();
@@ -357,9 +308,9 @@ int run(int argc, char** argv) {
                 cw::progress_line(++step, total_steps,
                                   what + " version=" + v.label + " blocks=" + std::to_string(plan.first_grid) +
                                       " launches=" + std::to_string(plan.launches) + " " +
-                                      fmt("%.4f ms", row.kernel_ms) + " " +
-                                      fmt("%.1f GB/s", cw::gigabytes_per_second(4.0 * n_ll, row.kernel_ms)) + " " +
-                                      fmt("%.2fx cub", row.baseline_ms / row.kernel_ms) +
+                                      cw::format("%.4f ms %.1f GB/s %.2fx cub", row.kernel_ms,
+                                                 cw::gigabytes_per_second(4.0 * n_ll, row.kernel_ms),
+                                                 row.baseline_ms / row.kernel_ms) +
                                       (demo ? "" : (ok ? " PASS" : " FAIL")));
                 if (demo) {
                     std::printf("%s version=%s %s: demonstration, not validated: %d of %d checked runs gave a "
@@ -380,8 +331,9 @@ int run(int argc, char** argv) {
                 const bool ok = row.wrong_checks == 0;
                 const std::string what = "n=" + std::to_string(n_ll) + " threads=" + std::to_string(t);
                 cw::progress_line(++step, total_steps,
-                                  what + " version=cub " + fmt("%.4f ms", row.kernel_ms) + " " +
-                                      fmt("%.1f GB/s", cw::gigabytes_per_second(4.0 * n_ll, row.kernel_ms)) +
+                                  what + " version=cub " +
+                                      cw::format("%.4f ms %.1f GB/s", row.kernel_ms,
+                                                 cw::gigabytes_per_second(4.0 * n_ll, row.kernel_ms)) +
                                       (ok ? " PASS" : " FAIL"));
                 book.record("cub", ok,
                             what + (ok ? "" : " sum " + std::to_string(row.gpu_sum) + " expected " +
@@ -390,13 +342,6 @@ int run(int argc, char** argv) {
         }
         std::printf("n=%lld: serial CPU sum %.4f ms (median of %d), copy to GPU %.4f ms, result back %.4f ms\n", n_ll,
                     base.cpu_ms, cpu_repeat, copy_in_ms, base.copy_out_ms);
-
-        CUDA_CHECK(cudaFree(d_in));
-        CUDA_CHECK(cudaFree(ws.partial_a));
-        CUDA_CHECK(cudaFree(ws.partial_b));
-        CUDA_CHECK(cudaFree(ws.result));
-        CUDA_CHECK(cudaFree(d_cub_out));
-        CUDA_CHECK(cudaFree(d_cub_temp));
     }
     if (!c.output.empty()) cw::write_binary(c.output, &last_gpu_sum, 1);
     return book.exit_status();

@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char* kProgram = "scan";
 
-struct Config {
+struct Config : cw::SharedOptions {
     long long n = 1250000;
     std::string sizes;
     std::string mode = "both";
@@ -30,54 +30,9 @@ struct Config {
     int threads = 1024;
     int per_thread = 8;
     int runs = 5;
-    int repeat = 20;
-    int warmup = 3;
-    long long seed = 2024;
-    int device = 0;
-    std::string csv, input, output, only;
     std::string l2 = "flush";
-    bool pinned = false;
     bool corrupt = false;
-};
-
-// Host buffer of int32, page-locked with --pinned.
-class HostInts {
-  public:
-    HostInts(std::size_t n, bool pinned) : pinned_(pinned) {
-        const std::size_t count = n > 0 ? n : 1;
-        if (pinned_) {
-            void* p = nullptr;
-            CUDA_CHECK(cudaMallocHost(&p, count * sizeof(std::int32_t)));
-            data_ = static_cast<std::int32_t*>(p);
-        } else {
-            data_ = new std::int32_t[count];
-        }
-    }
-    ~HostInts() {
-        if (pinned_)
-            cudaFreeHost(data_);
-        else
-            delete[] data_;
-    }
-    HostInts(const HostInts&) = delete;
-    HostInts& operator=(const HostInts&) = delete;
-    std::int32_t* data() { return data_; }
-
-  private:
-    bool pinned_;
-    std::int32_t* data_ = nullptr;
-};
-
-class DeviceInts {
-  public:
-    explicit DeviceInts(std::size_t n) { CUDA_CHECK(cudaMalloc(&data_, (n > 0 ? n : 1) * sizeof(unsigned))); }
-    ~DeviceInts() { cudaFree(data_); }
-    DeviceInts(const DeviceInts&) = delete;
-    DeviceInts& operator=(const DeviceInts&) = delete;
-    unsigned* get() const { return data_; }
-
-  private:
-    unsigned* data_ = nullptr;
+    Config() { seed = 2024; }
 };
 
 // Why a version cannot run size n ("" when it can).
@@ -176,6 +131,14 @@ cw::CsvRow make_row(const Config& cfg, const cw::DeviceInfo& dev, double copy_bw
     return row;
 }
 
+// The CSV columns (they do not depend on the values of a row).
+std::string csv_header(const Config& cfg) {
+    Measurement m;
+    m.version = "cub";
+    m.timing.samples_ms.push_back(1.0);
+    return make_row(cfg, cw::DeviceInfo(), 0.0, SizeContext(), m).header();
+}
+
 int run(int argc, char** argv) {
     Config cfg;
     const std::vector<std::string>& labels = scan_plan::version_labels();
@@ -196,19 +159,16 @@ int run(int argc, char** argv) {
                  "block size of the report's versions, a power of two (lookback: 256 x 32 per tile; cub: its own)")
         .add_int("per-thread", &cfg.per_thread, 2, 1024, "elements per thread of the map scan (NUM_OF_ADDS_PER_THREAD)")
         .add_int("runs", &cfg.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
-        .add_int("repeat", &cfg.repeat, 1, 100000, "timed runs per version (median reported)")
-        .add_int("warmup", &cfg.warmup, 0, 10000, "untimed runs before timing")
-        .add_int("seed", &cfg.seed, 0, (1LL << 62), "seed of the random input")
-        .add_int("device", &cfg.device, 0, 1023, "CUDA device")
-        .add_string("csv", &cfg.csv, "append one row per (size, mode, version) to this CSV file")
-        .add_string("input", &cfg.input, "read the input from this file (raw little-endian int32; n = its length)")
-        .add_string("output", &cfg.output, "write the result of the first validated version run to this file")
-        .add_string("only", &cfg.only, "run only these versions (comma list of " + label_list + ")")
         .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm")
-        .add_flag("pinned", &cfg.pinned, "page-locked host buffers (faster host-device copies)")
         .add_flag("corrupt", &cfg.corrupt,
                   "testing aid: alter one element of every validated GPU result (must FAIL, exit 1)");
-    opts.positional({"n"});
+    cw::SharedOptionsHelp help{"append one row per (size, mode, version) to this CSV file",
+                               "read the input from this file (raw little-endian int32; n = its length)",
+                               "write the result of the first validated version run to this file",
+                               "run only these versions (comma list of " + label_list + ")"};
+    help.seed = "seed of the random input";
+    help.seed_max = 1LL << 62;
+    cw::add_shared_options(opts, cfg, help).positional({"n"});
     opts.parse_or_exit(argc, argv);
 
     // ---- everything the user gave is checked here, before any CUDA call ----
@@ -268,7 +228,7 @@ int run(int argc, char** argv) {
             throw cw::UsageError("option --output needs a validated version (the racy ones are not)");
         cw::check_writable(cfg.output);
     }
-    if (!cfg.csv.empty()) cw::check_csv_writable(cfg.csv);
+    if (!cfg.csv.empty()) cw::check_csv_file(cfg.csv, csv_header(cfg));
 
     // ---- the device ----
     const cw::DeviceInfo dev = cw::select_device(cfg.device);
@@ -288,9 +248,9 @@ int run(int argc, char** argv) {
     std::unique_ptr<cw::L2Flusher> flusher;
     if (cfg.l2 == "flush") flusher.reset(new cw::L2Flusher());
 
-    DeviceInts d_in(nmax), d_out(nmax);
-    std::unique_ptr<DeviceInts> d_work;
-    if (any_racy) d_work.reset(new DeviceInts(nmax));
+    cw::DeviceBuffer<unsigned> d_in(nmax), d_out(nmax);
+    std::unique_ptr<cw::DeviceBuffer<unsigned>> d_work;
+    if (any_racy) d_work.reset(new cw::DeviceBuffer<unsigned>(nmax));
     std::unique_ptr<scan_gpu::CubScan> cub;
     std::unique_ptr<scan_gpu::MapScan> map;
     std::unique_ptr<scan_gpu::BrentKungScan> brent_kung;
@@ -300,7 +260,7 @@ int run(int argc, char** argv) {
     if (filter.wants("brent_kung")) brent_kung.reset(new scan_gpu::BrentKungScan(nmax, cfg.threads));
     if (filter.wants("lookback")) lookback.reset(new scan_gpu::LookbackScan(nmax));
 
-    HostInts h_in(nmax, cfg.pinned), h_out(nmax, cfg.pinned);
+    cw::HostBuffer<std::int32_t> h_in(nmax, cfg.pinned), h_out(nmax, cfg.pinned);
     std::vector<std::int32_t> ref_incl, ref_excl;
     if (cfg.mode != "exclusive") ref_incl.resize(nmax);
     if (cfg.mode != "inclusive") ref_excl.resize(nmax);
@@ -338,10 +298,10 @@ int run(int argc, char** argv) {
         {
             cw::GpuTimer t;
             t.start(stream);
-            CUDA_CHECK(cudaMemcpyAsync(d_in.get(), h_in.data(), bytes, cudaMemcpyHostToDevice, stream));
+            CUDA_CHECK(cudaMemcpyAsync(d_in.data(), h_in.data(), bytes, cudaMemcpyHostToDevice, stream));
             h2d_ms = t.stop(stream);
             t.start(stream);
-            CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_in.get(), bytes, cudaMemcpyDeviceToHost, stream));
+            CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_in.data(), bytes, cudaMemcpyDeviceToHost, stream));
             d2h_ms = t.stop(stream);
         }
         for (const std::string& v : labels) {
@@ -370,16 +330,16 @@ int run(int argc, char** argv) {
                     // Runs `v` once on d_in -> d_out.
                     auto launch = [&](cudaStream_t s) {
                         if (v == "cub") {
-                            cub->run(d_in.get(), d_out.get(), un, exclusive, s);
+                            cub->run(d_in.data(), d_out.data(), un, exclusive, s);
                         } else if (v == "hs_buffered") {
-                            scan_gpu::hillis_steele_double_buffered(d_in.get(), d_out.get(), un, cfg.threads,
+                            scan_gpu::hillis_steele_double_buffered(d_in.data(), d_out.data(), un, cfg.threads,
                                                                     exclusive, s);
                         } else if (v == "map") {
-                            map->run(d_in.get(), d_out.get(), un, exclusive, s);
+                            map->run(d_in.data(), d_out.data(), un, exclusive, s);
                         } else if (v == "brent_kung") {
-                            brent_kung->run(d_in.get(), d_out.get(), un, exclusive, s);
+                            brent_kung->run(d_in.data(), d_out.data(), un, exclusive, s);
                         } else {
-                            lookback->run(d_in.get(), d_out.get(), un, exclusive, s);
+                            lookback->run(d_in.data(), d_out.data(), un, exclusive, s);
                         }
                     };
                     if (v == "hs_buffered")
@@ -391,9 +351,9 @@ int run(int argc, char** argv) {
                     else if (v == "lookback")
                         m.launches = lookback->launches(un, exclusive);
                     // A result left by another version must not pass for this one's.
-                    CUDA_CHECK(cudaMemsetAsync(d_out.get(), 0xa5, bytes, stream));
+                    CUDA_CHECK(cudaMemsetAsync(d_out.data(), 0xa5, bytes, stream));
                     m.timing = cw::time_gpu(cfg.warmup, cfg.repeat, launch, flusher.get(), stream);
-                    CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_out.get(), bytes, cudaMemcpyDeviceToHost, stream));
+                    CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost, stream));
                     CUDA_CHECK(cudaStreamSynchronize(stream));
                     if (cfg.corrupt) h_out.data()[un / 2] = scan_cpu::wrap_add(h_out.data()[un / 2], 1);
                     const cw::ExactComparison c = cw::compare_exact(h_out.data(), ref.data(), un);
@@ -412,9 +372,9 @@ int run(int argc, char** argv) {
                     // The report's in-place kernel: every run starts from a fresh copy of the input.
                     const long long blocks =
                         v == "hs_inplace_racy" ? 1 : static_cast<long long>(scan_plan::ceil_div(un, cfg.threads));
-                    unsigned* work = d_work->get();
+                    unsigned* work = d_work->data();
                     auto restore = [&](cudaStream_t s) {
-                        CUDA_CHECK(cudaMemcpyAsync(work, d_in.get(), bytes, cudaMemcpyDeviceToDevice, s));
+                        CUDA_CHECK(cudaMemcpyAsync(work, d_in.data(), bytes, cudaMemcpyDeviceToDevice, s));
                     };
                     m.launches.push_back(scan_gpu::hillis_steele_inplace_racy_launch(un, cfg.threads, blocks));
                     for (int i = 0; i < cfg.warmup; ++i) {

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,59 +22,14 @@ namespace {
 const char* const kProgram = "vecmax";
 const std::vector<std::string> kVersions = {"report", "single_pass", "cub"};
 
-struct Config {
+struct Config : cw::SharedOptions {
     long long n = 40960000;  // the report's N
     int threads = 1024;      // the report's best configuration: 1024 x 128
     int blocks = 128;
     int sp_blocks = 0;
     int offset = 0;
     std::string data = "uniform";
-    int repeat = 20, warmup = 3, cpu_repeat = 5;
-    long long seed = 1;
-    int device = 0;
-    std::string csv, input, output, only;
-    bool pinned = false;
-};
-
-// Device memory, freed at scope exit.
-template <typename T>
-class DeviceBuffer {
-  public:
-    explicit DeviceBuffer(std::size_t count) {  // at least one element: never a null pointer
-        CUDA_CHECK(cudaMalloc(&ptr_, (count > 0 ? count : 1) * sizeof(T)));
-    }
-    ~DeviceBuffer() { cudaFree(ptr_); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return ptr_; }
-
-  private:
-    T* ptr_ = nullptr;
-};
-
-// Host memory: pageable (std::vector) or page-locked (--pinned, cudaMallocHost).
-template <typename T>
-class HostBuffer {
-  public:
-    HostBuffer(std::size_t count, bool pinned) : pinned_(pinned) {
-        if (pinned) {
-            CUDA_CHECK(cudaMallocHost(&ptr_, (count > 0 ? count : 1) * sizeof(T)));
-        } else {
-            vec_.resize(count);
-            ptr_ = vec_.data();
-        }
-    }
-    ~HostBuffer() {
-        if (pinned_) cudaFreeHost(ptr_);
-    }
-    HostBuffer(const HostBuffer&) = delete;
-    HostBuffer& operator=(const HostBuffer&) = delete;
-    T* get() const { return ptr_; }
-
-  private:
-    bool pinned_;
-    std::vector<T> vec_;
-    T* ptr_ = nullptr;
+    int cpu_repeat = 5;
 };
 
 // One CSV row: every version has the same columns (SPEC.md, "CSV"); the report's columns
@@ -128,23 +82,6 @@ cw::CsvRow make_row(const RowData& r, const cw::DeviceInfo& dev) {
     return row;
 }
 
-// An existing --csv file must have our columns: checked before any GPU work.
-void check_csv(const std::string& path) {
-    cw::check_csv_writable(path);
-    std::ifstream in(path);
-    std::string header;
-    if (in) std::getline(in, header);
-    const std::string ours = make_row(RowData(), cw::DeviceInfo()).header();
-    if (!header.empty() && header != ours)
-        throw cw::UsageError("CSV file '" + path + "' has different columns; use a new file");
-}
-
-std::string fmt(const char* format, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
 int run(int argc, char** argv) {
     Config c;
     bool print_header = false;
@@ -159,17 +96,13 @@ int run(int argc, char** argv) {
                  "blocks of version=single_pass (0: occupancy API x SMs, capped by the work)")
         .add_choice("data", &c.data, vecmax::data_patterns(), "seeded data (see README)")
         .add_int("offset", &c.offset, 0, 3, "place the data this many floats past a 16-byte boundary")
-        .add_int("repeat", &c.repeat, 1, 100000, "timed runs (median reported)")
-        .add_int("warmup", &c.warmup, 0, 100000, "untimed runs before timing")
         .add_int("cpu-repeat", &c.cpu_repeat, 1, 100000, "timed runs of the CPU reference (median)")
-        .add_int("seed", &c.seed, 0, LLONG_MAX, "random seed of the data")
-        .add_int("device", &c.device, 0, 1023, "CUDA device")
-        .add_string("csv", &c.csv, "append one row per version to this CSV file")
-        .add_string("input", &c.input, "read the vector from this file (raw little-endian float32)")
-        .add_string("output", &c.output, "write the maximum (one raw float32) to this file")
-        .add_flag("pinned", &c.pinned, "page-locked host memory (cudaMallocHost) for the copies")
-        .add_string("only", &c.only, "run only these versions (comma-separated: report,single_pass,cub)")
         .add_flag("print-csv-header", &print_header, "print the CSV header line and exit (for gathering runs)");
+    cw::SharedOptionsHelp help{"append one row per version to this CSV file",
+                               "read the vector from this file (raw little-endian float32)",
+                               "write the maximum (one raw float32) to this file",
+                               "run only these versions (comma-separated: report,single_pass,cub)"};
+    cw::add_shared_options(opts, c, help);
     opts.positional({"n", "threads", "blocks"});
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
@@ -195,7 +128,7 @@ int run(int argc, char** argv) {
             throw cw::UsageError("input file '" + c.input + "' holds more than 2^31-1 floats");
         c.n = static_cast<long long>(host.size());
     }
-    if (!c.csv.empty()) check_csv(c.csv);
+    if (!c.csv.empty()) cw::check_csv_file(c.csv, make_row(RowData(), cw::DeviceInfo()).header());
     if (!c.output.empty()) cw::check_writable(c.output);
     const std::size_t n = static_cast<std::size_t>(c.n);
     const std::string data_label = c.input.empty() ? c.data : "input";
@@ -223,26 +156,26 @@ int run(int argc, char** argv) {
                 data_label.c_str(), c.offset ? (", offset " + std::to_string(c.offset)).c_str() : "", copy_bw,
                 c.pinned ? "pinned" : "pageable");
 
-    DeviceBuffer<float> d_alloc(n + 4);
-    float* const d_x = d_alloc.get() + c.offset;
-    DeviceBuffer<float> d_block_max(static_cast<std::size_t>(c.blocks));
-    DeviceBuffer<float> d_sp_block_max(static_cast<std::size_t>(sp_grid));
-    DeviceBuffer<unsigned int> d_blocks_done(1);
-    DeviceBuffer<float> d_results(2);  // [0] single_pass, [1] cub
-    DeviceBuffer<unsigned char> d_cub_temp(cub_temp_bytes);
-    CUDA_CHECK(cudaMemset(d_blocks_done.get(), 0, sizeof(unsigned int)));
+    cw::DeviceBuffer<float> d_alloc(n + 4);
+    float* const d_x = d_alloc.data() + c.offset;
+    cw::DeviceBuffer<float> d_block_max(static_cast<std::size_t>(c.blocks));
+    cw::DeviceBuffer<float> d_sp_block_max(static_cast<std::size_t>(sp_grid));
+    cw::DeviceBuffer<unsigned int> d_blocks_done(1);
+    cw::DeviceBuffer<float> d_results(2);  // [0] single_pass, [1] cub
+    cw::DeviceBuffer<unsigned char> d_cub_temp(cub_temp_bytes);
+    CUDA_CHECK(cudaMemset(d_blocks_done.data(), 0, sizeof(unsigned int)));
     cw::L2Flusher flusher;
 
     // Host side of the copies: pinned buffers with --pinned, else the pageable vectors.
-    std::unique_ptr<HostBuffer<float>> pinned_x;
+    std::unique_ptr<cw::HostBuffer<float>> pinned_x;
     const float* h_x = host.data();
     if (c.pinned) {
-        pinned_x.reset(new HostBuffer<float>(n, true));
-        std::memcpy(pinned_x->get(), host.data(), n * sizeof(float));
-        h_x = pinned_x->get();
+        pinned_x.reset(new cw::HostBuffer<float>(n, true));
+        std::memcpy(pinned_x->data(), host.data(), n * sizeof(float));
+        h_x = pinned_x->data();
     }
-    HostBuffer<float> h_block_max(static_cast<std::size_t>(c.blocks), c.pinned);
-    HostBuffer<float> h_result(1, c.pinned);
+    cw::HostBuffer<float> h_block_max(static_cast<std::size_t>(c.blocks), c.pinned);
+    cw::HostBuffer<float> h_result(1, c.pinned);
 
     // Input: the vector, host to device (the report's "input time"; no allocation in it).
     const double bytes = static_cast<double>(n) * sizeof(float);
@@ -267,37 +200,37 @@ int run(int argc, char** argv) {
     const float* d_in = d_x;
     const Version report{"report", "vecmax_grid_stride_shared_tree", c.threads, c.blocks,
                          [&](cudaStream_t s) {
-                             vecmax::launch_report_vecmax(d_in, c.n, d_block_max.get(), c.threads, c.blocks, s);
+                             vecmax::launch_report_vecmax(d_in, c.n, d_block_max.data(), c.threads, c.blocks, s);
                          },
                          [&](cudaStream_t s) {
-                             CUDA_CHECK(cudaMemcpyAsync(h_block_max.get(), d_block_max.get(),
+                             CUDA_CHECK(cudaMemcpyAsync(h_block_max.data(), d_block_max.data(),
                                                         static_cast<std::size_t>(c.blocks) * sizeof(float),
                                                         cudaMemcpyDeviceToHost, s));
                              CUDA_CHECK(cudaStreamSynchronize(s));
-                             return vecmax::max_reference(h_block_max.get(), static_cast<std::size_t>(c.blocks));
+                             return vecmax::max_reference(h_block_max.data(), static_cast<std::size_t>(c.blocks));
                          }};
     const Version single{"single_pass", "vecmax_single_pass_vec4", vecmax::kSinglePassThreads, sp_grid,
                          [&](cudaStream_t s) {
-                             vecmax::launch_single_pass(d_in, c.n, d_sp_block_max.get(), d_blocks_done.get(),
-                                                        d_results.get(), sp_grid, s);
+                             vecmax::launch_single_pass(d_in, c.n, d_sp_block_max.data(), d_blocks_done.data(),
+                                                        d_results.data(), sp_grid, s);
                          },
                          [&](cudaStream_t s) {
-                             CUDA_CHECK(cudaMemcpyAsync(h_result.get(), d_results.get(), sizeof(float),
+                             CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_results.data(), sizeof(float),
                                                         cudaMemcpyDeviceToHost, s));
                              CUDA_CHECK(cudaStreamSynchronize(s));
-                             return *h_result.get();
+                             return *h_result.data();
                          }};
     const Version cub{"cub", "cub::DeviceReduce::Reduce(nan_max)", 0, 0,
                       [&](cudaStream_t s) {
-                          CUDA_CHECK(vecmax::cub_max(d_cub_temp.get(), cub_temp_bytes, d_in, d_results.get() + 1,
+                          CUDA_CHECK(vecmax::cub_max(d_cub_temp.data(), cub_temp_bytes, d_in, d_results.data() + 1,
                                                      static_cast<int>(c.n), s));
                           CUDA_CHECK_LAUNCH();
                       },
                       [&](cudaStream_t s) {
-                          CUDA_CHECK(cudaMemcpyAsync(h_result.get(), d_results.get() + 1, sizeof(float),
+                          CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_results.data() + 1, sizeof(float),
                                                      cudaMemcpyDeviceToHost, s));
                           CUDA_CHECK(cudaStreamSynchronize(s));
-                          return *h_result.get();
+                          return *h_result.data();
                       }};
 
     struct Measured {
@@ -363,16 +296,15 @@ int run(int argc, char** argv) {
         }
         book.record(v->label,
                     r.ok,
-                    "n=" + std::to_string(c.n) + " threads=" + std::to_string(r.threads) +
-                        " blocks=" + std::to_string(r.blocks) + " kernel=" + fmt("%.4f", m.kernel_ms) + " ms (" +
-                        fmt("%.0f", r.bandwidth_GBps) + " GB/s, " + fmt("%.0f", r.pct_of_copy_bw) +
-                        "% of copy) vs cub " + fmt("%.4f", base.kernel_ms) + " ms, total=" +
-                        fmt("%.3f", r.total_gpu_ms) + " ms, cpu=" + fmt("%.3f", cpu_ms) + " ms, speedup=" +
-                        fmt("%.3f", r.speedup_gpu) + ", max=" + fmt("%.9g", m.result) +
-                        (r.ok ? "" : " expected " + fmt("%.9g", want)));
+                    cw::format("n=%lld threads=%lld blocks=%lld kernel=%.4f ms (%.0f GB/s, %.0f%% of copy) vs cub "
+                               "%.4f ms, total=%.3f ms, cpu=%.3f ms, speedup=%.3f, max=%.9g",
+                               c.n, r.threads, r.blocks, m.kernel_ms, r.bandwidth_GBps, r.pct_of_copy_bw,
+                               base.kernel_ms, r.total_gpu_ms, cpu_ms, r.speedup_gpu, static_cast<double>(m.result)) +
+                        (r.ok ? "" : cw::format(" expected %.9g", static_cast<double>(want))));
     }
     if (!filter.wants("cub") && !cw::same_value(base.result, want))
-        book.record("cub", false, "(baseline) max=" + fmt("%.9g", base.result) + " expected " + fmt("%.9g", want));
+        book.record("cub", false, cw::format("(baseline) max=%.9g expected %.9g", static_cast<double>(base.result),
+                                             static_cast<double>(want)));
     if (!c.output.empty() && have_first) cw::write_binary(c.output, &first_result, 1);
     return book.exit_status();
 }

@@ -5,7 +5,7 @@ cr_tmp=$CW_TEST_TMP/colreduce
 mkdir -p "$cr_tmp"
 
 expect_output "--help lists the options and the positional form" \
-  "--m=N.*--n=N.*--sizes.*--data=random\|report\|negative\|wide.*--threads.*--blocks.*--repeat.*--warmup.*--seed.*--device.*--csv.*--input.*--output.*--pinned.*--only.*M \(= --m\) N \(= --n\)" \
+  "--m=N.*--n=N.*--sizes.*--data=random\|report\|negative\|wide.*--threads.*--blocks.*--slow-repeat.*--print-csv-header.*--repeat.*--warmup.*--seed.*--device.*--csv.*--input.*--output.*--pinned.*--only.*M \(= --m\) N \(= --n\)" \
   sh -c "$cr --help | tr '\n' ' '"
 
 # Sizes: M and N positional (run.slurm's form) and long.

@@ -122,6 +122,45 @@ TEST(Options, EveryErrorNamesTheOption) {
     EXPECT_NE(usage_error({"-5"}).find("out of range"), std::string::npos);  // a negative positional is a value
 }
 
+struct SharedConfig : cw::SharedOptions {
+    long long n = 5;
+    SharedConfig() { seed = 7; }
+};
+
+TEST(Options, SharedOptionsKeepTheProgramsDefaultsAndParse) {
+    SharedConfig c;
+    cw::Options opts("prog", "summary");
+    opts.add_int("n", &c.n, 1, 100, "n");
+    cw::SharedOptionsHelp help;
+    help.seed_max = 1000;
+    help.csv = "one row per version";
+    cw::add_shared_options(opts, c, help);
+    const char* argv[] = {"prog", "--repeat=4", "--only=a,b", "--pinned", "--csv=r.csv"};
+    ASSERT_TRUE(opts.parse(5, argv));
+    EXPECT_EQ(c.repeat, 4);
+    EXPECT_EQ(c.warmup, 3);
+    EXPECT_EQ(c.seed, 7);
+    EXPECT_EQ(c.only, "a,b");
+    EXPECT_TRUE(c.pinned);
+    EXPECT_EQ(c.csv, "r.csv");
+    const std::string help_text = opts.help_text();
+    EXPECT_NE(help_text.find("one row per version"), std::string::npos);
+    EXPECT_NE(help_text.find("(default: 7)"), std::string::npos);
+    SharedConfig d;
+    cw::Options again("prog", "summary");
+    cw::add_shared_options(again, d, help);
+    const char* too_big[] = {"prog", "--seed=1001"};
+    EXPECT_THROW(again.parse(2, too_big), cw::UsageError);
+}
+
+TEST(Format, PrintfIntoAString) {
+    EXPECT_EQ(cw::format("%.4f ms", 0.125), "0.1250 ms");
+    EXPECT_EQ(cw::format("%s=%d", "n", 33), "n=33");
+    EXPECT_EQ(cw::format("%s", ""), "");
+    const std::string long_text(300, 'x');
+    EXPECT_EQ(cw::format("%s!", long_text.c_str()), long_text + "!");
+}
+
 TEST(Options, ParseOrExitExitsTwoWithOneLine) {
     long long n = 1;
     cw::Options o("prog", "x");
@@ -238,6 +277,24 @@ TEST_F(Csv, DifferentColumnsAreRefused) {
     b.add("y", 1);
     EXPECT_THROW(cw::csv_append(path, b), cw::UsageError);
     EXPECT_EQ(slurp(path), "x\n1\n");
+}
+
+TEST_F(Csv, CheckBeforeGpuWorkAcceptsNewMatchingAndEmptyFiles) {
+    EXPECT_NO_THROW(cw::check_csv_file(path, "x,y"));  // missing: created empty, appendable
+    EXPECT_EQ(slurp(path), "");
+    cw::CsvRow a;
+    a.add("x", 1).add("y", 2);
+    cw::csv_append(path, a);
+    EXPECT_NO_THROW(cw::check_csv_file(path, a.header()));
+}
+
+TEST_F(Csv, CheckBeforeGpuWorkRefusesOtherColumnsAndUnwritablePaths) {
+    cw::CsvRow a;
+    a.add("x", 1);
+    cw::csv_append(path, a);
+    EXPECT_THROW(cw::check_csv_file(path, "x,y"), cw::UsageError);
+    EXPECT_EQ(slurp(path), "x\n1\n");
+    EXPECT_THROW(cw::check_csv_file("/nonexistent-dir/r.csv", "x"), cw::UsageError);
 }
 
 TEST(CsvRow, QuotesAndSpecialValues) {

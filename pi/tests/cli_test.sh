@@ -2,7 +2,7 @@
 # line on stderr, before any CUDA call. Sourced by common/run_tests.sh from pi/.
 P=bin/pi
 expect_output "pi: --help lists every option" \
-  "--niter=N.*--niters=.*--chunk=N.*--threads=N.*--blocks=N.*--precision=float\|double\|both.*--cpu-threads=N.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
+  "--niter=N.*--niters=.*--chunk=N.*--threads=N.*--blocks=N.*--precision=float\|double\|both.*--cpu-threads=N.*--cpu-repeat=N.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
   sh -c "$P --help | tr '\n' ' '"
 expect_usage_error "pi: unknown option" "unknown option '--bogus'" $P --bogus
 expect_usage_error "pi: --niter=0" "--niter=0 is out of range" $P --niter=0

@@ -4,7 +4,7 @@ scan=bin/scan
 tmp=$CW_TEST_TMP
 
 expect_output "scan: --help lists every option" \
-  "--n=N.*--sizes=.*--mode=inclusive\|exclusive\|both.*--data=.*--threads=N.*--per-thread=N.*--runs=N.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--only=.*--l2=.*--pinned.*--corrupt" \
+  "--n=N.*--sizes=.*--mode=inclusive\|exclusive\|both.*--data=.*--threads=N.*--per-thread=N.*--runs=N.*--l2=.*--corrupt.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
   sh -c "$scan --help | tr '\n' ' '"
 expect_output "scan: --help names every version" \
   "cub.*hs_inplace_racy.*hs_buffered.*hs_multiblock_racy.*map.*brent_kung.*lookback" \
@@ -50,6 +50,9 @@ expect_usage_error "scan: --output with racy versions only" "validated version" 
 expect_usage_error "scan: --output in a missing directory" "cannot open output file" \
   $scan --n=10 --mode=inclusive --output=$tmp/no/such/dir/o.bin
 expect_usage_error "scan: --csv in a missing directory" "cannot write CSV" $scan --n=10 --csv=$tmp/no/such/dir/r.csv
+printf 'version,n\ncub,1\n' >"$tmp/scan-other.csv"
+expect_usage_error "scan: --csv with other columns (before any GPU work)" "has different columns" \
+  $scan --n=10 --csv="$tmp/scan-other.csv"
 
 # Bad input files.
 expect_usage_error "scan: missing --input file" "cannot open input file" $scan --input=$tmp/none.bin

@@ -4,7 +4,7 @@ B=bin/vecmax
 T=$CW_TEST_TMP
 
 expect_output "--help lists every option" \
-  "--n=N.*--threads=N.*--blocks=N.*--sp-blocks=N.*--data=.*--offset=N.*--repeat=N.*--warmup=N.*--cpu-repeat=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
+  "--n=N.*--threads=N.*--blocks=N.*--sp-blocks=N.*--data=.*--offset=N.*--cpu-repeat=N.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
   sh -c "$B --help | tr '\n' ' '"
 expect_output "--help shows the positional form N THREADS BLOCKS" "\[N\] \[THREADS\] \[BLOCKS\]" $B --help
 
