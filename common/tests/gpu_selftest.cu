@@ -65,6 +65,23 @@ int main(int argc, char** argv) {
             const double bw = cw::measure_copy_bandwidth_GBps(64u << 20);
             std::printf("copy bandwidth %.1f GB/s\n", bw);
             failures += check(bw > 1.0, "copy-bandwidth-is-measured");
+        } else if (std::strcmp(mode, "buffers") == 0) {
+            // Host -> device -> host through both kinds of host buffer, and size 0 (a valid,
+            // non-null one-element allocation).
+            const std::size_t n = 1000003;
+            for (bool pinned : {false, true}) {
+                cw::HostBuffer<int> in(n, pinned), out(n, pinned);
+                for (std::size_t i = 0; i < n; ++i) in.data()[i] = static_cast<int>(i * 7919 % 100003) - 50000;
+                cw::DeviceBuffer<int> d(n);
+                CUDA_CHECK(cudaMemcpy(d.data(), in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+                CUDA_CHECK(cudaMemcpy(out.data(), d.data(), n * sizeof(int), cudaMemcpyDeviceToHost));
+                bool same = d.size() == n && in.size() == n && in.pinned() == pinned;
+                for (std::size_t i = 0; i < n && same; ++i) same = in.data()[i] == out.data()[i];
+                failures += check(same, pinned ? "pinned-round-trip" : "pageable-round-trip");
+            }
+            cw::DeviceBuffer<double> empty_device(0);
+            cw::HostBuffer<double> empty_host(0, true);
+            failures += check(empty_device.data() != nullptr && empty_host.data() != nullptr, "size-0-not-null");
         } else {
             throw cw::UsageError(std::string("unknown mode '") + mode + "'");
         }

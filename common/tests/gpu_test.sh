@@ -9,5 +9,6 @@ fi
 gpu_expect_exit 2 "devinfo --device beyond the devices present is a usage error" bin/devinfo --device=1000
 gpu_case "time_gpu and GpuTimer" bin/gpu_selftest timing
 gpu_case "L2Flusher and copy bandwidth" bin/gpu_selftest flush
+gpu_case "DeviceBuffer and HostBuffer (pageable, pinned, size 0)" bin/gpu_selftest buffers
 gpu_expect_exit 3 "CUDA_CHECK stops a failing call with exit 3" bin/gpu_selftest bad-call
 gpu_expect_exit 3 "CUDA_CHECK_LAUNCH stops an impossible launch with exit 3" bin/gpu_selftest bad-launch
