@@ -185,7 +185,7 @@ __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigne
 
 // A warp whose window is not yet published sleeps ~100 ns before polling again, so that
 // hundreds of waiting warps do not keep the L2 busy with polls the data traffic needs
-// (measured +2-5 % at 20M ints on the H100; CUB's look-back backs off likewise).
+// (measured +3-4 % on the H100 at 20M and 2^28 ints; CUB's look-back backs off likewise).
 __device__ __forceinline__ void back_off() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     __nanosleep(100);
@@ -239,7 +239,7 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 // - the scanned values go back to shared memory as soon as the warp scan is done, already
 //   offset by the thread's prefix within the warp: nothing but a few scalars stays live
 //   across the look-back (no spills at 40 registers), and the store adds one warp-uniform
-//   offset (+6 % at 2^28 ints against keeping them in registers).
+//   offset (+3-5 % on the H100 against keeping them in registers, which spilled).
 // - warp scan of the thread totals by shuffles, block scan of the 8 warp totals in shared
 //   memory: two block barriers per tile.
 // - the aggregate (A) is published before the look-back, so successors rarely wait; the
