@@ -1,6 +1,6 @@
 // vecmax: maximum of a float vector (report 000), three versions on the same device buffer:
 //   report       the report's VecMax kernel (bugs fixed), host finishes over the block maxima
-//   single_pass  one launch: float4 loads, warp shuffles, occupancy-sized grid, last block
+//   single_pass  one launch: float4 loads, warp shuffles, occupancy-sized grid, atomicMax of keys
 //   cub          cub::DeviceReduce::Reduce with the same NaN-propagating maximum (baseline)
 // Every version is checked exactly against the CPU reference on every run.
 #include <climits>
@@ -16,6 +16,7 @@
 #include "vecmax_cpu.h"
 #include "vecmax_cub.cuh"
 #include "vecmax_kernels.cuh"
+#include "vecmax_order_key.h"
 
 namespace {
 
@@ -147,8 +148,7 @@ int run(int argc, char** argv) {
     std::size_t cub_temp_bytes = 0;
     CUDA_CHECK(vecmax::cub_max_temp_bytes(static_cast<int>(c.n), &cub_temp_bytes));
     const std::size_t need = (n + 4) * sizeof(float) + static_cast<std::size_t>(c.blocks) * sizeof(float) +
-                             static_cast<std::size_t>(sp_grid) * sizeof(float) + cub_temp_bytes +
-                             2 * static_cast<std::size_t>(dev.l2_bytes) + (64u << 20);
+                             cub_temp_bytes + 2 * static_cast<std::size_t>(dev.l2_bytes) + (64u << 20);
     cw::require_device_memory(need, "n=" + std::to_string(c.n) + " with --blocks=" + std::to_string(c.blocks));
 
     const double copy_bw = cw::measure_copy_bandwidth_GBps();
@@ -159,11 +159,9 @@ int run(int argc, char** argv) {
     cw::DeviceBuffer<float> d_alloc(n + 4);
     float* const d_x = d_alloc.data() + c.offset;
     cw::DeviceBuffer<float> d_block_max(static_cast<std::size_t>(c.blocks));
-    cw::DeviceBuffer<float> d_sp_block_max(static_cast<std::size_t>(sp_grid));
-    cw::DeviceBuffer<unsigned int> d_blocks_done(1);
-    cw::DeviceBuffer<float> d_results(2);  // [0] single_pass, [1] cub
+    vecmax::SinglePassMax single_pass;
+    cw::DeviceBuffer<float> d_cub_result(1);
     cw::DeviceBuffer<unsigned char> d_cub_temp(cub_temp_bytes);
-    CUDA_CHECK(cudaMemset(d_blocks_done.data(), 0, sizeof(unsigned int)));
     cw::L2Flusher flusher;
 
     // Host side of the copies: pinned buffers with --pinned, else the pageable vectors.
@@ -176,6 +174,7 @@ int run(int argc, char** argv) {
     }
     cw::HostBuffer<float> h_block_max(static_cast<std::size_t>(c.blocks), c.pinned);
     cw::HostBuffer<float> h_result(1, c.pinned);
+    cw::HostBuffer<unsigned int> h_key(1, c.pinned);
 
     // Input: the vector, host to device (the report's "input time"; no allocation in it).
     const double bytes = static_cast<double>(n) * sizeof(float);
@@ -211,23 +210,22 @@ int run(int argc, char** argv) {
                          }};
     const Version single{"single_pass", "vecmax_single_pass_vec4", vecmax::kSinglePassThreads, sp_grid,
                          [&](cudaStream_t s) {
-                             vecmax::launch_single_pass(d_in, c.n, d_sp_block_max.data(), d_blocks_done.data(),
-                                                        d_results.data(), sp_grid, s);
+                             single_pass.launch(d_in, c.n, sp_grid, s);
                          },
                          [&](cudaStream_t s) {
-                             CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_results.data(), sizeof(float),
+                             CUDA_CHECK(cudaMemcpyAsync(h_key.data(), single_pass.result_key(), sizeof(unsigned int),
                                                         cudaMemcpyDeviceToHost, s));
                              CUDA_CHECK(cudaStreamSynchronize(s));
-                             return *h_result.data();
+                             return vecmax::from_order_key(*h_key.data());
                          }};
     const Version cub{"cub", "cub::DeviceReduce::Reduce(nan_max)", 0, 0,
                       [&](cudaStream_t s) {
-                          CUDA_CHECK(vecmax::cub_max(d_cub_temp.data(), cub_temp_bytes, d_in, d_results.data() + 1,
+                          CUDA_CHECK(vecmax::cub_max(d_cub_temp.data(), cub_temp_bytes, d_in, d_cub_result.data(),
                                                      static_cast<int>(c.n), s));
                           CUDA_CHECK_LAUNCH();
                       },
                       [&](cudaStream_t s) {
-                          CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_results.data() + 1, sizeof(float),
+                          CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_cub_result.data(), sizeof(float),
                                                      cudaMemcpyDeviceToHost, s));
                           CUDA_CHECK(cudaStreamSynchronize(s));
                           return *h_result.data();

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "cuda_check.cuh"
+#include "vecmax_order_key.h"
 
 namespace vecmax {
 
@@ -67,20 +68,24 @@ __device__ __forceinline__ float block_reduce_max(float v, float* slots) {
 //  - float4 (16-byte) loads: a quarter of the load instructions of scalar loads;
 //  - kSinglePassUnroll independent float4 loads per thread per iteration: 64 bytes in flight
 //    per thread, enough outstanding requests per SM to cover HBM latency at full bandwidth;
-//  - grid = resident blocks per SM (occupancy API) x SMs, grid-stride: every block stays
-//    resident, no tail of a second wave, and the per-block overhead is paid once;
+//  - 1024 threads per block, grid = resident blocks per SM (occupancy API) x SMs, grid-stride:
+//    every block stays resident, no tail of a second wave, and the per-block overhead is paid
+//    by 264 blocks on an H100 instead of 1056 with 256 threads (+3 % at 40,960,000 floats,
+//    measured: experiments/single_pass_tuning.cu);
 //  - warp shuffles for the block reduction: one barrier instead of log2(blockDim) of them;
-//  - last-block finalisation: each block stores its maximum, fences, and takes a ticket;
-//    the block that takes the last ticket reduces the per-block maxima and writes the result
-//    (and re-arms the ticket counter), so no second launch, memset or host step is needed;
+//  - the blocks' maxima meet in one unsigned atomicMax of an order-preserving key
+//    (vecmax_order_key.h) per block: no fence, no ticket, no last-block pass over the block
+//    maxima (+3 % at 40,960,000 against that last-block finish, measured). The key goes to
+//    key_slots[slot]; block 0 clears key_slots[slot ^ 1], where the next launch, which uses
+//    the other slot, accumulates (launches on one stream are ordered, so the clear is done
+//    before that launch starts, and this launch's own slot was cleared by the previous one);
 //  - a pointer that is not 16-byte aligned (--offset) and an n that is not a multiple of 4
 //    are handled: the up to 3 elements before the first 16-byte boundary and the up to 3
 //    after the last whole float4 are read as scalars by the grid's first threads.
 __global__ void __launch_bounds__(kSinglePassThreads)
-    vecmax_single_pass_vec4(const float* __restrict__ x, long long n, float* __restrict__ block_max,
-                            unsigned int* __restrict__ blocks_done, float* __restrict__ result) {
+    vecmax_single_pass_vec4(const float* __restrict__ x, long long n, unsigned int* __restrict__ key_slots,
+                            unsigned int slot) {
     __shared__ float slots[32];
-    __shared__ unsigned int is_last_block;
 
     const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
@@ -107,23 +112,8 @@ __global__ void __launch_bounds__(kSinglePassThreads)
 
     m = block_reduce_max(m, slots);
     if (threadIdx.x == 0) {
-        block_max[blockIdx.x] = m;
-        __threadfence();  // this block's maximum is visible device-wide before its ticket
-        const unsigned int ticket = atomicAdd(blocks_done, 1u);
-        is_last_block = (ticket == gridDim.x - 1u) ? 1u : 0u;
-    }
-    __syncthreads();  // also separates the two block_reduce_max calls
-    if (is_last_block == 0u) return;
-
-    // The last block: every other block fenced its maximum before taking its ticket.
-    __threadfence();
-    const volatile float* maxima = block_max;  // read through to L2, never a stale L1 line
-    float r = -INFINITY;
-    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) r = nan_max(r, maxima[b]);
-    r = block_reduce_max(r, slots);
-    if (threadIdx.x == 0) {
-        *result = r;
-        *blocks_done = 0u;  // re-armed for the next launch (launches on one stream are ordered)
+        atomicMax(key_slots + slot, order_key(m));
+        if (blockIdx.x == 0) key_slots[slot ^ 1u] = 0u;
     }
 }
 
@@ -134,10 +124,16 @@ void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int
     CUDA_CHECK_LAUNCH();
 }
 
-void launch_single_pass(const float* d_x, long long n, float* d_block_max, unsigned int* d_blocks_done,
-                        float* d_result, int blocks, cudaStream_t stream) {
-    vecmax_single_pass_vec4<<<blocks, kSinglePassThreads, 0, stream>>>(d_x, n, d_block_max, d_blocks_done,
-                                                                       d_result);
+SinglePassMax::SinglePassMax() {
+    CUDA_CHECK(cudaMalloc(&key_slots_, 2 * sizeof(unsigned int)));
+    CUDA_CHECK(cudaMemset(key_slots_, 0, 2 * sizeof(unsigned int)));
+}
+
+SinglePassMax::~SinglePassMax() { cudaFree(key_slots_); }
+
+void SinglePassMax::launch(const float* d_x, long long n, int blocks, cudaStream_t stream) {
+    slot_ ^= 1u;
+    vecmax_single_pass_vec4<<<blocks, kSinglePassThreads, 0, stream>>>(d_x, n, key_slots_, slot_);
     CUDA_CHECK_LAUNCH();
 }
 

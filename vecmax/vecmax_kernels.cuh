@@ -8,9 +8,9 @@
 
 namespace vecmax {
 
-// Launch shape of the single-pass kernel: 256 threads (8 warps, full occupancy possible on
-// every architecture from sm_35 on) and 4 independent float4 loads per thread per iteration.
-constexpr int kSinglePassThreads = 256;
+// Launch shape of the single-pass kernel: 1024 threads (32 warps; 2 blocks per SM where an
+// SM runs 2048 threads) and 4 independent float4 loads per thread per iteration.
+constexpr int kSinglePassThreads = 1024;
 constexpr int kSinglePassUnroll = 4;
 
 // The maximum with the repository's NaN policy (a NaN in either operand gives NaN), the
@@ -33,19 +33,32 @@ struct NanPropagatingMax {
 };
 
 __global__ void vecmax_grid_stride_shared_tree(const float* a, long long n, float* block_max);
-__global__ void vecmax_single_pass_vec4(const float* __restrict__ x, long long n, float* __restrict__ block_max,
-                                        unsigned int* __restrict__ blocks_done, float* __restrict__ result);
+__global__ void vecmax_single_pass_vec4(const float* __restrict__ x, long long n, unsigned int* __restrict__ key_slots,
+                                        unsigned int slot);
 
 // version=report: `blocks` blocks of `threads` threads (a power of two); block b's maximum
 // goes to block_max[b]; the host finishes (max_reference over the `blocks` values).
 void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int threads, int blocks,
                           cudaStream_t stream);
 
-// version=single_pass: grid of `blocks` x kSinglePassThreads. d_block_max holds `blocks`
-// floats, *d_blocks_done must be 0 before the first launch (the kernel leaves it at 0), and
-// the maximum is written to *d_result. Launches that share d_blocks_done must not overlap.
-void launch_single_pass(const float* d_x, long long n, float* d_block_max, unsigned int* d_blocks_done,
-                        float* d_result, int blocks, cudaStream_t stream);
+// version=single_pass: grid of `blocks` x kSinglePassThreads, in one launch. The maximum
+// is kept as an order key (vecmax_order_key.h) in one of two device slots that the object
+// owns; result_key() is the device address of the key of the last launch, valid once that
+// launch has completed and until the next launch (which clears it). Launches of one object
+// must be on one stream.
+class SinglePassMax {
+  public:
+    SinglePassMax();
+    ~SinglePassMax();
+    SinglePassMax(const SinglePassMax&) = delete;
+    SinglePassMax& operator=(const SinglePassMax&) = delete;
+    void launch(const float* d_x, long long n, int blocks, cudaStream_t stream);
+    const unsigned int* result_key() const { return key_slots_ + slot_; }
+
+  private:
+    unsigned int* key_slots_ = nullptr;
+    unsigned int slot_ = 1u;  // the first launch uses slot 0
+};
 
 // The single-pass grid: resident blocks per SM (occupancy API) x SMs, but no more blocks
 // than there are 4 x kSinglePassUnroll-float4 slices of work (at least 1).

@@ -33,6 +33,13 @@ gpu_case "NaN at a random place, n=999983, single_pass 64 blocks" \
   $B --n=999983 --sp-blocks=64 --data=nan --seed=5 "${Q[@]}"
 gpu_case "all -inf, n=33" $B --n=33 --threads=32 --blocks=2 --data=neg_inf "${Q[@]}"
 gpu_case "pinned host memory, n=999983" $B --n=999983 --pinned --data=spike "${Q[@]}"
+# single_pass keeps its result in one of two slots, alternating per launch: the result must
+# be that of the last launch after an even and after an odd number of launches (a run
+# launches each version warmup + 2 x repeat times before fetching: 2, 3, 8 and 9 here).
+for launches in "--repeat=1 --warmup=0" "--repeat=1 --warmup=1" "--repeat=3 --warmup=2" "--repeat=3 --warmup=3"; do
+  gpu_case "single_pass result slot after $launches" \
+    $B --n=999983 --only=single_pass --data=spike --seed=9 $launches --cpu-repeat=1
+done
 
 # --input/--output, checked against a maximum computed here (not by the program's own CPU
 # reference): all negative with the maximum last (n = 1001: a 1-float tail), and a NaN.

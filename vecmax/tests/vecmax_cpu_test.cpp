@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "vecmax_cpu.h"
+#include "vecmax_order_key.h"
 
 namespace {
 
@@ -140,6 +141,28 @@ TEST(Helpers, GflopsAndPowersOfTwo) {
     EXPECT_EQ(vecmax::comparisons_gflops(10, 0.0), 0.0);
     for (long long v : {1LL, 2LL, 32LL, 64LL, 1024LL}) EXPECT_TRUE(vecmax::is_power_of_two(v)) << v;
     for (long long v : {0LL, -2LL, 3LL, 48LL, 1000LL, 1023LL}) EXPECT_FALSE(vecmax::is_power_of_two(v)) << v;
+}
+
+// The single-pass kernel combines block maxima with atomicMax on these keys: the key order
+// must be the float order (with every NaN on top), and a key must decode to its float.
+TEST(OrderKey, FollowsTheFloatOrderAndDecodes) {
+    const float denorm = std::numeric_limits<float>::denorm_min();
+    const float big = std::numeric_limits<float>::max();
+    const std::vector<float> ascending = {-kInf, -big, -1.5f, -1.0f, -denorm, -0.0f, 0.0f, denorm, 1e-30f,
+                                          1.0f,  1.5f, big,   kInf};
+    for (std::size_t i = 0; i < ascending.size(); ++i) {
+        const std::uint32_t key = vecmax::order_key(ascending[i]);
+        EXPECT_GT(key, 0u) << "key 0 is reserved for an empty slot";
+        if (i > 0) EXPECT_LT(vecmax::order_key(ascending[i - 1]), key) << ascending[i - 1] << " < " << ascending[i];
+        const float back = vecmax::from_order_key(key);
+        EXPECT_EQ(std::memcmp(&back, &ascending[i], sizeof back), 0) << ascending[i];
+    }
+    const float negative_nan = -kNaN;
+    for (float nan : {kNaN, negative_nan}) {
+        EXPECT_EQ(vecmax::order_key(nan), 0xffffffffu);
+        EXPECT_TRUE(std::isnan(vecmax::from_order_key(vecmax::order_key(nan))));
+    }
+    EXPECT_TRUE(std::isnan(vecmax::from_order_key(0u)));  // an untouched slot never passes as a number
 }
 
 }  // namespace
