@@ -91,14 +91,14 @@ def summarize(folder, readme_dir):
     rows = []
     for path in sorted(glob.glob(os.path.join(folder, "results", "*.csv"))):
         rows += read_rows(path)
-    ours = [r for r in rows if r["version"].strip().lower() not in BASELINES]
+    # Rows marked validated = 0 are demonstrations that are wrong by design (a racy kernel):
+    # they are counted apart, never as PASS or FAIL, and never picked as the best version.
+    demos = [r for r in rows if str(r.get("validated", "")).strip() == "0"]
+    checked = [r for r in rows if str(r.get("validated", "")).strip() != "0"]
+    ours = [r for r in checked if r["version"].strip().lower() not in BASELINES]
     if not ours:
         entry["version"] = "no results yet"
         return entry
-    # Rows marked validated = 0 are demonstrations that are wrong by design (a racy kernel):
-    # they are counted apart, never as PASS or FAIL.
-    demos = [r for r in rows if str(r.get("validated", "")).strip() == "0"]
-    checked = [r for r in rows if str(r.get("validated", "")).strip() != "0"]
     failed = [r for r in checked if not passed(r)]
     entry["checks"] = f"all {len(checked)} rows PASS"
     if failed:

@@ -30,6 +30,7 @@ struct Config : cw::SharedOptions {
     int threads = 1024;
     int per_thread = 8;
     int runs = 5;
+    std::string lb_items = "auto";
     std::string l2 = "flush";
     bool corrupt = false;
     Config() { seed = 2024; }
@@ -156,9 +157,11 @@ int run(int argc, char** argv) {
         .add_choice("data", &cfg.data, scan_plan::data_patterns(),
                     "input: random [-1000,1000], full int32 range (wraps), negative, extreme, iota 1,2,3,...")
         .add_int("threads", &cfg.threads, 32, 1024,
-                 "block size of the report's versions, a power of two (lookback: 256 x 32 per tile; cub: its own)")
+                 "block size of the report's versions, a power of two (lookback: 256; cub: its own)")
         .add_int("per-thread", &cfg.per_thread, 2, 1024, "elements per thread of the map scan (NUM_OF_ADDS_PER_THREAD)")
         .add_int("runs", &cfg.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
+        .add_choice("lb-items", &cfg.lb_items, {"auto", "16", "32"},
+                    "ints per thread of lookback (auto: 32 where 4 of its blocks fit on an SM, else 16)")
         .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm")
         .add_flag("corrupt", &cfg.corrupt,
                   "testing aid: alter one element of every validated GPU result (must FAIL, exit 1)");
@@ -239,7 +242,7 @@ int run(int argc, char** argv) {
     for (const std::string& v : labels) any_racy = any_racy || (filter.wants(v) && scan_plan::is_racy(v));
     const double bytes_n = 4.0 * static_cast<double>(nmax);
     const double need = bytes_n * (any_racy ? 3.0 : 2.0) + bytes_n / (cfg.per_thread - 1) +
-                        bytes_n / (2.0 * cfg.threads - 1) + 2.0 * bytes_n / scan_plan::kLookbackTile +
+                        bytes_n / (2.0 * cfg.threads - 1) + 2.0 * bytes_n / scan_plan::kLookbackSmallestTile +
                         2.0 * static_cast<double>(dev.l2_bytes) + 64.0 * (1 << 20);
     cw::require_device_memory(static_cast<std::size_t>(need), "n=" + std::to_string(max_n));
 
@@ -258,7 +261,10 @@ int run(int argc, char** argv) {
     if (filter.wants("cub")) cub.reset(new scan_gpu::CubScan(nmax));
     if (filter.wants("map")) map.reset(new scan_gpu::MapScan(nmax, cfg.threads, cfg.per_thread));
     if (filter.wants("brent_kung")) brent_kung.reset(new scan_gpu::BrentKungScan(nmax, cfg.threads));
-    if (filter.wants("lookback")) lookback.reset(new scan_gpu::LookbackScan(nmax));
+    if (filter.wants("lookback")) {
+        lookback.reset(new scan_gpu::LookbackScan(nmax, cfg.lb_items == "auto" ? 0 : std::stoi(cfg.lb_items)));
+        std::printf("lookback: 256 threads x %d ints per tile\n", lookback->items());
+    }
 
     cw::HostBuffer<std::int32_t> h_in(nmax, cfg.pinned), h_out(nmax, cfg.pinned);
     std::vector<std::int32_t> ref_incl, ref_excl;

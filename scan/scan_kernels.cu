@@ -155,20 +155,24 @@ __global__ void brent_kung_add_block_sums(unsigned* data, const unsigned* scanne
 // ---------------------------------------------------------------------------------------
 
 constexpr int kLbThreads = scan_plan::kLookbackThreads;  // 256
-constexpr int kLbItems = scan_plan::kLookbackItems;      // 32
-constexpr int kLbTile = scan_plan::kLookbackTile;        // 8192
 constexpr int kLbWarps = kLbThreads / 32;                // 8
-constexpr int kLbWarpItems = 32 * kLbItems;              // 1024 elements per warp
-constexpr int kLbWarpSmem = kLbWarpItems + kLbWarpItems / 32;  // + one pad word per 32
-static_assert(kLbItems % 4 == 0, "the wide loads move kLbItems / 4 uint4 per thread");
-static_assert(kLbItems == 32, "with 32 items, lane * 32 + i lands in bank (lane + i) % 32: no conflicts");
+
+// The tile of kItems consecutive ints per thread (32, or 16 where few 32-int blocks fit).
+template <int kItems>
+struct LbTile {
+    static_assert(kItems == 16 || kItems == 32, "padded() is bank-conflict-free for 16 and 32 items per lane");
+    static constexpr int kSize = kLbThreads * kItems;       // 8192 or 4096 ints
+    static constexpr int kWarpItems = 32 * kItems;           // elements per warp
+    static constexpr int kWarpSmem = kWarpItems + kWarpItems / 32;  // + one pad word per 32
+};
 
 // Tile descriptor: one 64-bit word, high half (epoch << 2 | status), low half the value.
 constexpr unsigned kStatusAggregate = 1u;  // value = this tile's sum
 constexpr unsigned kStatusPrefix = 2u;     // value = sum of tiles 0..this one
 
-// Shared-memory index with one pad word per 32: both the striped (4 consecutive words per
-// lane) and the blocked (32 consecutive words per lane) access patterns hit 32 banks.
+// Shared-memory index with one pad word per 32: both the striped pattern (4 consecutive
+// words per lane) and the blocked one (16 or 32 consecutive words per lane: padded index
+// lane * 33 + i, or lane * 16 + lane / 2 + i) hit 32 different banks.
 __device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
 
 // One 64-bit volatile store: PTX treats st.volatile as a relaxed, system-scope ("morally
@@ -176,7 +180,7 @@ __device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
 // reader sees the old word or the new one, never a status from one and a value from the
 // other. No fence: a reader uses nothing but the descriptor word itself (status and value
 // travel together), so no earlier write needs ordering before it. (A __threadfence() here
-// cost 7-9 % of the throughput on the H100: 0.84x -> 0.91x CUB at 20M ints, measured.)
+// cost 6-8 % of the throughput on the H100: 0.84x -> 0.89x CUB at 20M ints, measured.)
 __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigned tile, unsigned epoch,
                                         unsigned status, unsigned value) {
     const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | status) << 32) | value;
@@ -185,7 +189,8 @@ __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigne
 
 // A warp whose window is not yet published sleeps ~100 ns before polling again, so that
 // hundreds of waiting warps do not keep the L2 busy with polls the data traffic needs
-// (measured +3-4 % on the H100 at 20M and 2^28 ints; CUB's look-back backs off likewise).
+// (measured on the H100: +3-4 % with 16 ints per thread; with 32, +1-2 % at 20M ints and
+// nothing at 2^28. CUB's look-back backs off likewise.)
 __device__ __forceinline__ void back_off() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     __nanosleep(100);
@@ -231,35 +236,52 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 //   next launch (every other block has drawn its id by then). (blockIdx.x, as CUB does,
 //   is as fast at 2^28 and ~4 % faster at 20M ints on the H100: kept out for the guarantee.)
 // - 256 threads x 32 ints per tile (32 KiB): one look-back per 32 KiB, and 6 tiles per SM
-//   keep ~200 KiB of loads in flight, enough to saturate HBM (16 ints per thread: 0.95x CUB;
-//   32: 1.05x; measured with the change below).
+//   keep ~200 KiB of loads in flight, enough to saturate HBM (on the H100, 16 ints per
+//   thread: 0.95x CUB; 32: 1.05x, measured). Where fewer than 4 blocks of 32 ints fit on an
+//   SM (33 KiB of shared memory each: K40m, GTX 970, Turing, GA10x), the host takes the
+//   16-int tile instead (17 KiB, 2-8 blocks per SM); see LookbackScan.
 // - uint4 loads and stores, coalesced per warp (512 contiguous bytes per instruction), and a
 //   warp-private transpose through padded shared memory (conflict-free) to give each thread
-//   32 consecutive elements to scan serially in registers.
+//   kItems consecutive elements to scan serially in registers.
 // - the scanned values go back to shared memory as soon as the warp scan is done, already
 //   offset by the thread's prefix within the warp: nothing but a few scalars stays live
 //   across the look-back (no spills at 40 registers), and the store adds one warp-uniform
 //   offset (+3-5 % on the H100 against keeping them in registers, which spilled).
 // - warp scan of the thread totals by shuffles, block scan of the 8 warp totals in shared
-//   memory: two block barriers per tile.
+//   memory: three block barriers per tile (tile id, warp totals, prefix).
 // - the aggregate (A) is published before the look-back, so successors rarely wait; the
 //   inclusive prefix (P) right after it. Descriptors carry an epoch that the host bumps per
 //   launch, so they never need clearing between launches (a wrap of the epoch clears them).
 // - partial last tile: scalar loads and stores with bounds checks; missing elements are 0.
-// __launch_bounds__(256, kLbMinBlocks): 6 blocks per SM (40 registers on sm_90, and
-// 6 x 33 KiB of shared memory fits the H100's 228 KiB); at most 4 where an SM runs only
-// 1024 threads (ptxas rejects more).
+// __launch_bounds__(256, lb_min_blocks<kItems>()): as many blocks per SM as the threads and
+// the shared memory allow, so that the register count does not limit them: 32 ints on
+// sm_90/sm_100 (228 KiB of shared memory): 6 blocks, 40 registers, no spills; 16 ints: 8
+// blocks where an SM runs 2048 threads, 6 where 1536, 4 on sm_75 (ptxas rejects more).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-constexpr int kLbMinBlocks = 4;  // 1024 threads per SM
+constexpr int kLbMinBlocksSmall = 4;  // 1024 threads per SM
+#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ >= 860 && __CUDA_ARCH__ <= 890) || __CUDA_ARCH__ >= 1200)
+constexpr int kLbMinBlocksSmall = 6;  // 1536 threads per SM
 #else
-constexpr int kLbMinBlocks = 6;
+constexpr int kLbMinBlocksSmall = 8;  // 2048 threads per SM
 #endif
-template <bool kExclusive>
-__global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+constexpr int kLbMinBlocksLarge = 6;  // 228 KiB of shared memory: 6 x 33 KiB
+#else
+constexpr int kLbMinBlocksLarge = 2;  // few 33 KiB blocks fit anyway: no register cap
+#endif
+template <int kItems>
+constexpr int lb_min_blocks() {
+    return kItems == 32 ? kLbMinBlocksLarge : kLbMinBlocksSmall;
+}
+template <bool kExclusive, int kItems>
+__global__ void __launch_bounds__(kLbThreads, lb_min_blocks<kItems>())
     scan_decoupled_lookback(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
                             unsigned long long* descriptors, unsigned* tile_counter, unsigned num_tiles,
                             unsigned epoch) {
-    __shared__ unsigned s_items[kLbWarps * kLbWarpSmem];
+    constexpr int kTile = LbTile<kItems>::kSize;
+    constexpr int kWarpItems = LbTile<kItems>::kWarpItems;
+    constexpr int kWarpSmem = LbTile<kItems>::kWarpSmem;
+    __shared__ unsigned s_items[kLbWarps * kWarpSmem];
     __shared__ unsigned s_warp_total[kLbWarps];
     __shared__ unsigned s_tile;
     __shared__ unsigned s_prefix;
@@ -273,15 +295,15 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     }
     __syncthreads();
     const unsigned tile = s_tile;
-    const std::size_t warp_base = static_cast<std::size_t>(tile) * kLbTile + static_cast<std::size_t>(warp) * kLbWarpItems;
-    const bool full_tile = (static_cast<std::size_t>(tile) + 1) * kLbTile <= n;
-    unsigned* ws = s_items + warp * kLbWarpSmem;
+    const std::size_t warp_base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
+    const bool full_tile = (static_cast<std::size_t>(tile) + 1) * kTile <= n;
+    unsigned* ws = s_items + warp * kWarpSmem;
 
     // Load: striped (coalesced) from global, into the warp's shared region.
     if (full_tile) {
         const uint4* in4 = reinterpret_cast<const uint4*>(in + warp_base);
 #pragma unroll
-        for (int j = 0; j < kLbItems / 4; ++j) {
+        for (int j = 0; j < kItems / 4; ++j) {
             const uint4 v = in4[j * 32 + lane];
             const int e = (j * 32 + lane) * 4;
             ws[padded(e)] = v.x;
@@ -291,7 +313,7 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
         }
     } else {
 #pragma unroll
-        for (int j = 0; j < kLbItems; ++j) {
+        for (int j = 0; j < kItems; ++j) {
             const int e = j * 32 + lane;
             const std::size_t i = warp_base + e;
             ws[padded(e)] = i < n ? in[i] : 0u;
@@ -299,13 +321,13 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     }
     __syncwarp();
 
-    // Blocked: 32 consecutive elements per thread, scanned serially.
-    unsigned x[kLbItems];
+    // Blocked: kItems consecutive elements per thread, scanned serially.
+    unsigned x[kItems];
 #pragma unroll
-    for (int i = 0; i < kLbItems; ++i) x[i] = ws[padded(lane * kLbItems + i)];
+    for (int i = 0; i < kItems; ++i) x[i] = ws[padded(lane * kItems + i)];
     unsigned run = 0;
 #pragma unroll
-    for (int i = 0; i < kLbItems; ++i) {
+    for (int i = 0; i < kItems; ++i) {
         const unsigned v = x[i];
         run += v;
         x[i] = kExclusive ? run - v : run;
@@ -320,7 +342,7 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     }
     const unsigned thread_prefix = inclusive - run;
 #pragma unroll
-    for (int i = 0; i < kLbItems; ++i) ws[padded(lane * kLbItems + i)] = x[i] + thread_prefix;
+    for (int i = 0; i < kItems; ++i) ws[padded(lane * kItems + i)] = x[i] + thread_prefix;
     if (lane == 31) s_warp_total[warp] = inclusive;
     __syncthreads();
     unsigned warp_prefix = 0, aggregate = 0;
@@ -350,14 +372,14 @@ __global__ void __launch_bounds__(kLbThreads, kLbMinBlocks)
     if (full_tile) {
         uint4* out4 = reinterpret_cast<uint4*>(out + warp_base);
 #pragma unroll
-        for (int j = 0; j < kLbItems / 4; ++j) {
+        for (int j = 0; j < kItems / 4; ++j) {
             const int e = (j * 32 + lane) * 4;
             out4[j * 32 + lane] = make_uint4(ws[padded(e)] + offset, ws[padded(e + 1)] + offset,
                                              ws[padded(e + 2)] + offset, ws[padded(e + 3)] + offset);
         }
     } else {
 #pragma unroll
-        for (int j = 0; j < kLbItems; ++j) {
+        for (int j = 0; j < kItems; ++j) {
             const int e = j * 32 + lane;
             const std::size_t i = warp_base + e;
             if (i < n) out[i] = ws[padded(e)] + offset;
@@ -557,8 +579,40 @@ std::vector<KernelLaunch> BrentKungScan::launches(std::size_t n, bool exclusive)
 // lookback
 // ---------------------------------------------------------------------------------------
 
-LookbackScan::LookbackScan(std::size_t max_n)
-    : max_tiles_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(kLbTile))) {
+namespace {
+int lookback_items_for_device(int requested) {
+    if (requested != 0) return requested;
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, scan_decoupled_lookback<false, scan_plan::kLookbackItemsLarge>, kLbThreads, 0));
+    return blocks >= 4 ? scan_plan::kLookbackItemsLarge : scan_plan::kLookbackItemsSmall;
+}
+
+template <int kItems>
+void launch_lookback(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, unsigned long long* descriptors,
+                     unsigned* tile_counter, unsigned epoch, cudaStream_t s) {
+    const unsigned grid = static_cast<unsigned>(scan_plan::ceil_div(n, static_cast<std::size_t>(LbTile<kItems>::kSize)));
+    if (exclusive)
+        scan_decoupled_lookback<true, kItems><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors, tile_counter, grid,
+                                                                          epoch);
+    else
+        scan_decoupled_lookback<false, kItems><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors, tile_counter, grid,
+                                                                           epoch);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <int kItems>
+KernelLaunch describe_lookback(std::size_t n, bool exclusive) {
+    const long long grid = static_cast<long long>(scan_plan::ceil_div(n, static_cast<std::size_t>(LbTile<kItems>::kSize)));
+    return exclusive ? describe("scan_decoupled_lookback", scan_decoupled_lookback<true, kItems>, grid, kLbThreads, 0)
+                     : describe("scan_decoupled_lookback", scan_decoupled_lookback<false, kItems>, grid, kLbThreads, 0);
+}
+}  // namespace
+
+LookbackScan::LookbackScan(std::size_t max_n, int items)
+    : items_(lookback_items_for_device(items)),
+      // Sized for the smaller tile, so that either tile fits.
+      max_tiles_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(scan_plan::kLookbackSmallestTile))) {
     CUDA_CHECK(cudaMalloc(&descriptors_, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(descriptors_, 0, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&tile_counter_, sizeof(unsigned)));
@@ -571,26 +625,21 @@ LookbackScan::~LookbackScan() {
 }
 
 void LookbackScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
-    const std::size_t tiles = scan_plan::ceil_div(n, static_cast<std::size_t>(kLbTile));
     // Epochs 1 .. 2^30 - 1 (0 is the cleared state); on wrap-around, clear the descriptors so
     // that no descriptor of 2^30 launches ago can pass for this launch's.
     if (++epoch_ >= (1u << 30)) {
         epoch_ = 1;
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
     }
-    const unsigned grid = static_cast<unsigned>(tiles);
-    if (exclusive)
-        scan_decoupled_lookback<true><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors_, tile_counter_, grid, epoch_);
+    if (items_ == scan_plan::kLookbackItemsLarge)
+        launch_lookback<scan_plan::kLookbackItemsLarge>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
     else
-        scan_decoupled_lookback<false><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors_, tile_counter_, grid,
-                                                                    epoch_);
-    CUDA_CHECK_LAUNCH();
+        launch_lookback<scan_plan::kLookbackItemsSmall>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
 }
 
 std::vector<KernelLaunch> LookbackScan::launches(std::size_t n, bool exclusive) const {
-    const long long grid = static_cast<long long>(scan_plan::ceil_div(n, static_cast<std::size_t>(kLbTile)));
-    return {exclusive ? describe("scan_decoupled_lookback", scan_decoupled_lookback<true>, grid, kLbThreads, 0)
-                      : describe("scan_decoupled_lookback", scan_decoupled_lookback<false>, grid, kLbThreads, 0)};
+    return {items_ == scan_plan::kLookbackItemsLarge ? describe_lookback<scan_plan::kLookbackItemsLarge>(n, exclusive)
+                                                     : describe_lookback<scan_plan::kLookbackItemsSmall>(n, exclusive)};
 }
 
 }  // namespace scan_gpu

@@ -84,17 +84,21 @@ class BrentKungScan : public ScanVersion {
     std::vector<unsigned*> sums_;  // sums_[l] holds level l+1
 };
 
-// lookback: single pass, 256 threads x 32 items per tile, tiles taken in order from a
-// global counter, each tile's prefix found by decoupled look-back over 64-bit (status,
+// lookback: single pass, 256 threads x 32 (or 16) items per tile, tiles taken in order from
+// a global counter, each tile's prefix found by decoupled look-back over 64-bit (status,
 // value) descriptors (see the kernel's comment in scan_kernels.cu and the README).
+// items: ints per thread, 16 or 32; 0 = choose for the current device: 32 where at least 4
+// blocks of the 32-int kernel fit on an SM, else 16.
 class LookbackScan : public ScanVersion {
   public:
-    explicit LookbackScan(std::size_t max_n);
+    explicit LookbackScan(std::size_t max_n, int items = 0);
     ~LookbackScan() override;
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
     std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
+    int items() const { return items_; }
 
   private:
+    int items_;
     std::size_t max_tiles_;
     unsigned long long* descriptors_ = nullptr;
     unsigned* tile_counter_ = nullptr;

@@ -21,10 +21,12 @@ constexpr long long kMaxN = 1LL << 30;
 // One block of in-place or double-buffered Hillis-Steele covers at most this many elements.
 constexpr long long kMaxOneBlock = 1024;
 
-// Decoupled look-back tile: 256 threads x 32 items (8192 ints, 32 KiB).
+// Decoupled look-back tile: 256 threads x 32 items (8192 ints, 32 KiB) where 4 such blocks
+// fit on an SM (the H100: 6), else 256 x 16 (4096 ints; K40m, GTX 970, Turing, GA10x).
 constexpr int kLookbackThreads = 256;
-constexpr int kLookbackItems = 32;
-constexpr int kLookbackTile = kLookbackThreads * kLookbackItems;
+constexpr int kLookbackItemsLarge = 32;
+constexpr int kLookbackItemsSmall = 16;
+constexpr int kLookbackSmallestTile = kLookbackThreads * kLookbackItemsSmall;
 
 std::size_t ceil_div(std::size_t a, std::size_t b);
 bool is_power_of_two(long long x);

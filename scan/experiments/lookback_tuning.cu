@@ -36,7 +36,9 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
         while (true) {
             w = pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred) : before_first;
             if (!__any_sync(kFull, static_cast<unsigned>(w >> 34) != epoch)) break;
+#if __CUDA_ARCH__ >= 700
             if (kSleep > 0) __nanosleep(kSleep);
+#endif
         }
         const unsigned st = static_cast<unsigned>(w >> 32) & 3u;
         const unsigned pl = __ballot_sync(kFull, st == kP);
@@ -226,6 +228,10 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&temp, temp_bytes));
     cw::L2Flusher flusher;
     FILE* f = std::fopen(csv, "w");
+    if (f == nullptr) {
+        std::fprintf(stderr, "lookback_tuning: cannot write %s\n", csv);
+        return 2;
+    }
     std::fprintf(f, "round,variant,threads,items,min_blocks,tile_id,sleep_ns,hints,stash,n,ms,cub_ms,speedup_vs_cub,GBps,ok\n");
     int wrong = 0;
     for (std::size_t n : sizes) {

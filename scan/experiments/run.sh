@@ -2,6 +2,7 @@
 # Builds and runs the look-back tuning experiment on the local GPU (about 2 minutes on an
 # H100, most of it compiling the variants). Output: results/lookback_tuning.csv, or $OUT/ when set.
 set -euo pipefail
+[ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
 cd "$(dirname "$0")"
 out=${OUT:-../results}
 mkdir -p ../build

@@ -4,7 +4,7 @@ scan=bin/scan
 tmp=$CW_TEST_TMP
 
 expect_output "scan: --help lists every option" \
-  "--n=N.*--sizes=.*--mode=inclusive\|exclusive\|both.*--data=.*--threads=N.*--per-thread=N.*--runs=N.*--l2=.*--corrupt.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
+  "--n=N.*--sizes=.*--mode=inclusive\|exclusive\|both.*--data=.*--threads=N.*--per-thread=N.*--runs=N.*--lb-items=.*--l2=.*--corrupt.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=" \
   sh -c "$scan --help | tr '\n' ' '"
 expect_output "scan: --help names every version" \
   "cub.*hs_inplace_racy.*hs_buffered.*hs_multiblock_racy.*map.*brent_kung.*lookback" \

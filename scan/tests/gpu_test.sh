@@ -43,8 +43,15 @@ scan_case "--threads=128 --per-thread=3" 44 \
   $scan --sizes=127,128,129,4097,999983 --threads=128 --per-thread=3 --mode=both $quick
 scan_case "--threads=256 --per-thread=16" 36 \
   $scan --sizes=255,256,257,1048579 --threads=256 --per-thread=16 --mode=both $quick
-scan_case "lookback tile boundaries (8192 per tile)" 36 \
-  $scan --sizes=8191,8192,8193,16383,16384,16385,262144,262145,819217 --only=lookback,cub --mode=both $quick
+# lookback's two tiles, whichever this GPU would choose (--lb-items=auto): 8192 ints (32 per
+# thread) and 4096 (16 per thread), at and around their boundaries and at large sizes.
+for items in 32 16; do
+  scan_case "lookback --lb-items=$items: tile boundaries" 36 \
+    $scan --lb-items=$items --sizes=4095,4096,4097,8191,8192,8193,16385,262145,819217 --only=lookback,cub \
+    --mode=both $quick
+  scan_case "lookback --lb-items=$items: 20,000,000 and 2^28" 8 \
+    $scan --lb-items=$items --sizes=20000000,2^28 --only=lookback,cub --mode=both $quick
+done
 scan_case "full int32 range: sums wrap around" 16 $scan --sizes=1025,999983 --data=full --mode=both $quick
 scan_case "all-negative input" 18 $scan --sizes=1024,999983 --data=negative --mode=both $quick
 scan_case "single extremes (INT32_MAX, INT32_MIN)" 38 $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
@@ -138,5 +145,9 @@ sanitize racecheck "racecheck: hs_buffered and brent_kung, --threads=1024" \
   $scan --sizes=1000,5000 --threads=1024 --only=hs_buffered,brent_kung --mode=both $quick
 sanitize synccheck "synccheck: every validated version, --threads=128" \
   $scan --sizes=33,1025,70001 --threads=128 --per-thread=4 $checked
+sanitize racecheck "racecheck: lookback with 16 ints per thread" \
+  $scan --lb-items=16 --sizes=33,4097,70001 --only=lookback --mode=both $quick
+sanitize memcheck "memcheck: lookback with 16 ints per thread" \
+  $scan --lb-items=16 --sizes=1,4097,70001 --only=lookback --mode=both $quick
 sanitize initcheck "initcheck: hs_buffered, map, brent_kung, lookback" \
   $scan --sizes=33,5000 --threads=256 --only=hs_buffered,map,brent_kung,lookback --mode=both $quick
