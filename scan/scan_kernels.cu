@@ -588,10 +588,16 @@ int lookback_items_for_device(int requested) {
     return blocks >= 4 ? scan_plan::kLookbackItemsLarge : scan_plan::kLookbackItemsSmall;
 }
 
+// One block per tile.
+template <int kItems>
+unsigned lookback_grid(std::size_t n) {
+    return static_cast<unsigned>(scan_plan::ceil_div(n, static_cast<std::size_t>(LbTile<kItems>::kSize)));
+}
+
 template <int kItems>
 void launch_lookback(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, unsigned long long* descriptors,
                      unsigned* tile_counter, unsigned epoch, cudaStream_t s) {
-    const unsigned grid = static_cast<unsigned>(scan_plan::ceil_div(n, static_cast<std::size_t>(LbTile<kItems>::kSize)));
+    const unsigned grid = lookback_grid<kItems>(n);
     if (exclusive)
         scan_decoupled_lookback<true, kItems><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors, tile_counter, grid,
                                                                           epoch);
@@ -603,7 +609,7 @@ void launch_lookback(const unsigned* in, unsigned* out, std::size_t n, bool excl
 
 template <int kItems>
 KernelLaunch describe_lookback(std::size_t n, bool exclusive) {
-    const long long grid = static_cast<long long>(scan_plan::ceil_div(n, static_cast<std::size_t>(LbTile<kItems>::kSize)));
+    const long long grid = lookback_grid<kItems>(n);
     return exclusive ? describe("scan_decoupled_lookback", scan_decoupled_lookback<true, kItems>, grid, kLbThreads, 0)
                      : describe("scan_decoupled_lookback", scan_decoupled_lookback<false, kItems>, grid, kLbThreads, 0);
 }
