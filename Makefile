@@ -5,12 +5,13 @@
 #   make test-gpu   tier 2 alone, on a GPU machine          make clean
 # Build options (SMS, CUDA_PATH, HOST_COMPILER, dbg=1) are passed down; see common/arch.mk.
 
-ASSIGNMENTS := $(patsubst %/Makefile,%,$(wildcard vecmax/Makefile pi/Makefile scan/Makefile \
-                 colreduce/Makefile reduction_versions/Makefile))
+# The one list of assignments: the folders whose Makefile includes ../common/assignment.mk.
+ASSIGNMENTS := $(shell bash common/assignments.sh)
+export PYTHONDONTWRITEBYTECODE := 1
 FOLDERS := common $(ASSIGNMENTS) $(patsubst %/Makefile,%,$(wildcard slurm/Makefile))
 RESULTS_FILE := $(CURDIR)/build/test-results.txt
 
-.PHONY: all test test-gpu report plots clean summary $(FOLDERS)
+.PHONY: all test test-gpu report plots clean summary experiments $(FOLDERS)
 all: $(FOLDERS)
 $(FOLDERS):
 	$(MAKE) -C $@ all
@@ -32,6 +33,10 @@ plots:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d plots; done
 	@$(MAKE) --no-print-directory summary
 	@echo "Updated from existing CSVs: $(ASSIGNMENTS:%=%/README.md) tables, $(ASSIGNMENTS:%=%/figures/), README.md results summary"
+
+# The tuning experiments of every assignment, compiled only (they run by hand on a GPU).
+experiments:
+	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d experiments; done
 
 summary:
 	python3 common/results_summary.py README.md $(ASSIGNMENTS)

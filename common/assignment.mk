@@ -5,7 +5,9 @@
 #   BASELINE_SRCS   library baselines (.cu, toolkit's default C++ standard)
 #   LDLIBS          extra libraries (-lcublas, -fopenmp via HOST_LDFLAGS ...)
 #   FIGURES         figures/<name>.png, each made by plots/<name>.gp from PLOT_INPUT_<name>
-#   report-run      a recipe that runs the experiments and writes results/*.csv
+#   report-experiments  a recipe that runs the experiments and writes its CSVs into
+#                   $(RESULTS_DIR) (never into results/ directly: `make report-run` runs it in
+#                   a staging folder and moves the CSVs into results/ only if it succeeded)
 #   tables          a recipe that regenerates the README tables from results/*.csv
 # and then includes this file after ../common/arch.mk.
 
@@ -28,7 +30,9 @@ GTEST_HEADER := $(firstword $(wildcard /usr/include/gtest/gtest.h /usr/local/inc
 UNIT_TEST_SRCS := $(wildcard tests/*_test.cpp)
 UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit_tests)
 
-.PHONY: all test test-gpu report report-run plots tables clean arch-info
+.PHONY: all test test-gpu report report-run report-experiments plots tables clean arch-info experiments
+export PYTHONDONTWRITEBYTECODE := 1
+RESULTS_DIR ?= results
 all: $(BIN)
 
 arch-info:
@@ -70,12 +74,29 @@ report: $(BIN)
 	$(MAKE) report-run
 	$(MAKE) plots
 
+# The experiments, staged (common/staged_run.sh): results/ is replaced only by a whole,
+# successful run; a failed or interrupted one is kept under build/runs/ and named.
+report-run: $(BIN)
+	@bash $(COMMON_DIR)/staged_run.sh $(NAME) $(MAKE) --no-print-directory report-experiments
+
+# Tuning experiments (experiments/*.cu, run by hand on a GPU): compiled here so that CI
+# keeps them building.
+EXPERIMENT_SRCS := $(wildcard experiments/*.cu)
+EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%)
+experiments: $(EXPERIMENT_BINS)
+# An assignment may set EXPERIMENT_OBJS (objects an experiment links with) and EXPERIMENT_LDLIBS.
+$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_LDLIBS)
+
 plots: $(FIGURE_FILES)
 	$(MAKE) tables
 
+# Rendered to a temporary file and renamed: a failed render never leaves a truncated figure.
 figures/%.$(FORMAT): plots/%.gp $$(PLOT_INPUT_$$*) $(COMMON_DIR)/plot_style.gp
 	@mkdir -p figures
-	gnuplot -c $< $(PLOT_INPUT_$*) $@
+	gnuplot -c $< $(PLOT_INPUT_$*) figures/$*.tmp.$(FORMAT) && mv -f figures/$*.tmp.$(FORMAT) $@ || \
+	  { rm -f figures/$*.tmp.$(FORMAT); exit 1; }
 
 clean:
 	rm -rf $(BUILD_DIR) bin

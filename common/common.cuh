@@ -1,5 +1,6 @@
 // The whole shared layer for .cu drivers: host helpers (common.h) plus CUDA error checking,
-// GPU timing and device information, and run_main, which turns errors into exit statuses.
+// GPU timing, device information, the run skeleton (session.cuh), and run_main, which turns
+// errors into exit statuses.
 #pragma once
 
 #include <cstdio>
@@ -10,14 +11,17 @@
 #include "cuda_check.cuh"
 #include "device_info.cuh"
 #include "gpu_timing.cuh"
+#include "session.cuh"
 
 namespace cw {
 
-// Runs a program body: a UsageError becomes "program: error: ..." and exit 2, a host
-// allocation failure too (the size asked for is the user's); CUDA errors exit 3 where they
-// happen (CUDA_CHECK).
+// Runs a program body: a UsageError becomes "program: error: ..." (one line) and exit 2, a
+// host allocation failure too (the size asked for is the user's); CUDA errors exit 3 where
+// they happen (CUDA_CHECK). A half-written output is removed on SIGINT/SIGTERM/SIGHUP.
 template <typename Body>
 int run_main(const char* program, Body&& body) {
+    program_name() = program;
+    install_partial_file_cleanup();
     try {
         return body();
     } catch (const UsageError& e) {

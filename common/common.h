@@ -9,5 +9,6 @@
 #include "format.h"
 #include "options.h"
 #include "progress.h"
+#include "registry.h"
 #include "timing.h"
 #include "validate.h"

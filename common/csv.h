@@ -1,16 +1,24 @@
-// CSV rows with named columns, appended to a file; the header is written when the file is
-// new or empty, and an existing file must have the same header (else a UsageError: mixing
-// two layouts in one file would break every plot that reads it).
+// CSV results: rows with named columns, the core columns every program's CSV starts with,
+// and a sink that appends the rows of one run to a file all together or not at all.
+//
+// Core columns (README.md, "CSV"), in this order:
+//   assignment, version, validated, is_baseline, device, compute_capability, driver,
+//   runtime, <size columns: n, or m and n>, threads, blocks, kernel_ms, kernel_ms_scope,
+//   bandwidth_GBps, pct_of_copy_bw, baseline_ms, speedup_vs_baseline, result_ok
+// then whatever the assignment's tables need. "Not applicable" is always an empty cell.
 #pragma once
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "binary_io.h"
 #include "options.h"
 
 namespace cw {
@@ -35,29 +43,36 @@ class CsvRow {
         return add(column, static_cast<unsigned long long>(value));
     }
     CsvRow& add(const std::string& column, bool value) { return add(column, value ? 1LL : 0LL); }
-    // Doubles with `digits` significant digits; NaN and infinities as nan/inf/-inf, and an
-    // unavailable measurement (pass NAN) as an empty cell when empty_if_nan is set.
-    CsvRow& add(const std::string& column, double value, int digits = 6, bool empty_if_nan = false) {
-        std::string text;
-        if (std::isnan(value)) {
-            text = empty_if_nan ? "" : "nan";
-        } else if (std::isinf(value)) {
-            text = value > 0 ? "inf" : "-inf";
-        } else {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.*g", digits, value);
-            text = buf;
-        }
-        cells_.emplace_back(column, text);
+    // A measurement with `digits` significant digits. NaN means "not applicable" and is
+    // written as an empty cell; infinities as inf/-inf.
+    CsvRow& add(const std::string& column, double value, int digits = 6) {
+        cells_.emplace_back(column, std::isnan(value) ? std::string() : number(value, digits));
+        return *this;
+    }
+    // A computed data value (a maximum, an estimate) for which NaN is a real answer: nan.
+    CsvRow& add_value(const std::string& column, double value, int digits = 9) {
+        cells_.emplace_back(column, std::isnan(value) ? std::string("nan") : number(value, digits));
+        return *this;
+    }
+    // An empty cell: the column does not apply to this row.
+    CsvRow& add_na(const std::string& column) {
+        cells_.emplace_back(column, std::string());
         return *this;
     }
 
     std::string header() const { return join(true); }
     std::string values() const { return join(false); }
+    bool empty() const { return cells_.empty(); }
 
   private:
+    static std::string number(double value, int digits) {
+        if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+        return buf;
+    }
     static std::string quote(const std::string& v) {
-        if (v.find_first_of(",\"\n") == std::string::npos) return v;
+        if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
         std::string q = "\"";
         for (char c : v) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
         return q + "\"";
@@ -73,7 +88,55 @@ class CsvRow {
     std::vector<std::pair<std::string, std::string>> cells_;
 };
 
-// The first line of `path` ("" when the file is missing or empty).
+// The core of every row. Sizes are (name, value) pairs: {"n", N}, or {"m", M}, {"n", N}.
+// threads/blocks < 0 and NaN times mean "not applicable" (a library's own launch, a CPU
+// version). bytes is what the algorithm must move (input read once, output written once);
+// 0 where bandwidth means nothing (pi). kernel_ms_scope says what kernel_ms covers:
+// "kernels" (device work between two events), or a longer span for a baseline whose call
+// cannot be split (pi's Thrust call: "call: alloc+kernels+copy+free").
+struct CoreRow {
+    std::string assignment, version;
+    bool validated = true, is_baseline = false;
+    std::vector<std::pair<std::string, long long>> sizes;
+    long long threads = -1, blocks = -1;
+    double kernel_ms = NAN;
+    std::string kernel_ms_scope = "kernels";
+    double bytes = 0, copy_bw_GBps = NAN, baseline_ms = NAN;
+    bool result_ok = false;
+};
+
+// Device columns come from device_info.cuh's DeviceInfo; they are passed here as text so
+// that host-only code (tests, the CPU side) can build rows too.
+struct DeviceColumns {
+    std::string device, compute_capability, driver, runtime;
+};
+
+inline CsvRow core_row(const DeviceColumns& dev, const CoreRow& c) {
+    const double bw = (c.bytes > 0 && c.kernel_ms > 0) ? c.bytes / (c.kernel_ms * 1.0e6) : NAN;
+    const double pct = (bw == bw && c.copy_bw_GBps > 0) ? 100.0 * bw / c.copy_bw_GBps : NAN;
+    const double speedup = (c.baseline_ms > 0 && c.kernel_ms > 0) ? c.baseline_ms / c.kernel_ms : NAN;
+    CsvRow row;
+    row.add("assignment", c.assignment).add("version", c.version).add("validated", c.validated);
+    row.add("is_baseline", c.is_baseline)
+        .add("device", dev.device)
+        .add("compute_capability", dev.compute_capability)
+        .add("driver", dev.driver)
+        .add("runtime", dev.runtime);
+    for (const auto& s : c.sizes) row.add(s.first, s.second);
+    if (c.threads >= 0) row.add("threads", c.threads); else row.add_na("threads");
+    if (c.blocks >= 0) row.add("blocks", c.blocks); else row.add_na("blocks");
+    row.add("kernel_ms", c.kernel_ms)
+        .add("kernel_ms_scope", c.kernel_ms == c.kernel_ms ? c.kernel_ms_scope : std::string())
+        .add("bandwidth_GBps", bw)
+        .add("pct_of_copy_bw", pct, 4)
+        .add("baseline_ms", c.baseline_ms)
+        .add("speedup_vs_baseline", speedup, 4)
+        .add("result_ok", c.result_ok);
+    return row;
+}
+
+// The first line of `path` ("" when the file is missing or empty); never blocks (the path
+// was checked to be a regular file or absent by check_output_path first).
 inline std::string csv_file_header(const std::string& path) {
     std::ifstream in(path);
     std::string header;
@@ -81,34 +144,53 @@ inline std::string csv_file_header(const std::string& path) {
     return header;
 }
 
-inline void check_same_columns(const std::string& path, const std::string& existing, const std::string& ours) {
-    if (!existing.empty() && existing != ours)
+// Checked before any GPU work, creating nothing: `path` can be written, and if it already
+// has a header, it is `header` (mixing two layouts in one file would break every plot).
+inline void check_csv_file(const std::string& path, const std::string& header) {
+    check_output_path(path, "CSV file");
+    const std::string existing = csv_file_header(path);
+    if (!existing.empty() && existing != header)
         throw UsageError("CSV file '" + path + "' has different columns; use a new file");
 }
 
-// Appends the row to `path`, writing the header first when the file is new or empty.
-inline void csv_append(const std::string& path, const CsvRow& row) {
-    const std::string existing_header = csv_file_header(path);
-    check_same_columns(path, existing_header, row.header());
-    std::ofstream out(path, std::ios::app);
-    if (!out) throw UsageError("cannot write CSV file '" + path + "'");
-    if (existing_header.empty()) out << row.header() << '\n';
-    out << row.values() << '\n';
-    if (!out) throw UsageError("cannot write CSV file '" + path + "'");
-}
+// The rows of one run, kept in memory and appended in commit(): the file (header first if it
+// is new) gets all of them or none. A program commits only when it exits 0.
+class CsvSink {
+  public:
+    CsvSink() = default;
+    explicit CsvSink(std::string path) : path_(std::move(path)) {}
+    bool enabled() const { return !path_.empty(); }
+    void add(const CsvRow& row) {
+        if (!enabled()) return;
+        if (header_.empty()) header_ = row.header();
+        else if (header_ != row.header()) throw std::logic_error("CsvSink: rows with different columns");
+        body_ += row.values() + "\n";
+        ++rows_;
+    }
+    int rows() const { return rows_; }
+    // Appends every row (atomically: existing content + rows into a temporary file, renamed
+    // over the old one).
+    void commit() {
+        if (!enabled() || rows_ == 0) return;
+        std::string existing;
+        {
+            std::ifstream in(path_, std::ios::binary);
+            if (in) existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        const std::size_t eol = existing.find('\n');
+        const std::string old_header = existing.substr(0, eol);
+        if (!existing.empty() && old_header != header_)
+            throw UsageError("CSV file '" + path_ + "' has different columns; use a new file");
+        if (!existing.empty() && existing.back() != '\n') existing += '\n';
+        const std::string prefix = existing.empty() ? header_ + "\n" : existing;
+        write_file_atomically(path_, "CSV file", prefix, body_.data(), body_.size());
+        rows_ = 0;
+        body_.clear();
+    }
 
-// Checked before any GPU work: the CSV file can be opened for appending.
-inline void check_csv_writable(const std::string& path) {
-    std::ofstream out(path, std::ios::app);
-    if (!out) throw UsageError("cannot write CSV file '" + path + "'");
-}
-
-// Checked before any GPU work (csv_append checks again, but only after the runs): the file
-// can be appended to, and if it already has a header, it is `header` (the program's columns,
-// e.g. an empty row's header()).
-inline void check_csv_file(const std::string& path, const std::string& header) {
-    check_same_columns(path, csv_file_header(path), header);
-    check_csv_writable(path);
-}
+  private:
+    std::string path_, header_, body_;
+    int rows_ = 0;
+};
 
 }  // namespace cw

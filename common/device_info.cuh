@@ -37,25 +37,27 @@ struct DeviceInfo {
                       version_text(driver_version).c_str(), version_text(runtime_version).c_str());
         return buf;
     }
-    // device, compute_capability, driver, runtime columns of every results CSV.
-    void add_csv_columns(CsvRow& row) const {
-        row.add("device", name)
-            .add("compute_capability", compute_capability())
-            .add("driver", version_text(driver_version))
-            .add("runtime", version_text(runtime_version));
+    // device, compute_capability, driver, runtime columns of every results CSV (empty
+    // before a device was selected, e.g. for --print-csv-header).
+    DeviceColumns columns() const {
+        if (name.empty()) return DeviceColumns();
+        return DeviceColumns{name, compute_capability(), version_text(driver_version), version_text(runtime_version)};
     }
 };
 
 // Selects device `id` and describes it. No device, or a driver older than the runtime, ends
-// the program with exit status 3 and the runtime's message (CUDA_CHECK); an id beyond the
-// devices present is a usage error.
+// the program with exit status 3 and "no usable CUDA GPU: <the runtime's message>"
+// (CUDA_CHECK); an id beyond the devices present is a usage error. The context is created
+// here (cudaFree(0)), so that a device that cannot be used is found before any host work.
 inline DeviceInfo select_device(int id) {
     int count = 0;
     CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (count == 0) cuda_fail(cudaErrorNoDevice, "cudaGetDeviceCount", __FILE__, __LINE__);
     if (id < 0 || id >= count)
         throw UsageError("option --device=" + std::to_string(id) + ": there are " + std::to_string(count) +
                          " CUDA device(s), numbered from 0");
     CUDA_CHECK(cudaSetDevice(id));
+    CUDA_CHECK(cudaFree(nullptr));
     DeviceInfo d;
     d.id = id;
     cudaDeviceProp prop;
@@ -81,6 +83,19 @@ inline void require_device_memory(std::size_t bytes, const std::string& what) {
     if (bytes > free_bytes)
         throw UsageError(what + " needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
                          std::to_string(free_bytes >> 20) + " MiB are free");
+}
+
+// Blocks for a grid-stride kernel: as many as are resident at once (occupancy API x SMs),
+// capped by the blocks the work needs (`work_items` items, `items_per_block` each), >= 1.
+template <typename Kernel>
+inline long long occupancy_grid(Kernel kernel, int threads, std::size_t dynamic_smem, int sm_count,
+                                unsigned long long work_items, unsigned long long items_per_block) {
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_smem));
+    const unsigned long long resident = static_cast<unsigned long long>(per_sm > 0 ? per_sm : 1) * sm_count;
+    const unsigned long long needed = items_per_block > 0 ? (work_items + items_per_block - 1) / items_per_block : 1;
+    const unsigned long long grid = needed < resident ? needed : resident;
+    return static_cast<long long>(grid > 0 ? grid : 1);
 }
 
 // Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written: median of

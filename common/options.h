@@ -1,14 +1,17 @@
 // Command-line options: a table of long options (--name=value), optional positional forms,
 // a --help generated from the table, and a one-line error with exit status 2 for anything
 // wrong, before any GPU work. Header-only; every function is inline.
+//
+// The command-line contract every program follows (README.md, "One command line") is
+// enforced here and in registry.h: the shared options and their ranges (SharedOptions), the
+// integer grammar (parse_integer), the --sizes grammar (parse_size_list), and the message
+// shape ("program: error: ...", one line, control characters escaped).
 #pragma once
 
 #include <cerrno>
 #include <climits>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -19,56 +22,109 @@
 
 namespace cw {
 
-// Thrown for every user error (options, sizes, input files). Programs let cw::run_main
-// (or Options::parse_or_exit) turn it into "program: error: message" and exit status 2.
+// User text in a message: control characters (a newline in a value, say) are written as
+// \n, \t or \xNN, so that every message stays on one line.
+inline std::string printable(const std::string& text) {
+    static const char* const kHex = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : text) {
+        if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+        else out += static_cast<char>(c);
+    }
+    return out;
+}
+
+// Thrown for every user error (options, sizes, input files). cw::run_main turns it into
+// "program: error: message" (one line) and exit status 2.
 struct UsageError : std::runtime_error {
-    explicit UsageError(const std::string& what) : std::runtime_error(what) {}
+    explicit UsageError(const std::string& what) : std::runtime_error(printable(what)) {}
 };
 
-// Strict integer parsing: the whole string must be a base-10 integer (an optional exponent
-// form like 1e6 or a power like 2^28 is accepted for sizes), within [lo, hi].
-inline long long parse_integer(const std::string& name, const std::string& text, long long lo,
-                               long long hi) {
-    if (text.empty()) throw UsageError("option --" + name + " needs a value");
-    long long value = 0;
-    const std::size_t caret = text.find('^');
-    if (caret != std::string::npos) {  // 2^28
-        const long long base = parse_integer(name, text.substr(0, caret), 0, 1LL << 31);
-        const long long exponent = parse_integer(name, text.substr(caret + 1), 0, 62);
-        long double v = std::pow(static_cast<long double>(base), static_cast<long double>(exponent));
-        if (v > static_cast<long double>(std::numeric_limits<long long>::max()))
-            throw UsageError("option --" + name + "=" + text + " is out of range");
-        value = static_cast<long long>(v);
-    } else {
-        errno = 0;
-        char* end = nullptr;
-        value = std::strtoll(text.c_str(), &end, 10);
-        if (end != nullptr && (*end == 'e' || *end == 'E') && end != text.c_str()) {  // 1e6
-            char* end2 = nullptr;
-            const double d = std::strtod(text.c_str(), &end2);
-            if (*end2 != '\0' || d != std::floor(d) || std::fabs(d) > 9.0e18)
-                throw UsageError("option --" + name + " expects an integer, got '" + text + "'");
-            value = static_cast<long long>(d);
-        } else if (end == text.c_str() || *end != '\0') {
-            throw UsageError("option --" + name + " expects an integer, got '" + text + "'");
-        } else if (errno == ERANGE) {
-            throw UsageError("option --" + name + "=" + text + " is out of range");
+namespace detail {
+
+// Digits only, no sign, no blanks; false on overflow of unsigned long long.
+inline bool parse_digits(const std::string& text, unsigned long long* out) {
+    if (text.empty() || text.size() > 40) return false;
+    unsigned long long v = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+        const unsigned d = static_cast<unsigned>(c - '0');
+        if (v > (ULLONG_MAX - d) / 10) {
+            v = ULLONG_MAX;  // saturate: out of range, reported as such
+            continue;
         }
+        v = v * 10 + d;
     }
-    if (value < lo || value > hi) {
-        std::ostringstream msg;
-        msg << "option --" << name << "=" << text << " is out of range [" << lo << ", " << hi << "]";
-        throw UsageError(msg.str());
+    *out = v;
+    return true;
+}
+
+inline unsigned long long saturating_pow(unsigned long long base, unsigned long long exponent) {
+    unsigned long long v = 1;
+    for (unsigned long long i = 0; i < exponent; ++i) {
+        if (base != 0 && v > ULLONG_MAX / base) return ULLONG_MAX;
+        v *= base;
+        if (v == 0) return 0;
     }
+    return v;
+}
+
+}  // namespace detail
+
+inline std::string range_text(long long lo, long long hi) {
+    return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+// Strict integer parsing. Accepted forms, with nothing around them (no blanks): decimal
+// digits with an optional leading '-' (1250000, -3), a power B^E (2^28), and a decimal
+// exponent M e E with integer M (1e6, 5e7, 1E6). Every value outside [lo, hi], however it is
+// spelled (2^63, 1e19, twenty digits), gets the same message: "... is out of range [lo, hi]".
+inline long long parse_integer(const std::string& name, const std::string& text, long long lo, long long hi) {
+    const std::string shown = "option --" + name + "=" + text;
+    if (text.empty()) throw UsageError("option --" + name + " needs a value");
+    const bool negative = text[0] == '-';
+    const std::string body = negative ? text.substr(1) : text;
+    unsigned long long magnitude = 0;
+    const std::size_t caret = body.find('^');
+    const std::size_t e = body.find_first_of("eE");
+    const auto not_integer = [&]() {
+        return UsageError("option --" + name + " expects an integer (e.g. 1000, 1e6, 2^20), got '" + text + "'");
+    };
+    if (caret != std::string::npos) {
+        unsigned long long base = 0, exponent = 0;
+        if (!detail::parse_digits(body.substr(0, caret), &base) ||
+            !detail::parse_digits(body.substr(caret + 1), &exponent))
+            throw not_integer();
+        magnitude = detail::saturating_pow(base, exponent > 200 ? 200 : exponent);
+        if (base > 1 && exponent > 200) magnitude = ULLONG_MAX;
+    } else if (e != std::string::npos) {
+        unsigned long long mantissa = 0, exponent = 0;
+        if (!detail::parse_digits(body.substr(0, e), &mantissa) || !detail::parse_digits(body.substr(e + 1), &exponent))
+            throw not_integer();
+        const unsigned long long scale = detail::saturating_pow(10, exponent > 40 ? 40 : exponent);
+        magnitude = (mantissa != 0 && scale > ULLONG_MAX / mantissa) ? ULLONG_MAX : mantissa * scale;
+    } else if (!detail::parse_digits(body, &magnitude)) {
+        throw not_integer();
+    }
+    const bool fits = negative ? magnitude <= static_cast<unsigned long long>(LLONG_MAX) + 1ULL
+                               : magnitude <= static_cast<unsigned long long>(LLONG_MAX);
+    long long value = 0;
+    if (fits) value = negative ? static_cast<long long>(0ULL - magnitude) : static_cast<long long>(magnitude);
+    if (!fits || value < lo || value > hi) throw UsageError(shown + " is out of range " + range_text(lo, hi));
     return value;
 }
 
 inline double parse_real(const std::string& name, const std::string& text, double lo, double hi) {
     if (text.empty()) throw UsageError("option --" + name + " needs a value");
+    if (std::string(" \t\n\r\f\v").find(text[0]) != std::string::npos)
+        throw UsageError("option --" + name + " expects a number, got '" + text + "'");
     char* end = nullptr;
     errno = 0;
     const double value = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(value))
+    if (end == text.c_str() || *end != '\0' || errno == ERANGE || !(value == value) || value > 1e308 || value < -1e308)
         throw UsageError("option --" + name + " expects a number, got '" + text + "'");
     if (value < lo || value > hi) {
         std::ostringstream msg;
@@ -78,38 +134,48 @@ inline double parse_real(const std::string& name, const std::string& text, doubl
     return value;
 }
 
-// Splits "a,b,c" into its non-empty items.
-inline std::vector<std::string> split_list(const std::string& text, char sep = ',') {
+// Splits "a,b,c" into its items. An empty item ("a,,b", a trailing comma, or an empty
+// text) is a usage error naming the option: the same answer in every program.
+inline std::vector<std::string> split_list(const std::string& name, const std::string& text) {
     std::vector<std::string> items;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, sep))
-        if (!item.empty()) items.push_back(item);
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.empty()) throw UsageError("option --" + name + "='" + text + "' has an empty item");
+        items.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
     return items;
 }
 
-// --only=LIST against the versions a program has: unknown labels are a usage error.
-// An empty LIST selects every version.
-class VersionFilter {
-  public:
-    VersionFilter() = default;
-    VersionFilter(const std::string& list, const std::vector<std::string>& known) {
-        for (const std::string& label : split_list(list)) {
-            bool found = false;
-            for (const std::string& k : known) found = found || (k == label);
-            if (!found) {
-                std::string all;
-                for (const std::string& k : known) all += (all.empty() ? "" : ",") + k;
-                throw UsageError("option --only: unknown version '" + label + "' (known: " + all + ")");
-            }
-            selected_.insert(label);
+// The one --sizes grammar: a comma list of items, each an integer in parse_integer's forms
+// (1250000, 1e6, 2^20) or an inclusive range A..B of every integer between (at most
+// kMaxSizes sizes in all). Every size must lie in [lo, hi]. Duplicates are kept (a size
+// given twice runs twice, in the order given).
+constexpr std::size_t kMaxSizes = 100000;
+inline std::vector<long long> parse_size_list(const std::string& name, const std::string& text, long long lo,
+                                              long long hi) {
+    std::vector<long long> sizes;
+    for (const std::string& item : split_list(name, text)) {
+        const std::size_t dots = item.find("..");
+        if (dots == std::string::npos) {
+            sizes.push_back(parse_integer(name, item, lo, hi));
+        } else {
+            const long long a = parse_integer(name, item.substr(0, dots), lo, hi);
+            const long long b = parse_integer(name, item.substr(dots + 2), lo, hi);
+            if (b < a) throw UsageError("option --" + name + ": empty range '" + item + "'");
+            if (static_cast<unsigned long long>(b - a) >= kMaxSizes)
+                throw UsageError("option --" + name + ": range '" + item + "' has more than " +
+                                 std::to_string(kMaxSizes) + " sizes");
+            for (long long v = a; v <= b; ++v) sizes.push_back(v);
         }
+        if (sizes.size() > kMaxSizes)
+            throw UsageError("option --" + name + " lists more than " + std::to_string(kMaxSizes) + " sizes");
     }
-    bool wants(const std::string& label) const { return selected_.empty() || selected_.count(label) != 0; }
-
-  private:
-    std::set<std::string> selected_;
-};
+    return sizes;
+}
 
 class Options {
   public:
@@ -150,9 +216,19 @@ class Options {
         positional_ = names;
         return *this;
     }
+    // Text printed after the option list (the version list, say).
+    Options& epilog(const std::string& text) {
+        epilog_ = text;
+        return *this;
+    }
 
     // True once the option was given on the command line.
     bool given(const std::string& name) const { return given_.count(name) != 0; }
+    bool has(const std::string& name) const {
+        for (const Spec& s : specs_)
+            if (s.name == name) return true;
+        return false;
+    }
 
     std::string help_text() const {
         std::ostringstream out;
@@ -172,21 +248,30 @@ class Options {
             for (const std::string& p : positional_) out << " " << upper(p) << " (= --" << p << ")";
             out << "\n";
         }
-        out << "\nExit status: 0 all versions passed, 1 a result was wrong, 2 bad usage or input,\n"
-               "3 no usable CUDA device or a CUDA error.\n";
+        if (!epilog_.empty()) out << "\n" << epilog_ << "\n";
+        out << "\nIntegers: 1000, 1e6, 2^20 (no blanks). Lists: comma-separated, no empty items.\n"
+               "Exit status: 0 all versions passed, 1 a result was wrong, 2 bad usage or input,\n"
+               "3 no usable CUDA GPU or a CUDA error.\n";
         return out.str();
     }
 
-    // Parses argv; throws UsageError. Returns false when --help was asked for.
+    // Parses argv; throws UsageError. Returns false when --help was asked for. An option
+    // given twice is an error (which of the two was meant?).
     bool parse(int argc, const char* const* argv) {
         std::size_t next_positional = 0;
+        bool help = false;
         for (int i = 1; i < argc; ++i) {
             const std::string arg = argv[i];
-            if (arg == "--help" || arg == "-h") return false;
+            if (arg == "--help" || arg == "-h") {
+                help = true;
+                continue;
+            }
+            if (arg.compare(0, 7, "--help=") == 0) throw UsageError("option --help takes no value");
             if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
                 const std::size_t eq = arg.find('=');
                 const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
                 Spec& s = find_or_throw(name);
+                if (given_.count(name)) throw UsageError("option --" + name + " is given twice");
                 if (s.kind == Kind::kFlag) {
                     if (eq != std::string::npos) throw UsageError("option --" + name + " takes no value");
                     *static_cast<bool*>(s.target) = true;
@@ -202,24 +287,13 @@ class Options {
                 if (next_positional >= positional_.size())
                     throw UsageError("unexpected argument '" + arg + "' (try --help)");
                 Spec& s = find_or_throw(positional_[next_positional++]);
+                if (given_.count(s.name))
+                    throw UsageError("option --" + s.name + " is given twice (as --" + s.name + " and positionally)");
                 set_value(s, arg);
                 given_.insert(s.name);
             }
         }
-        return true;
-    }
-
-    // parse() for programs: prints help and exits 0, or prints the error and exits 2.
-    void parse_or_exit(int argc, const char* const* argv) {
-        try {
-            if (!parse(argc, argv)) {
-                std::fputs(help_text().c_str(), stdout);
-                std::exit(kExitOk);
-            }
-        } catch (const UsageError& e) {
-            std::fprintf(stderr, "%s: error: %s\n", program_.c_str(), e.what());
-            std::exit(kExitUsage);
-        }
+        return !help;
     }
 
     const std::string& program() const { return program_; }
@@ -314,45 +388,64 @@ class Options {
     }
     static std::string default_text(const Spec& s) { return s.default_value.empty() ? "none" : s.default_value; }
 
-    std::string program_, summary_;
+    std::string program_, summary_, epilog_;
     std::vector<Spec> specs_;
     std::vector<std::string> positional_;
     std::set<std::string> given_;
 };
 
-// The options every program of the repository takes, with one meaning everywhere (SPEC.md,
-// "Common conventions"). A program's Config derives from it, sets its own defaults in its
-// constructor, and declares them with add_shared_options() after its own options.
+// The options every program of the repository takes, with one meaning, one range and one
+// default everywhere (README.md, "One command line"). A program's Config derives from it
+// and declares them with add_shared_options() after its own options. A program whose
+// problem has no random data (pi) leaves --seed and --data out (SharedOptionsHelp).
 struct SharedOptions {
-    int repeat = 20;  // timed runs, median reported
-    int warmup = 3;   // untimed runs before them
-    long long seed = 1;
+    int repeat = 20;     // timed runs, median reported
+    int warmup = 3;      // untimed runs before them
+    long long seed = 1;  // seed of the random data, [0, 2^32 - 1]
     int device = 0;
     std::string csv, input, output, only;
     bool pinned = false;
+    bool print_csv_header = false;  // print the CSV header and exit 0 (after checking every other option)
+    bool inject_fault = false;      // testing aid: every validated version must FAIL (exit 1)
 };
 
+constexpr long long kMaxSeed = 4294967295LL;  // 2^32 - 1: every generator, srand() included, takes it
+
 // What the shared options mean for one program: the rows of its CSV, the contents of its
-// input and output files, its version labels. Empty texts get a generic one.
+// input and output files, the fault its --inject-fault plants. Empty texts get a generic one.
 struct SharedOptionsHelp {
-    std::string csv, input, output, only;
+    std::string csv, input, output;
+    std::string inject_fault = "testing aid: alter one element of every validated GPU result (each must FAIL, exit 1)";
     std::string seed = "seed of the random data";
-    long long seed_max = LLONG_MAX;
-    std::string repeat = "timed runs per version (median reported)";
+    bool has_seed = true;  // false: the program has no random data (pi)
     std::string pinned = "page-locked host buffers (cudaMallocHost) for the host-device copies";
 };
 
 inline Options& add_shared_options(Options& options, SharedOptions& values, const SharedOptionsHelp& help) {
     auto or_default = [](const std::string& text, const char* fallback) { return text.empty() ? fallback : text; };
-    return options.add_int("repeat", &values.repeat, 1, 100000, help.repeat)
-        .add_int("warmup", &values.warmup, 0, 100000, "untimed runs before timing")
-        .add_int("seed", &values.seed, 0, help.seed_max, help.seed)
-        .add_int("device", &values.device, 0, 1023, "CUDA device")
+    options.add_int("repeat", &values.repeat, 1, 100000, "timed runs per version (median reported)")
+        .add_int("warmup", &values.warmup, 0, 100000, "untimed runs before timing");
+    if (help.has_seed) options.add_int("seed", &values.seed, 0, kMaxSeed, help.seed);
+    return options.add_int("device", &values.device, 0, 1023, "CUDA device")
         .add_string("csv", &values.csv, or_default(help.csv, "append one row per version to this CSV file"))
         .add_string("input", &values.input, or_default(help.input, "read the input from this raw little-endian file"))
         .add_string("output", &values.output, or_default(help.output, "write the result to this raw little-endian file"))
         .add_flag("pinned", &values.pinned, help.pinned)
-        .add_string("only", &values.only, or_default(help.only, "run only these versions (comma-separated labels)"));
+        .add_string("only", &values.only, "run only these versions (comma-separated labels; see below)")
+        .add_flag("print-csv-header", &values.print_csv_header,
+                  "print the CSV header line and exit (after checking the other options; no GPU needed)")
+        .add_flag("inject-fault", &values.inject_fault, help.inject_fault);
+}
+
+// The one rule for --input with size options: the file gives the element count, so an
+// option that would also give it (--n, --sizes, a positional N; listed by the program) is
+// refused; so is --data, which the file replaces.
+inline void check_input_excludes(const Options& options, const std::vector<std::string>& size_options) {
+    if (!options.given("input")) return;
+    for (const std::string& name : size_options)
+        if (options.given(name))
+            throw UsageError("option --input sets the size from the file; do not give --" + name + " with it");
+    if (options.given("data")) throw UsageError("options --input and --data exclude each other");
 }
 
 }  // namespace cw

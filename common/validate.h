@@ -88,7 +88,8 @@ inline bool within_tolerance(const T* got, const U* want, std::size_t n, double 
 }
 
 // Collects per-version outcomes, prints "<program> version=<label> ...: Result = PASS|FAIL"
-// and gives the exit status.
+// (or "...: demonstration, not validated" for a labelled demonstration) and gives the exit
+// status.
 class ResultBook {
   public:
     explicit ResultBook(std::string program) : program_(std::move(program)) {}
@@ -100,13 +101,28 @@ class ResultBook {
         if (!ok) ++failed_;
         return ok;
     }
+    // A demonstration's outcome: printed, never counted.
+    void demonstration(const std::string& version, const std::string& detail) {
+        std::printf("%s version=%s%s%s: demonstration, not validated\n", program_.c_str(), version.c_str(),
+                    detail.empty() ? "" : " ", detail.c_str());
+        std::fflush(stdout);
+        ++demonstrations_;
+    }
     int failed() const { return failed_; }
     int checked() const { return checked_; }
+    int demonstrations() const { return demonstrations_; }
     int exit_status() const { return failed_ == 0 ? kExitOk : kExitWrongResult; }
+    // "N of M version runs passed (D demonstrations)".
+    void print_summary() const {
+        std::printf("%d of %d version runs passed", checked_ - failed_, checked_);
+        if (demonstrations_ > 0) std::printf(", %d demonstration run(s) not validated", demonstrations_);
+        std::printf("\n");
+        std::fflush(stdout);
+    }
 
   private:
     std::string program_;
-    int checked_ = 0, failed_ = 0;
+    int checked_ = 0, failed_ = 0, demonstrations_ = 0;
 };
 
 }  // namespace cw

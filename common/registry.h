@@ -1,0 +1,80 @@
+// The version registry: each assignment lists its versions once, in one table of entries
+// (Entry derives from VersionInfo and adds what running it takes: a kernel launcher, a
+// factory, a launch description). Dispatch, --only, the version list of --help, the CSV's
+// version/validated/is_baseline columns and the tests all come from that table, so a label
+// that is not in it cannot reach any kernel, and adding a version is one kernel plus one
+// entry (README.md, "Adding a version").
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "options.h"
+
+namespace cw {
+
+struct VersionInfo {
+    std::string label;        // the report's label (version=1, kernel=2, high1) or ours
+    std::string kernel;       // the C++ kernel(s) or library call it runs
+    std::string summary;      // one line for --help
+    bool validated = true;    // false: a labelled demonstration (a racy or buggy original), never PASS/FAIL
+    bool is_baseline = false; // the library baseline (CUB, Thrust, cuBLAS): speed-ups are against it
+    bool by_default = true;   // false: runs only when --only names it
+};
+
+// The versions selected by --only, in registry order. No --only: every by_default entry.
+// An unknown label, an empty item or a label named twice is a usage error; so is a
+// selection that ends up empty.
+template <typename Entry>
+std::vector<const Entry*> select_versions(const std::vector<Entry>& registry, const std::string& only, bool given) {
+    std::set<std::string> named;
+    if (given) {
+        for (const std::string& label : split_list("only", only)) {
+            bool found = false;
+            for (const Entry& e : registry) found = found || e.label == label;
+            if (!found) {
+                std::string all;
+                for (const Entry& e : registry) all += (all.empty() ? "" : ",") + e.label;
+                throw UsageError("option --only: unknown version '" + label + "' (known: " + all + ")");
+            }
+            if (!named.insert(label).second) throw UsageError("option --only names version '" + label + "' twice");
+        }
+    }
+    std::vector<const Entry*> chosen;
+    for (const Entry& e : registry)
+        if (given ? named.count(e.label) != 0 : e.by_default) chosen.push_back(&e);
+    if (chosen.empty()) throw UsageError("option --only selects no version");
+    return chosen;
+}
+
+// The labels of a registry, comma-separated.
+template <typename Entry>
+std::string version_labels(const std::vector<Entry>& registry) {
+    std::string all;
+    for (const Entry& e : registry) all += (all.empty() ? "" : ",") + e.label;
+    return all;
+}
+
+// The "Versions" block of --help: one line per entry, with its kind.
+template <typename Entry>
+std::string versions_help(const std::vector<Entry>& registry) {
+    std::string out = "Versions (--only=LIST; all marked * run by default):\n";
+    for (const Entry& e : registry) {
+        std::string left = "  " + std::string(e.by_default ? "* " : "  ") + e.label;
+        left += std::string(left.size() < 22 ? 22 - left.size() : 1, ' ');
+        std::string kind = e.is_baseline ? " [library baseline]" : (!e.validated ? " [demonstration, not validated]" : "");
+        out += left + e.summary + kind + "\n";
+    }
+    return out;
+}
+
+// The registry entry of `label`, or nullptr (for tools that look versions up by name).
+template <typename Entry>
+const Entry* find_version(const std::vector<Entry>& registry, const std::string& label) {
+    for (const Entry& e : registry)
+        if (e.label == label) return &e;
+    return nullptr;
+}
+
+}  // namespace cw

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs an assignment's experiments without risking its committed results:
+#   staged_run.sh NAME COMMAND [ARGS...]
+# COMMAND runs with RESULTS_DIR set to a fresh staging folder (build/runs/<run>.incomplete)
+# and writes its CSVs there. Only when it exits 0 are the staged files moved into results/
+# (one rename per file; files of results/ that the run did not produce stay). Otherwise
+# results/ is left byte-for-byte as it was and the staging folder is renamed for the run and
+# the reason, which this script prints:
+#   build/runs/<run>-failed-exit<N>       COMMAND exited N (1 a wrong result, 2 bad input, 3 no GPU, ...)
+#   build/runs/<run>-interrupted-SIG<S>   SIGINT, SIGTERM (Slurm's time limit, scancel) or SIGHUP
+#   build/runs/<run>.incomplete           the run was killed with SIGKILL (nothing could rename it)
+# Exit status: COMMAND's, or 128 + the signal's number.
+set -u
+name=$1
+shift
+runs_dir=${CW_RUNS_DIR:-build/runs}
+run_id="$name-$(date +%Y%m%d-%H%M%S)-$$"
+stage="$runs_dir/$run_id.incomplete"
+mkdir -p "$stage" results || { echo "report-run $name: cannot create $stage" >&2; exit 2; }
+stage_abs=$(cd "$stage" && pwd)
+echo "report-run $name: staging in $stage_abs; results/ changes only if the whole run succeeds"
+
+child=
+finish_failed() {  # reason status
+  local kept="$runs_dir/$run_id-$1"
+  mv "$stage" "$kept" 2>/dev/null || kept=$stage
+  echo "report-run $name: $1: results/ unchanged; what this run produced is in $(cd "$kept" && pwd)" >&2
+  exit "$2"
+}
+on_signal() {  # SIGNAME NUMBER
+  trap '' INT TERM HUP
+  if [ -n "$child" ]; then
+    kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null
+    wait "$child" 2>/dev/null
+  fi
+  finish_failed "interrupted-$1" $((128 + $2))
+}
+trap 'on_signal SIGINT 2' INT
+trap 'on_signal SIGTERM 15' TERM
+trap 'on_signal SIGHUP 1' HUP
+
+# COMMAND in its own process group, so that a signal to this script reaches all of it.
+if command -v setsid >/dev/null; then
+  RESULTS_DIR="$stage_abs" setsid "$@" &
+else
+  RESULTS_DIR="$stage_abs" "$@" &
+fi
+child=$!
+wait "$child"
+status=$?
+child=
+[ "$status" -eq 0 ] || finish_failed "failed-exit$status" "$status"
+if [ -z "$(ls -A "$stage")" ]; then
+  finish_failed "failed-no-results" 1
+fi
+moved=
+for f in "$stage"/*; do
+  mv -f "$f" "results/$(basename "$f")" || finish_failed "failed-moving-results" 1
+  moved="$moved $(basename "$f")"
+done
+rmdir "$stage" 2>/dev/null
+echo "report-run $name: results/ updated:$moved"
