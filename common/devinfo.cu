@@ -12,7 +12,10 @@ int main(int argc, char** argv) {
         cw::Options opts("devinfo", "Describe the CUDA device and measure its copy bandwidth.");
         opts.add_int("device", &device, 0, 1023, "CUDA device to describe")
             .add_flag("check", &check_only, "only check that the device is usable (no bandwidth run)");
-        opts.parse_or_exit(argc, argv);
+        if (!opts.parse(argc, argv)) {
+            std::fputs(opts.help_text().c_str(), stdout);
+            return cw::kExitOk;
+        }
 
         const cw::DeviceInfo info = cw::select_device(device);
         std::printf("%s\n", info.describe().c_str());

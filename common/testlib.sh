@@ -161,3 +161,101 @@ t_summary() {
   echo "$p passed, $f failed, $s skipped"
   [ "$f" -eq 0 ]
 }
+
+# ---- The shared command-line contract, checked the same way against every program ----
+# (common/tests/tier1_robustness.sh runs these for all five; README.md, "One command line".)
+
+# expect_refusal NAME PATTERN CMD...: exit 2 within 10 s, exactly one line on stderr matching
+# PATTERN, no result printed, and no file created or changed in $CW_ROBUST_DIR.
+expect_refusal() {
+  local name=$1 pattern=$2; shift 2
+  local before after
+  before=$(cd "$CW_ROBUST_DIR" && ls -la --time-style=+%s.%N 2>/dev/null | md5sum)
+  CW_CASE_TIMEOUT=10 expect_usage_error "$name" "$pattern" "$@"
+  [ "$T_STATUS" = 124 ] && echo "    (the command hung: killed after 10 s)"
+  after=$(cd "$CW_ROBUST_DIR" && ls -la --time-style=+%s.%N 2>/dev/null | md5sum)
+  if [ "$before" != "$after" ]; then
+    t_fail "$name: no file created or changed" "$(ls -la "$CW_ROBUST_DIR" | tail -n +2 | tr '\n' ';')"
+  fi
+}
+
+# t_shared_cli_cases PROGRAM SMALL_ARGS: the contract's cases for one program. SMALL_ARGS is
+# a tiny valid run (e.g. "--n=1000"), used where a case needs one.
+t_shared_cli_cases() {
+  local prog=$1 small=$2 name
+  name=$(basename "$prog")
+  CW_ROBUST_DIR=$CW_TEST_TMP/robust-$name
+  rm -rf "$CW_ROBUST_DIR"; mkdir -p "$CW_ROBUST_DIR"
+  local d=$CW_ROBUST_DIR help
+  mkfifo "$d/fifo" "$d/fifo_csv" "$d/fifo_out"
+  mkdir "$d/folder"
+  printf 'a,b\n1,2\n' >"$d/other.csv"
+  help=$("$prog" --help 2>&1)
+  # Integers: strict, one out-of-range message whatever the spelling, one line.
+  local v
+  for v in ' 5' '5 ' '5x' '2^' '1.5' ''; do
+    expect_refusal "$name --repeat='$v' refused" "option --repeat (expects an integer|needs a value)" "$prog" "--repeat=$v"
+  done
+  for v in '2^63' '1e19' '99999999999999999999' '0'; do
+    expect_refusal "$name --repeat=$v out of range" "option --repeat=$v is out of range \[1, 100000\]" "$prog" "--repeat=$v"
+  done
+  expect_refusal "$name newline in a value: one line" 'expects an integer.*5\\n6' "$prog" "--repeat=$(printf '5\n6')"
+  expect_refusal "$name --help=1 refused" "option --help takes no value" "$prog" --help=1
+  expect_refusal "$name unknown option" "unknown option '--bogus'" "$prog" --bogus
+  expect_refusal "$name option given twice" "given twice" "$prog" --repeat=3 --repeat=4
+  # --only: empty, duplicate and unknown items.
+  expect_refusal "$name --only with an empty item" "option --only=.*has an empty item" "$prog" --only=,
+  expect_refusal "$name --only unknown" "unknown version 'no_such'" "$prog" --only=no_such
+  # Files: never block, say what a path is, create nothing.
+  expect_refusal "$name FIFO as --input" "input file '.*fifo' is a FIFO" "$prog" --input="$d/fifo"
+  expect_refusal "$name directory as --input" "is a directory" "$prog" --input="$d/folder"
+  expect_refusal "$name /dev/zero as --input" "is a character device" "$prog" --input=/dev/zero
+  expect_refusal "$name /proc file as --input" "is empty" "$prog" --input=/proc/self/status
+  expect_refusal "$name missing --input" "cannot open input file" "$prog" --input="$d/missing.bin"
+  expect_refusal "$name FIFO as --csv" "CSV file '.*fifo_csv' is a FIFO" "$prog" $small --csv="$d/fifo_csv"
+  expect_refusal "$name FIFO as --output" "output file '.*fifo_out' is a FIFO" "$prog" $small --output="$d/fifo_out"
+  expect_refusal "$name --output in a missing folder" "cannot write output file" "$prog" $small --output="$d/no/such/out.bin"
+  expect_refusal "$name --csv with other columns" "has different columns" "$prog" $small --csv="$d/other.csv"
+  # --print-csv-header: checks the other options first, then one header line with the core columns.
+  expect_refusal "$name --print-csv-header checks the other options" "out of range" "$prog" --print-csv-header --repeat=0
+  t_run "$prog" --print-csv-header
+  if [ "$T_STATUS" -eq 0 ] && [ "$(wc -l <"$T_OUT")" -eq 1 ] &&
+     grep -Eq '^assignment,version,validated,is_baseline,device,compute_capability,driver,runtime,(n|m,n),threads,blocks,kernel_ms,kernel_ms_scope,bandwidth_GBps,pct_of_copy_bw,baseline_ms,speedup_vs_baseline,result_ok(,|$)' "$T_OUT"; then
+    t_pass "$name --print-csv-header: one line, core columns first"
+  else
+    t_fail "$name --print-csv-header: one line, core columns first" "exit $T_STATUS: $(head -c 300 "$T_OUT")"
+  fi
+  # --help names every shared option and the versions.
+  local opt missing=""
+  for opt in --repeat --warmup --device --csv --input --output --pinned --only --print-csv-header --inject-fault; do
+    grep -q -- "$opt" <<<"$help" || missing="$missing $opt"
+  done
+  if [ -z "$missing" ] && grep -q '^Versions' <<<"$help"; then t_pass "$name --help lists the shared options and versions"
+  else t_fail "$name --help lists the shared options and versions" "missing:$missing"; fi
+  if grep -q -- '--seed' <<<"$help"; then
+    expect_refusal "$name --seed above 2^32-1" "option --seed=4294967296 is out of range \[0, 4294967295\]" "$prog" --seed=4294967296
+  fi
+  if grep -q -- '--data' <<<"$help"; then
+    printf '0123456789abcdef' >"$d/sixteen.bin"
+    expect_refusal "$name --input with --data" "exclude each other" "$prog" --input="$d/sixteen.bin" --data="$(sed -n 's/.*--data=\([a-z0-9_]*\).*/\1/p' <<<"$help" | head -n 1)"
+    rm -f "$d/sixteen.bin"
+  fi
+  # Without a GPU: exit 3, one line starting with plain words, no new file, an existing file unchanged.
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" = 1 ]; then
+    t_skip "$name without a GPU: exit 3, one line, no file left" "a usable GPU is present"
+  else
+    printf 'keep me\n' >"$d/existing.bin"
+    local sum_before
+    sum_before=$(md5sum <"$d/existing.bin")
+    CW_CASE_TIMEOUT=20 t_run "$prog" $small --csv="$d/new.csv" --output="$d/existing.bin"
+    if [ "$T_STATUS" -ne 3 ]; then t_fail "$name without a GPU: exit 3, one line, no file left" "exit $T_STATUS"; t_show_failure
+    elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -q "^$name: no usable CUDA GPU: .*CUDA error [0-9]" "$T_ERR"; then
+      t_fail "$name without a GPU: exit 3, one line, no file left" "stderr: $(head -c 300 "$T_ERR")"
+    elif [ -e "$d/new.csv" ] || [ "$(md5sum <"$d/existing.bin")" != "$sum_before" ] || ls "$d" | grep -q '\.tmp\.'; then
+      t_fail "$name without a GPU: exit 3, one line, no file left" "files: $(ls "$d" | tr '\n' ' ')"
+    else
+      t_pass "$name without a GPU: exit 3, one line, no file left"
+    fi
+  fi
+}

@@ -8,6 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <climits>
+#include <glob.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "common.h"
 
 namespace {
@@ -122,6 +127,50 @@ TEST(Options, EveryErrorNamesTheOption) {
     EXPECT_NE(usage_error({"-5"}).find("out of range"), std::string::npos);  // a negative positional is a value
 }
 
+TEST(Options, StrictIntegersOneMessageForOutOfRange) {
+    // Blanks are never part of a number, whichever side they are on.
+    EXPECT_NE(usage_error({"--n= 1000"}).find("expects an integer"), std::string::npos);
+    EXPECT_NE(usage_error({"--n=1000 "}).find("expects an integer"), std::string::npos);
+    EXPECT_NE(usage_error({"--n=+5"}).find("expects an integer"), std::string::npos);
+    // Out of range reads the same whatever the spelling.
+    for (const char* big : {"--n=2^63", "--n=1e19", "--n=99999999999999999999", "--n=2^4000", "--n=1e400"})
+        EXPECT_NE(usage_error({big}).find(std::string(big) + " is out of range [1, 1099511627776]"), std::string::npos)
+            << big << ": " << usage_error({big});
+    EXPECT_NE(usage_error({"--n=2^"}).find("expects an integer"), std::string::npos);
+    EXPECT_NE(usage_error({"--n=^3"}).find("expects an integer"), std::string::npos);
+    EXPECT_NE(usage_error({"--n=e6"}).find("expects an integer"), std::string::npos);
+    Parsed p;
+    EXPECT_TRUE(parse(p, {"--n=2^40"}));
+    EXPECT_EQ(p.n, 1LL << 40);
+    EXPECT_TRUE(parse(p, {"--n=1E3"}));
+    EXPECT_EQ(p.n, 1000);
+    EXPECT_EQ(cw::parse_integer("x", "-9223372036854775808", LLONG_MIN, 0), LLONG_MIN);
+}
+
+TEST(Options, MessagesStayOnOneLine) {
+    const std::string e = usage_error({"--n=5\n6"});
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+    EXPECT_NE(e.find("5\\n6"), std::string::npos) << e;
+    EXPECT_EQ(cw::printable(std::string("a\tb\x01")), "a\\tb\\x01");
+}
+
+TEST(Options, HelpWithAValueAndRepeatedOptionsAreRefused) {
+    EXPECT_NE(usage_error({"--help=1"}).find("--help takes no value"), std::string::npos);
+    EXPECT_NE(usage_error({"--n=5", "--n=6"}).find("--n is given twice"), std::string::npos);
+    EXPECT_NE(usage_error({"--n=5", "7"}).find("given twice"), std::string::npos);
+}
+
+TEST(Options, OneSizesGrammar) {
+    EXPECT_EQ(cw::parse_size_list("sizes", "1,2^3,1e2,5..7", 1, 1000),
+              (std::vector<long long>{1, 8, 100, 5, 6, 7}));
+    EXPECT_THROW(cw::parse_size_list("sizes", "1,,2", 1, 10), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "1,", 1, 10), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "", 1, 10), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "7..5", 1, 10), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "1..2^30", 1, 1LL << 40), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "11", 1, 10), cw::UsageError);
+}
+
 struct SharedConfig : cw::SharedOptions {
     long long n = 5;
     SharedConfig() { seed = 7; }
@@ -132,16 +181,16 @@ TEST(Options, SharedOptionsKeepTheProgramsDefaultsAndParse) {
     cw::Options opts("prog", "summary");
     opts.add_int("n", &c.n, 1, 100, "n");
     cw::SharedOptionsHelp help;
-    help.seed_max = 1000;
     help.csv = "one row per version";
     cw::add_shared_options(opts, c, help);
-    const char* argv[] = {"prog", "--repeat=4", "--only=a,b", "--pinned", "--csv=r.csv"};
-    ASSERT_TRUE(opts.parse(5, argv));
+    const char* argv[] = {"prog", "--repeat=4", "--only=a,b", "--pinned", "--csv=r.csv", "--print-csv-header",
+                          "--inject-fault"};
+    ASSERT_TRUE(opts.parse(7, argv));
     EXPECT_EQ(c.repeat, 4);
     EXPECT_EQ(c.warmup, 3);
     EXPECT_EQ(c.seed, 7);
     EXPECT_EQ(c.only, "a,b");
-    EXPECT_TRUE(c.pinned);
+    EXPECT_TRUE(c.pinned && c.print_csv_header && c.inject_fault);
     EXPECT_EQ(c.csv, "r.csv");
     const std::string help_text = opts.help_text();
     EXPECT_NE(help_text.find("one row per version"), std::string::npos);
@@ -149,8 +198,28 @@ TEST(Options, SharedOptionsKeepTheProgramsDefaultsAndParse) {
     SharedConfig d;
     cw::Options again("prog", "summary");
     cw::add_shared_options(again, d, help);
-    const char* too_big[] = {"prog", "--seed=1001"};
+    const char* too_big[] = {"prog", "--seed=4294967296"};
     EXPECT_THROW(again.parse(2, too_big), cw::UsageError);
+    SharedConfig e;
+    cw::Options no_seed("prog", "summary");
+    help.has_seed = false;
+    cw::add_shared_options(no_seed, e, help);
+    EXPECT_FALSE(no_seed.has("seed"));
+}
+
+TEST(Options, InputExcludesSizeOptionsAndData) {
+    long long n = 1;
+    std::string input, data = "random";
+    cw::Options o("prog", "x");
+    o.add_int("n", &n, 1, 10, "n").add_string("input", &input, "in").add_string("data", &data, "d");
+    const char* argv[] = {"prog", "--input=f", "--n=3"};
+    ASSERT_TRUE(o.parse(3, argv));
+    EXPECT_THROW(cw::check_input_excludes(o, {"n"}), cw::UsageError);
+    cw::Options o2("prog", "x");
+    o2.add_int("n", &n, 1, 10, "n").add_string("input", &input, "in").add_string("data", &data, "d");
+    const char* argv2[] = {"prog", "--input=f", "--data=x"};
+    ASSERT_TRUE(o2.parse(3, argv2));
+    EXPECT_THROW(cw::check_input_excludes(o2, {"n"}), cw::UsageError);
 }
 
 TEST(Format, PrintfIntoAString) {
@@ -161,22 +230,45 @@ TEST(Format, PrintfIntoAString) {
     EXPECT_EQ(cw::format("%s!", long_text.c_str()), long_text + "!");
 }
 
-TEST(Options, ParseOrExitExitsTwoWithOneLine) {
-    long long n = 1;
-    cw::Options o("prog", "x");
-    o.add_int("n", &n, 1, 10, "n");
-    const char* argv[] = {"prog", "--n=11"};
-    EXPECT_EXIT(o.parse_or_exit(2, argv), ::testing::ExitedWithCode(2), "^prog: error: option --n=11 is out of range \\[1, 10\\]\n$");
+struct Entry : cw::VersionInfo {
+    int id = 0;
+};
+
+std::vector<Entry> test_registry() {
+    std::vector<Entry> r(4);
+    const char* labels[] = {"1", "2", "cub", "demo"};
+    for (int i = 0; i < 4; ++i) r[i].label = labels[i], r[i].id = i;
+    r[2].is_baseline = true;
+    r[3].validated = false;
+    r[3].by_default = false;
+    return r;
 }
 
-TEST(VersionFilter, SelectsKnownLabelsAndRejectsOthers) {
-    cw::VersionFilter all("", {"1", "2", "cub"});
-    EXPECT_TRUE(all.wants("1"));
-    EXPECT_TRUE(all.wants("cub"));
-    cw::VersionFilter some("2,cub", {"1", "2", "cub"});
-    EXPECT_FALSE(some.wants("1"));
-    EXPECT_TRUE(some.wants("2"));
-    EXPECT_THROW(cw::VersionFilter("3", {"1", "2"}), cw::UsageError);
+std::vector<std::string> chosen(const std::string& only, bool given) {
+    const std::vector<Entry> r = test_registry();
+    std::vector<std::string> out;
+    for (const Entry* e : cw::select_versions(r, only, given)) out.push_back(e->label);
+    return out;
+}
+
+TEST(Registry, SelectsInRegistryOrderAndDefaultsExcludeOptIns) {
+    EXPECT_EQ(chosen("", false), (std::vector<std::string>{"1", "2", "cub"}));
+    EXPECT_EQ(chosen("cub,1", true), (std::vector<std::string>{"1", "cub"}));
+    EXPECT_EQ(chosen("demo", true), (std::vector<std::string>{"demo"}));
+}
+
+TEST(Registry, UnknownEmptyAndDuplicateLabelsAreUsageErrors) {
+    EXPECT_THROW(chosen("3", true), cw::UsageError);
+    EXPECT_THROW(chosen("1,,2", true), cw::UsageError);
+    EXPECT_THROW(chosen("", true), cw::UsageError);
+    EXPECT_THROW(chosen("1,1", true), cw::UsageError);
+    const std::vector<Entry> r = test_registry();
+    EXPECT_EQ(cw::version_labels(r), "1,2,cub,demo");
+    const std::string help = cw::versions_help(r);
+    EXPECT_NE(help.find("[library baseline]"), std::string::npos);
+    EXPECT_NE(help.find("[demonstration, not validated]"), std::string::npos);
+    EXPECT_EQ(cw::find_version(r, "2")->id, 1);
+    EXPECT_EQ(cw::find_version(r, "x"), nullptr);
 }
 
 class TempFile : public ::testing::Test {
@@ -190,118 +282,149 @@ class TempFile : public ::testing::Test {
     }
 };
 
-using BinaryIo = TempFile;
-
-TEST_F(BinaryIo, RoundTripsFloats) {
-    const std::vector<float> data = {1.5f, -2.25f, 3.0f};
-    cw::write_binary(path, data.data(), data.size());
-    EXPECT_EQ(cw::read_binary<float>(path), data);
-    EXPECT_EQ(cw::read_binary<float>(path, 3), data);
-}
-
-TEST_F(BinaryIo, MissingFileIsAUsageError) {
-    try {
-        cw::read_binary<float>(path + ".missing");
-        FAIL() << "no error";
-    } catch (const cw::UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("cannot open input file"), std::string::npos);
-    }
-}
-
-TEST_F(BinaryIo, EmptyFileIsAUsageError) {
-    write_bytes(0);
-    EXPECT_THROW(cw::read_binary<int>(path), cw::UsageError);
-}
-
-TEST_F(BinaryIo, PartialElementIsAUsageError) {
-    write_bytes(10);
-    try {
-        cw::read_binary<double>(path);
-        FAIL() << "no error";
-    } catch (const cw::UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("not a whole number of 8-byte elements"), std::string::npos);
-    }
-}
-
-TEST_F(BinaryIo, WrongShapeIsAUsageError) {
-    write_bytes(24);
-    EXPECT_EQ(cw::read_binary<double>(path).size(), 3u);
-    try {
-        cw::read_binary<double>(path, 4);
-        FAIL() << "no error";
-    } catch (const cw::UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("holds 3 8-byte elements, expected 4"), std::string::npos);
-    }
-}
-
-TEST_F(BinaryIo, DirectoryIsAUsageError) {
-    EXPECT_THROW(cw::read_binary<int>(::testing::TempDir()), cw::UsageError);
-}
-
-TEST_F(BinaryIo, UnwritableOutputIsAUsageError) {
-    const int x = 1;
-    EXPECT_THROW(cw::write_binary("/nonexistent-dir/out.bin", &x, 1), cw::UsageError);
-    EXPECT_THROW(cw::check_writable("/nonexistent-dir/out.bin"), cw::UsageError);
-}
-
-using Csv = TempFile;
-
 std::string slurp(const std::string& path) {
     std::ifstream f(path);
     return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
-TEST_F(Csv, HeaderOnceThenRows) {
-    cw::CsvRow a;
-    a.add("version", "1").add("n", 31LL).add("kernel_ms", 0.125).add("result_ok", true);
-    cw::csv_append(path, a);
-    cw::CsvRow b;
-    b.add("version", "cub").add("n", 32LL).add("kernel_ms", 2.0 / 3.0, 4).add("result_ok", false);
-    cw::csv_append(path, b);
-    EXPECT_EQ(slurp(path), "version,n,kernel_ms,result_ok\n1,31,0.125,1\ncub,32,0.6667,0\n");
+std::string input_error(const std::string& path, std::size_t elem) {
+    try {
+        cw::InputFile f(path, elem);
+    } catch (const cw::UsageError& e) {
+        return e.what();
+    }
+    return "";
 }
 
-TEST_F(Csv, EmptyExistingFileGetsAHeader) {
+using BinaryIo = TempFile;
+
+TEST_F(BinaryIo, RoundTripsFloats) {
+    const std::vector<float> data = {1.5f, -2.25f, 3.0f};
+    cw::write_binary(path, data.data(), data.size());
+    cw::InputFile f(path, sizeof(float));
+    EXPECT_EQ(f.count(), 3u);
+    EXPECT_NO_THROW(f.require_exact(3, "test"));
+    EXPECT_THROW(f.require_exact(4, "test"), cw::UsageError);
+    EXPECT_EQ(f.read_all<float>(), data);
+}
+
+TEST_F(BinaryIo, SpecialFilesAreNamedAndRefusedWithoutBlocking) {
+    EXPECT_NE(input_error(path + ".missing", 4).find("cannot open input file"), std::string::npos);
+    EXPECT_NE(input_error(::testing::TempDir(), 4).find("is a directory"), std::string::npos);
+    EXPECT_NE(input_error("/dev/zero", 4).find("is a character device"), std::string::npos);
+    EXPECT_NE(input_error("/proc/self/status", 4).find("is empty"), std::string::npos);
+    const std::string fifo = path + ".fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_NE(input_error(fifo, 4).find("is a FIFO"), std::string::npos);  // returns: O_NONBLOCK
+    std::remove(fifo.c_str());
+}
+
+TEST_F(BinaryIo, SizeAndShapeAreCheckedBeforeReading) {
     write_bytes(0);
-    cw::CsvRow a;
-    a.add("x", 1);
-    cw::csv_append(path, a);
-    EXPECT_EQ(slurp(path), "x\n1\n");
+    EXPECT_NE(input_error(path, 4).find("is empty"), std::string::npos);
+    write_bytes(10);
+    EXPECT_NE(input_error(path, 8).find("not a whole number of 8-byte elements"), std::string::npos);
+    write_bytes(48);
+    cw::InputFile f(path, 8);
+    EXPECT_THROW(f.require_count(5, "limit"), cw::UsageError);
+    EXPECT_THROW(f.require_count(100, "limit", 4, "rows of 4"), cw::UsageError);
+    EXPECT_NO_THROW(f.require_count(6, "limit", 3, "rows of 3"));
 }
 
-TEST_F(Csv, DifferentColumnsAreRefused) {
+TEST_F(BinaryIo, OutputChecksCreateNothingAndRefuseSpecialPaths) {
+    EXPECT_NO_THROW(cw::check_output_path(path, "output file"));
+    EXPECT_NE(access(path.c_str(), F_OK), 0);  // nothing created
+    EXPECT_THROW(cw::check_output_path("/nonexistent-dir/out.bin", "output file"), cw::UsageError);
+    EXPECT_THROW(cw::check_output_path(::testing::TempDir(), "output file"), cw::UsageError);
+    EXPECT_THROW(cw::check_output_path("/dev/null", "output file"), cw::UsageError);
+    const int x = 1;
+    EXPECT_THROW(cw::write_binary("/nonexistent-dir/out.bin", &x, 1), cw::UsageError);
+}
+
+TEST_F(BinaryIo, AtomicWriteReplacesWholeFilesAndLeavesNoTemporary) {
+    write_bytes(7);
+    const int x[2] = {1, 2};
+    cw::write_binary(path, x, 2);
+    EXPECT_EQ(slurp(path).size(), 8u);
+    glob_t found;
+    const std::string pattern = path + ".tmp.*";
+    EXPECT_EQ(glob(pattern.c_str(), 0, nullptr, &found), GLOB_NOMATCH);  // no temporary left
+    globfree(&found);
+}
+
+using Csv = TempFile;
+
+cw::CsvRow row(const char* version, long long n, double ms) {
+    cw::CsvRow r;
+    r.add("version", version).add("n", n).add("kernel_ms", ms).add("result_ok", true);
+    return r;
+}
+
+TEST_F(Csv, RowsOfARunAreAppendedTogetherHeaderOnce) {
+    cw::CsvSink sink(path);
+    sink.add(row("1", 31, 0.125));
+    sink.add(row("cub", 32, 0.5));
+    EXPECT_NE(access(path.c_str(), F_OK), 0);  // nothing before commit
+    sink.commit();
+    cw::CsvSink again(path);
+    again.add(row("2", 33, 1.0));
+    again.commit();
+    EXPECT_EQ(slurp(path), "version,n,kernel_ms,result_ok\n1,31,0.125,1\ncub,32,0.5,1\n2,33,1,1\n");
+}
+
+TEST_F(Csv, EmptyExistingFileGetsAHeaderAndOtherColumnsAreRefused) {
+    write_bytes(0);
+    cw::CsvSink sink(path);
     cw::CsvRow a;
     a.add("x", 1);
-    cw::csv_append(path, a);
+    sink.add(a);
+    sink.commit();
+    EXPECT_EQ(slurp(path), "x\n1\n");
+    cw::CsvSink other(path);
     cw::CsvRow b;
     b.add("y", 1);
-    EXPECT_THROW(cw::csv_append(path, b), cw::UsageError);
+    other.add(b);
+    EXPECT_THROW(other.commit(), cw::UsageError);
     EXPECT_EQ(slurp(path), "x\n1\n");
 }
 
-TEST_F(Csv, CheckBeforeGpuWorkAcceptsNewMatchingAndEmptyFiles) {
-    EXPECT_NO_THROW(cw::check_csv_file(path, "x,y"));  // missing: created empty, appendable
-    EXPECT_EQ(slurp(path), "");
-    cw::CsvRow a;
-    a.add("x", 1).add("y", 2);
-    cw::csv_append(path, a);
-    EXPECT_NO_THROW(cw::check_csv_file(path, a.header()));
-}
-
-TEST_F(Csv, CheckBeforeGpuWorkRefusesOtherColumnsAndUnwritablePaths) {
-    cw::CsvRow a;
-    a.add("x", 1);
-    cw::csv_append(path, a);
+TEST_F(Csv, CheckBeforeGpuWorkCreatesNothing) {
+    EXPECT_NO_THROW(cw::check_csv_file(path, "x,y"));
+    EXPECT_NE(access(path.c_str(), F_OK), 0);
+    std::ofstream(path) << "x\n1\n";
     EXPECT_THROW(cw::check_csv_file(path, "x,y"), cw::UsageError);
+    EXPECT_NO_THROW(cw::check_csv_file(path, "x"));
     EXPECT_EQ(slurp(path), "x\n1\n");
     EXPECT_THROW(cw::check_csv_file("/nonexistent-dir/r.csv", "x"), cw::UsageError);
 }
 
-TEST(CsvRow, QuotesAndSpecialValues) {
+TEST(CsvRow, QuotesAndNotApplicableIsEmpty) {
     cw::CsvRow r;
-    r.add("device", "GPU, \"big\"").add("a", NAN).add("b", NAN, 6, true).add("c", INFINITY).add("d", 1e-20, 3);
-    EXPECT_EQ(r.header(), "device,a,b,c,d");
-    EXPECT_EQ(r.values(), "\"GPU, \"\"big\"\"\",nan,,inf,1e-20");
+    r.add("device", "GPU, \"big\"").add("a", NAN).add_value("b", NAN).add("c", INFINITY).add("d", 1e-20, 3).add_na("e");
+    EXPECT_EQ(r.header(), "device,a,b,c,d,e");
+    EXPECT_EQ(r.values(), "\"GPU, \"\"big\"\"\",,nan,inf,1e-20,");
+}
+
+TEST(CsvRow, CoreColumnsComeFirstInTheirOrder) {
+    cw::CoreRow c;
+    c.assignment = "scan";
+    c.version = "cub";
+    c.is_baseline = true;
+    c.sizes = {{"n", 1000}};
+    c.kernel_ms = 0.5;
+    c.bytes = 8000.0;
+    c.copy_bw_GBps = 0.032;
+    c.baseline_ms = 0.5;
+    c.result_ok = true;
+    const cw::CsvRow r = cw::core_row(cw::DeviceColumns{"GPU", "9.0", "13.0", "13.0"}, c);
+    EXPECT_EQ(r.header(),
+              "assignment,version,validated,is_baseline,device,compute_capability,driver,runtime,n,threads,blocks,"
+              "kernel_ms,kernel_ms_scope,bandwidth_GBps,pct_of_copy_bw,baseline_ms,speedup_vs_baseline,result_ok");
+    EXPECT_EQ(r.values(), "scan,cub,1,1,GPU,9.0,13.0,13.0,1000,,,0.5,kernels,0.016,50,0.5,1,1");
+    cw::CoreRow none;
+    none.sizes = {{"n", 1}};
+    const std::string v = cw::core_row(cw::DeviceColumns(), none).values();
+    EXPECT_EQ(v, ",,1,0,,,,,1,,,,,,,,,0");  // nothing measured: every measurement empty
 }
 
 TEST(Validate, ExactCompareCountsAndLocatesMismatches) {
@@ -350,8 +473,12 @@ TEST(Validate, ResultBookPrintsGreppableLinesAndExitStatus) {
     cw::ResultBook good("prog");
     testing::internal::CaptureStdout();
     good.record("1", true);
-    testing::internal::GetCapturedStdout();
+    good.demonstration("5-unfixed", "racy");
+    const std::string demo = testing::internal::GetCapturedStdout();
+    EXPECT_NE(demo.find("prog version=5-unfixed racy: demonstration, not validated"), std::string::npos);
     EXPECT_EQ(good.exit_status(), cw::kExitOk);
+    EXPECT_EQ(good.demonstrations(), 1);
+    EXPECT_EQ(good.checked(), 1);
 }
 
 TEST(Timing, MedianOfOddAndEvenCounts) {
