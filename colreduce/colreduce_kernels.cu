@@ -1,9 +1,12 @@
-// Every kernel of colreduce, their launch configurations, and the report's GPU entry point
-// gpu_mat_column_reduce(). Column sums of an m x n row-major matrix of doubles:
-// vec[j] = sum_i mat[i*n + j], for every m >= 1 and 1 <= n <= 1024.
+// Every kernel of colreduce, their launchers, the registry of versions (versions()), and the
+// report's GPU entry point gpu_mat_column_reduce(). Column sums of an m x n row-major matrix
+// of doubles: vec[j] = sum_i mat[i*n + j], for every 1 <= m <= 2^31 - 1 and 1 <= n <= 1024.
 #include "colreduce_kernels.cuh"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace colreduce {
@@ -106,26 +109,28 @@ __device__ __forceinline__ void fold_rows(double* s, unsigned rows, unsigned wid
     }
 }
 
-constexpr int kTallUnroll = 4;
-
 // version=tall (kAtomic) and the first pass of version=tall_det (!kAtomic). Ours, for tall
 // matrices with few columns.
 // - The matrix is read as one flat array of m*n doubles, 16-byte double2 loads, consecutive
 //   threads on consecutive addresses: every warp reads 512 contiguous bytes, whatever n is
 //   (the report's versions read n doubles per row per warp, 64 bytes at n = 8).
-// - The block size T is a multiple of q = n / gcd(n, 2), so 2T, and the grid stride
-//   2 * T * gridDim.x, are multiples of n: each thread keeps the same two columns,
-//   (2t) % n and (2t+1) % n, for the whole grid-stride loop and sums them in registers.
-// - The loop is unrolled 4x with predicated loads: four independent 16-byte loads in flight
-//   per thread, even when a thread has fewer than four (small matrices).
+// - The block size T is a multiple of q = n / gcd(n, 2) (TallPolicy::block_size), so 2T, and
+//   the grid stride 2 * T * gridDim.x, are multiples of n: each thread keeps the same two
+//   columns, (2t) % n and (2t+1) % n, for the whole grid-stride loop and sums them in registers.
+// - The loop is unrolled TallPolicy::kUnroll times with predicated loads: that many
+//   independent 16-byte loads in flight per thread, even when a thread has fewer (small
+//   matrices).
 // - One block-level fold in shared memory (2T values, 2T/n rows of n columns), then n atomics
 //   per block (tall) or n plain stores into a per-block partial row (tall_det, no atomics).
 // - An odd m*n leaves one double after the last double2: the thread whose loop would have
 //   reached that pair adds it (it is column (2t) % n of that thread).
+// Preconditions (checked on the host by TallReducer::setup): `mat` is 16-byte aligned (the
+// double2 loads; cudaMalloc gives 256 bytes), blockDim.x <= TallPolicy::kMaxThreads and a
+// multiple of q, 2 * blockDim.x / n rows fit the shared array.
 template <bool kAtomic>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(TallPolicy::kMaxThreads)
 column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ out, unsigned long long total, int n) {
-    __shared__ double s[2 * 1024];
+    __shared__ double s[2 * TallPolicy::kMaxThreads];
     const unsigned tid = threadIdx.x;
     const unsigned nthreads = blockDim.x;
     const unsigned long long nvec = total / 2;
@@ -133,15 +138,15 @@ column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ 
     const unsigned long long first = static_cast<unsigned long long>(blockIdx.x) * nthreads + tid;
     const double2* __restrict__ v = reinterpret_cast<const double2*>(mat);
     double a0 = 0.0, a1 = 0.0;
-    for (unsigned long long i = first; i < nvec; i += kTallUnroll * stride) {
-        double2 x[kTallUnroll];
+    for (unsigned long long i = first; i < nvec; i += TallPolicy::kUnroll * stride) {
+        double2 x[TallPolicy::kUnroll];
 #pragma unroll
-        for (int u = 0; u < kTallUnroll; ++u) {
+        for (int u = 0; u < TallPolicy::kUnroll; ++u) {
             const unsigned long long k = i + u * stride;
             x[u] = k < nvec ? __ldg(v + k) : make_double2(0.0, 0.0);
         }
 #pragma unroll
-        for (int u = 0; u < kTallUnroll; ++u) {
+        for (int u = 0; u < TallPolicy::kUnroll; ++u) {
             a0 += x[u].x;
             a1 += x[u].y;
         }
@@ -162,10 +167,10 @@ column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ 
 // Second pass of version=tall_det: column c is the sum of the `rows` per-block partials
 // partials[r*n + c]. A block takes `width` adjacent columns (coalesced reads of each partial
 // row), its threads split the rows, and the same fixed fold finishes: the result is bitwise
-// the same on every run with the same launch configuration.
-__global__ void __launch_bounds__(1024)
+// the same on every run with the same launch configuration. blockDim.x <= kMaxThreads.
+__global__ void __launch_bounds__(TallPolicy::kMaxThreads)
 column_sum_partials_finalize(const double* __restrict__ partials, double* __restrict__ vec, int rows, int n, int width) {
-    __shared__ double s[1024];
+    __shared__ double s[TallPolicy::kMaxThreads];
     const unsigned tid = threadIdx.x;
     const unsigned nthreads = blockDim.x;  // a multiple of width
     const unsigned lanes = nthreads / width;
@@ -182,220 +187,3 @@ column_sum_partials_finalize(const double* __restrict__ partials, double* __rest
     if (tid < static_cast<unsigned>(width) && c < n) vec[c] = s[tid];
 }
 
-// ---------------------------------------------------------------------------------------
-// Launchers.
-namespace {
-
-unsigned ceil_div_u(unsigned long long a, unsigned long long b) { return static_cast<unsigned>((a + b - 1) / b); }
-
-class OriginalReducer : public ColumnReducer {
-  public:
-    std::string label() const override { return "original"; }
-    std::string kernel_name() const override { return "column_sum_thread_per_column"; }
-    std::size_t workspace_bytes(long long, int) const override { return 0; }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), 128), 1, 1);  // report: ceil((double)n/ThreadNum)
-        block_ = dim3(128, 1, 1);
-    }
-    void run(cudaStream_t stream) override {
-        column_sum_thread_per_column<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        CUDA_CHECK_LAUNCH();
-    }
-    void teardown() override {}
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
-
-  private:
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
-};
-
-// high1 and high2: fixed report configurations, atomics into a zeroed result.
-class ReportAtomicReducer : public ColumnReducer {
-  public:
-    explicit ReportAtomicReducer(bool high2) : high2_(high2) {}
-    std::string label() const override { return high2_ ? "high2" : "high1"; }
-    std::string kernel_name() const override {
-        return high2_ ? "column_sum_column_groups_atomic" : "column_sum_row_slices_atomic";
-    }
-    std::size_t workspace_bytes(long long, int) const override { return 0; }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        if (high2_) {
-            grid_ = dim3(8, 1, 1);     // report: gridnum
-            block_ = dim3(8, 128, 1);  // report: blocknum x colnum
-        } else {
-            grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), 64), 1, 1);  // report: ceil(n/ThreadNum)
-            block_ = dim3(64, 16, 1);                                        // report: ThreadNum x colnum
-        }
-    }
-    void run(cudaStream_t stream) override {
-        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
-        if (high2_)
-            column_sum_column_groups_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        else
-            column_sum_row_slices_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        CUDA_CHECK_LAUNCH();
-    }
-    void teardown() override {}
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
-
-  private:
-    bool high2_;
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
-};
-
-// Block size of the tall versions: a multiple of q = n / gcd(n, 2), the largest not above the
-// target (1024 by default), and at least q (n <= 1024 keeps q <= 1023).
-int tall_block_size(int n, int target) {
-    const int q = (n % 2 == 0) ? n / 2 : n;
-    const int t = target > 0 ? target : 1024;
-    return std::max(q, (t / q) * q);
-}
-
-class TallReducer : public ColumnReducer {
-  public:
-    TallReducer(bool deterministic, const TallConfig& config) : det_(deterministic), config_(config) {}
-    std::string label() const override { return det_ ? "tall_det" : "tall"; }
-    std::string kernel_name() const override {
-        return det_ ? "column_sum_flat_vectorized<partials>+column_sum_partials_finalize"
-                    : "column_sum_flat_vectorized<atomic>";
-    }
-    std::size_t workspace_bytes(long long m, int n) const override {
-        if (!det_) return 0;
-        return static_cast<std::size_t>(grid_blocks(m, n)) * n * sizeof(double);
-    }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        block_ = dim3(static_cast<unsigned>(tall_block_size(n, config_.threads)), 1, 1);
-        grid_ = dim3(static_cast<unsigned>(grid_blocks(m, n)), 1, 1);
-        if (det_) {
-            CUDA_CHECK(cudaMalloc(&partials_, static_cast<std::size_t>(grid_.x) * n * sizeof(double)));
-            finalize_width_ = std::min(n, 32);
-            finalize_block_ = dim3(static_cast<unsigned>((1024 / finalize_width_) * finalize_width_), 1, 1);
-            finalize_grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), static_cast<unsigned>(finalize_width_)), 1, 1);
-        }
-    }
-    void run(cudaStream_t stream) override {
-        const unsigned long long total = static_cast<unsigned long long>(m_) * static_cast<unsigned long long>(n_);
-        if (det_) {
-            column_sum_flat_vectorized<false><<<grid_, block_, 0, stream>>>(mat_, partials_, total, n_);
-            CUDA_CHECK_LAUNCH();
-            column_sum_partials_finalize<<<finalize_grid_, finalize_block_, 0, stream>>>(
-                partials_, vec_, static_cast<int>(grid_.x), n_, finalize_width_);
-            CUDA_CHECK_LAUNCH();
-        } else {
-            CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
-            column_sum_flat_vectorized<true><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_);
-            CUDA_CHECK_LAUNCH();
-        }
-    }
-    void teardown() override {
-        if (partials_ != nullptr) CUDA_CHECK(cudaFree(partials_));
-        partials_ = nullptr;
-    }
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
-
-  private:
-    // --blocks when given; else one full wave (resident blocks per SM x SMs), or fewer when
-    // the matrix has less than one double2 per thread of that wave.
-    int grid_blocks(long long m, int n) const {
-        if (config_.blocks > 0) return config_.blocks;
-        const int threads = tall_block_size(n, config_.threads);
-        int device = 0, sms = 0, per_sm = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        if (det_)
-            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, column_sum_flat_vectorized<false>, threads, 0));
-        else
-            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, column_sum_flat_vectorized<true>, threads, 0));
-        const int wave = std::max(1, per_sm) * std::max(1, sms);
-        const unsigned long long nvec = (static_cast<unsigned long long>(m) * n + 1) / 2;
-        const unsigned long long needed = (nvec + threads - 1) / threads;
-        return static_cast<int>(std::max<unsigned long long>(1, std::min<unsigned long long>(needed, wave)));
-    }
-
-    bool det_;
-    TallConfig config_;
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    double* partials_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
-    int finalize_width_ = 1;
-    dim3 finalize_grid_, finalize_block_;
-};
-
-}  // namespace
-
-const std::vector<std::string> kVersionLabels = {"original", "high1", "high2", "tall", "tall_det", "cublas"};
-
-std::unique_ptr<ColumnReducer> make_kernel_reducer(const std::string& label, const TallConfig& config) {
-    if (label == "original") return std::unique_ptr<ColumnReducer>(new OriginalReducer());
-    if (label == "high1") return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(false));
-    if (label == "high2") return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(true));
-    if (label == "tall") return std::unique_ptr<ColumnReducer>(new TallReducer(false, config));
-    if (label == "tall_det") return std::unique_ptr<ColumnReducer>(new TallReducer(true, config));
-    return nullptr;
-}
-
-GpuRun gpu_mat_column_reduce(ColumnReducer& reducer, const double* h_mat, double* h_vec, long long m, int n,
-                             int warmup, int repeat, cw::L2Flusher* flusher) {
-    GpuRun g;
-    const std::size_t mat_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(double);
-    const std::size_t vec_bytes = static_cast<std::size_t>(n) * sizeof(double);
-    double* d_mat = nullptr;
-    double* d_vec = nullptr;
-
-    cw::HostStopwatch watch;
-    CUDA_CHECK(cudaMalloc(&d_mat, mat_bytes));
-    CUDA_CHECK(cudaMalloc(&d_vec, vec_bytes));
-    reducer.setup(d_mat, d_vec, m, n);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    g.alloc_ms = watch.elapsed_ms();
-
-    watch.restart();
-    CUDA_CHECK(cudaMemcpy(d_mat, h_mat, mat_bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_vec, h_vec, vec_bytes, cudaMemcpyHostToDevice));  // the report's zero vector
-    g.h2d_ms = watch.elapsed_ms();
-
-    // Timed in two parts so that the first timed run's result can be compared, bit for bit,
-    // with the last one's (outside every timed interval).
-    auto work = [&](cudaStream_t stream) { reducer.run(stream); };
-    cw::Timing timing = cw::time_gpu(warmup, 1, work, flusher);
-    std::vector<double> first;
-    if (repeat > 1) {
-        first.resize(static_cast<std::size_t>(n));
-        CUDA_CHECK(cudaMemcpy(first.data(), d_vec, vec_bytes, cudaMemcpyDeviceToHost));
-        const cw::Timing rest = cw::time_gpu(0, repeat - 1, work, flusher);
-        timing.samples_ms.insert(timing.samples_ms.end(), rest.samples_ms.begin(), rest.samples_ms.end());
-    }
-    g.kernel_ms = timing.median_ms();
-    g.kernel_min_ms = timing.min_ms();
-
-    watch.restart();
-    CUDA_CHECK(cudaMemcpy(h_vec, d_vec, vec_bytes, cudaMemcpyDeviceToHost));
-    g.d2h_ms = watch.elapsed_ms();
-    if (repeat > 1) g.repeatable = std::memcmp(first.data(), h_vec, vec_bytes) == 0 ? 1 : 0;
-
-    watch.restart();
-    reducer.teardown();
-    CUDA_CHECK(cudaFree(d_mat));
-    CUDA_CHECK(cudaFree(d_vec));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    g.free_ms = watch.elapsed_ms();
-    return g;
-}
-
-}  // namespace colreduce

@@ -1,8 +1,14 @@
 // colreduce: column sums of an m x n row-major matrix of doubles, vec[j] = sum_i mat[i*n + j].
-// Every GPU version (the report's original, high1, high2; our tall and tall_det; cuBLAS in
-// its own translation unit) is a ColumnReducer: setup() allocates what the version needs
-// beyond the matrix and the result, run() is the timed work, teardown() frees. The report's
-// entry point gpu_mat_column_reduce() does the allocation, copies and kernel timing around it.
+//
+// The versions are listed once, in versions() (colreduce_kernels.cu): each entry (a Version,
+// deriving from cw::VersionInfo) names its label, kernel(s), whether it is one of the report's
+// slow versions, whether it must be bitwise repeatable, whether it is the library baseline, and
+// a factory that makes its ColumnReducer. Dispatch, --only, the version list of --help, the
+// CSV's version/validated/is_baseline columns and the tests all come from that list.
+//
+// A ColumnReducer is one version's GPU work: setup() allocates what the version needs beyond
+// the matrix and the result, run() is the timed work, teardown() frees. The report's entry
+// point gpu_mat_column_reduce() does the allocation, copies and kernel timing around it.
 #pragma once
 
 #include <memory>
@@ -15,13 +21,45 @@
 
 namespace colreduce {
 
-constexpr int kMaxColumns = 1024;  // every version handles 1 <= n <= 1024
+constexpr int kMaxColumns = 1024;            // every version handles 1 <= n <= 1024
+constexpr long long kMaxRows = 2147483647LL;  // cuBLAS takes m as an int
+
+// The tuning of the tall versions (tall, tall_det), in one place: block size, unrolling, grid,
+// and the shape of tall_det's second pass. for_device() picks it for a device; every
+// architecture currently gets the same values (chosen on the H100 of results/colreduce.csv;
+// --threads and --blocks override them for experiments). A new architecture-specific choice
+// is a branch in for_device(), nothing else.
+struct TallPolicy {
+    // Compile-time limits of the kernels: __launch_bounds__(kMaxThreads) and shared arrays of
+    // 2 * kMaxThreads (flat pass) and kMaxThreads (finalize) doubles.
+    static constexpr int kMaxThreads = 1024;
+    // Grid-stride iterations unrolled per thread: kUnroll independent 16-byte loads in flight.
+    static constexpr int kUnroll = 4;
+
+    int threads = 1024;          // target threads per block (--threads=0), rounded by block_size()
+    int finalize_columns = 32;   // adjacent columns per block of column_sum_partials_finalize
+    int finalize_threads = 1024; // its block size (rounded down to a multiple of its columns)
+
+    static TallPolicy for_device(const cw::DeviceInfo& device);
+
+    // Threads per block for n columns: a multiple of q = n / gcd(n, 2) (so that each thread
+    // keeps the same two columns over the whole grid-stride loop), the largest not above
+    // `requested` (0: this policy's `threads`), and at least q (q <= 1023 since n <= 1024).
+    int block_size(int n, int requested) const;
+};
+
+// What a version's factory gets: the device, the tuning policy for it, and the user's launch
+// choices (0 = automatic: the policy's, as --help says).
+struct LaunchContext {
+    const cw::DeviceInfo* device = nullptr;
+    TallPolicy policy;
+    int threads = 0;  // --threads
+    int blocks = 0;   // --blocks; 0 = one full wave (cw::occupancy_grid), fewer for small matrices
+};
 
 class ColumnReducer {
   public:
     virtual ~ColumnReducer() = default;
-    virtual std::string label() const = 0;        // the report's label (original, high1, high2) or ours
-    virtual std::string kernel_name() const = 0;  // the C++ kernel(s) it launches
     // Device bytes setup() will allocate for an m x n problem (workspace, cuBLAS's ones vector).
     virtual std::size_t workspace_bytes(long long m, int n) const = 0;
     // Allocates the workspace and chooses the launch configuration (untimed work for the
@@ -31,22 +69,25 @@ class ColumnReducer {
     // versions that accumulate into it with atomics.
     virtual void run(cudaStream_t stream) = 0;
     virtual void teardown() = 0;
-    virtual dim3 grid() const = 0;
+    virtual dim3 grid() const = 0;   // 0 x 0 x 0: chosen by a library
     virtual dim3 block() const = 0;
 };
 
-// Launch choices of the tall versions (0 = automatic); the report's versions keep the
-// report's fixed configurations.
-struct TallConfig {
-    int threads = 0;  // target threads per block, rounded down to a multiple of q (see README)
-    int blocks = 0;   // grid size; 0 = one full wave (occupancy x SMs), fewer for small problems
+using ReducerFactory = std::unique_ptr<ColumnReducer> (*)(const LaunchContext&);
+
+// One entry of the registry.
+struct Version : cw::VersionInfo {
+    bool slow = false;                // one of the report's slow versions: timed --slow-repeat times
+    bool bitwise_repeatable = false;  // no atomics: the first and last timed runs must agree bit for bit
+    ReducerFactory make = nullptr;
 };
 
-// The GPU labels in the order they run, and the factory for the ones in colreduce_kernels.cu.
-extern const std::vector<std::string> kVersionLabels;  // original, high1, high2, tall, tall_det, cublas
-std::unique_ptr<ColumnReducer> make_kernel_reducer(const std::string& label, const TallConfig& config);
-// cuBLAS cublasDgemv on the transposed view (colreduce_cublas.cu).
-std::unique_ptr<ColumnReducer> make_cublas_reducer();
+// The registry: every version, in the order they run (original, high1, high2, tall,
+// tall_det, cublas).
+const std::vector<Version>& versions();
+
+// cuBLAS cublasDgemv on the transposed view (colreduce_cublas.cu, its own translation unit).
+std::unique_ptr<ColumnReducer> make_cublas_reducer(const LaunchContext& context);
 
 // The report's split of the GPU time, host-timed (steady clock) except the kernel.
 struct GpuRun {

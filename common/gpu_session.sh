@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/.."
 phases=${1:-tests report}
-folders=${2:-$(ls -d vecmax pi scan colreduce reduction_versions 2>/dev/null | xargs)}
+folders=${2:-$(bash common/assignments.sh)}
 OUT=${OUT:-$PWD/build/gpu_session}
 logs=$OUT/logs
 mkdir -p "$logs"

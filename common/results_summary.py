@@ -24,8 +24,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from readme_tables import md_table, replace_block  # noqa: E402
 
 BLOCK = "results-summary"
-BASELINES = {"cub", "thrust", "cublas"}
-REQUIRED = {"version", "kernel_ms", "speedup_vs_baseline"}
+# The core columns every program writes (README.md, "CSV"): which rows are library
+# baselines and which are demonstrations comes from them, never from a version's name.
+REQUIRED = {"version", "validated", "is_baseline", "kernel_ms", "speedup_vs_baseline", "result_ok"}
 DATE_COLUMNS = ("date", "timestamp", "run_date")
 
 
@@ -35,6 +36,10 @@ def number(value):
     except (TypeError, ValueError):
         return None
     return x if x == x else None  # NaN is no number
+
+
+def flag(row, column):
+    return str(row.get(column, "")).strip() == "1"
 
 
 def passed(row):
@@ -93,9 +98,9 @@ def summarize(folder, readme_dir):
         rows += read_rows(path)
     # Rows marked validated = 0 are demonstrations that are wrong by design (a racy kernel):
     # they are counted apart, never as PASS or FAIL, and never picked as the best version.
-    demos = [r for r in rows if str(r.get("validated", "")).strip() == "0"]
-    checked = [r for r in rows if str(r.get("validated", "")).strip() != "0"]
-    ours = [r for r in checked if r["version"].strip().lower() not in BASELINES]
+    demos = [r for r in rows if not flag(r, "validated")]
+    checked = [r for r in rows if flag(r, "validated")]
+    ours = [r for r in checked if not flag(r, "is_baseline")]
     if not ours:
         entry["version"] = "no results yet"
         return entry
@@ -114,9 +119,12 @@ def summarize(folder, readme_dir):
     largest = max(size_of(r)[0] for r in candidates)
     at_size = [r for r in candidates if size_of(r)[0] == largest]
     best = max(at_size, key=lambda r: number(r["speedup_vs_baseline"]))
-    baseline_names = sorted({r["version"].strip() for r in rows
-                             if r["version"].strip().lower() in BASELINES and r["_file"] == best["_file"]
-                             and size_of(r)[0] == largest})
+    # The baseline of the same file and size, with what its kernel_ms covers where that is
+    # more than the kernels (kernel_ms_scope: pi's Thrust call includes its allocation, say).
+    baseline_names = sorted({r["version"].strip() + (f" ({r['kernel_ms_scope']})"
+                                                     if r.get("kernel_ms_scope", "kernels") not in ("", "kernels") else "")
+                             for r in rows
+                             if flag(r, "is_baseline") and r["_file"] == best["_file"] and size_of(r)[0] == largest})
     date = next((best[c] for c in DATE_COLUMNS if best.get(c)), None) or file_date(best["_file"])
     entry.update({
         "version": best["version"],
@@ -125,9 +133,9 @@ def summarize(folder, readme_dir):
         "baseline": "/".join(baseline_names) or "library",
         "baseline_ms": best.get("baseline_ms", ""),
         "speedup": best["speedup_vs_baseline"],
-        # A bandwidth of 0 means "not applicable" (pi moves no data worth counting).
-        "bandwidth": best.get("bandwidth_GBps", "") if number(best.get("bandwidth_GBps")) else "",
-        "pct": best.get("pct_of_copy_bw", "") if number(best.get("pct_of_copy_bw")) else "",
+        # An empty cell means "not applicable" (pi moves no data worth counting).
+        "bandwidth": best.get("bandwidth_GBps", ""),
+        "pct": best.get("pct_of_copy_bw", ""),
         "device": best.get("device", ""),
         "date": date,
         "source": os.path.relpath(best["_file"], readme_dir),
@@ -170,8 +178,10 @@ def main(argv):
                  "assignment's `results/*.csv`; speed-up = baseline time / kernel time, both measured in "
                  "the same run; % of copy bandwidth: of the device-to-device copy measured in that run "
                  "(empty where bandwidth means nothing, as for pi). Validation counts every row of the CSVs; "
-                 "a version listed there failed somewhere (the assignment's README says which are wrong by design); "
-                 "rows marked `validated = 0` are demonstrations, counted apart.")
+                 "a version listed there failed somewhere; rows marked `validated = 0` are demonstrations "
+                 "(a report's racy or buggy original, wrong by design), counted apart. The baseline is the row "
+                 "marked `is_baseline = 1`; where its time covers more than its kernels, the parentheses say "
+                 "what (`kernel_ms_scope`).")
     else:
         text = "(no assignment folders given)"
     replace_block(readme, BLOCK, text)

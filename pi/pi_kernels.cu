@@ -2,6 +2,9 @@
 // midpoint rule h * sum_{i<niter} 4/(1 + x_i^2), x_i = (i + 1/2) h, h = 1/niter.
 #include "pi_kernels.cuh"
 
+#include <stdexcept>
+#include <string>
+
 #include "common.cuh"
 #include "pi_tile.h"
 
@@ -158,11 +161,20 @@ __global__ void pi_symmetric_tiles_single_pass(long long niter, double h, double
     }
 }
 
+// Every launcher's precondition on the block size (the driver checks --threads first; a
+// caller that did not is stopped here rather than launching a tree over a non-power of two).
+void require_block_size(int threads) {
+    if (threads < 32 || threads > 1024 || (threads & (threads - 1)) != 0)
+        throw std::invalid_argument("pi: block size " + std::to_string(threads) +
+                                    " is not a power of two from 32 to 1024");
+}
+
 }  // namespace
 
 template <typename T>
 void launch_kernel1(long long niter, long long chunk, double h, long long blocks, int threads, T* block_sums,
                     cudaStream_t stream) {
+    require_block_size(threads);
     pi_chunks_serial_block_sum<T><<<static_cast<unsigned>(blocks), threads, threads * sizeof(T), stream>>>(
         niter, chunk, static_cast<T>(h), block_sums);
     CUDA_CHECK_LAUNCH();
@@ -171,6 +183,7 @@ void launch_kernel1(long long niter, long long chunk, double h, long long blocks
 template <typename T>
 void launch_kernel2(long long niter, long long chunk, double h, long long blocks, int threads, T* block_sums,
                     cudaStream_t stream) {
+    require_block_size(threads);
     pi_chunks_tree_block_sum<T><<<static_cast<unsigned>(blocks), threads, threads * sizeof(T), stream>>>(
         niter, chunk, static_cast<T>(h), block_sums);
     CUDA_CHECK_LAUNCH();
@@ -179,21 +192,24 @@ void launch_kernel2(long long niter, long long chunk, double h, long long blocks
 template <typename T>
 void launch_single(long long niter, double h, long long blocks, int threads, double* partials,
                    unsigned int* blocks_done, double* result, cudaStream_t stream) {
+    require_block_size(threads);
     pi_symmetric_tiles_single_pass<T><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(niter, h, partials,
                                                                                           blocks_done, result);
     CUDA_CHECK_LAUNCH();
 }
 
+Policy Policy::for_device(int cc_major, int cc_minor) {
+    (void)cc_major;
+    (void)cc_minor;
+    return Policy{256};  // every architecture alike: see pi_kernels.cuh
+}
+
 template <typename T>
-long long single_default_blocks(long long niter, int threads, int sm_count) {
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pi_symmetric_tiles_single_pass<T>, threads, 0));
-    if (per_sm < 1) per_sm = 1;
-    const long long full = static_cast<long long>(per_sm) * sm_count;
+long long single_grid(long long niter, int threads, int sm_count) {
     const long long tiles = niter / kTileTerms;
-    const long long work = tiles > niter % kTileTerms ? tiles : niter % kTileTerms;
-    const long long needed = (work + threads - 1) / threads;
-    return needed < 1 ? 1 : (needed < full ? needed : full);
+    const long long work = tiles > niter % kTileTerms ? tiles : niter % kTileTerms;  // one tile or term per thread
+    return cw::occupancy_grid(pi_symmetric_tiles_single_pass<T>, threads, 0, sm_count,
+                              static_cast<unsigned long long>(work), static_cast<unsigned long long>(threads));
 }
 
 template void launch_kernel1<float>(long long, long long, double, long long, int, float*, cudaStream_t);
@@ -202,7 +218,7 @@ template void launch_kernel2<float>(long long, long long, double, long long, int
 template void launch_kernel2<double>(long long, long long, double, long long, int, double*, cudaStream_t);
 template void launch_single<float>(long long, double, long long, int, double*, unsigned int*, double*, cudaStream_t);
 template void launch_single<double>(long long, double, long long, int, double*, unsigned int*, double*, cudaStream_t);
-template long long single_default_blocks<float>(long long, int, int);
-template long long single_default_blocks<double>(long long, int, int);
+template long long single_grid<float>(long long, int, int);
+template long long single_grid<double>(long long, int, int);
 
 }  // namespace pi

@@ -9,16 +9,6 @@
 
 namespace scan_plan {
 
-const std::vector<std::string>& version_labels() {
-    static const std::vector<std::string> labels = {"cub",  "hs_inplace_racy", "hs_buffered", "hs_multiblock_racy",
-                                                    "map",  "brent_kung",      "lookback"};
-    return labels;
-}
-
-bool is_racy(const std::string& version) {
-    return version == "hs_inplace_racy" || version == "hs_multiblock_racy";
-}
-
 std::size_t ceil_div(std::size_t a, std::size_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 bool is_power_of_two(long long x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -27,26 +17,6 @@ int hillis_steele_steps(std::size_t n) {
     int steps = 0;
     for (std::size_t offset = 1; offset < n; offset *= 2) ++steps;
     return steps;
-}
-
-std::vector<long long> parse_sizes(const std::string& text, long long lo, long long hi) {
-    if (text.empty()) throw cw::UsageError("option --sizes needs a value");
-    std::vector<long long> sizes;
-    for (const std::string& item : cw::split_list(text)) {
-        const std::size_t dots = item.find("..");
-        if (dots == std::string::npos) {
-            sizes.push_back(cw::parse_integer("sizes", item, lo, hi));
-            continue;
-        }
-        const long long a = cw::parse_integer("sizes", item.substr(0, dots), lo, hi);
-        const long long b = cw::parse_integer("sizes", item.substr(dots + 2), lo, hi);
-        if (b < a) throw cw::UsageError("option --sizes: empty range '" + item + "'");
-        if (b - a >= 100000) throw cw::UsageError("option --sizes: range '" + item + "' has more than 100000 sizes");
-        for (long long v = a; v <= b; ++v) sizes.push_back(v);
-    }
-    if (sizes.empty()) throw cw::UsageError("option --sizes: no size in '" + text + "'");
-    if (sizes.size() > 100000) throw cw::UsageError("option --sizes: more than 100000 sizes");
-    return sizes;
 }
 
 const std::vector<std::string>& data_patterns() {
@@ -82,13 +52,14 @@ std::vector<std::size_t> level_sizes(std::size_t n, std::size_t group) {
     return levels;
 }
 
-double model_bytes(const std::string& version, std::size_t n, int threads, int per_thread) {
+double model_bytes_single_pass(std::size_t n) { return 2.0 * 4.0 * static_cast<double>(n); }
+
+double model_bytes_hillis_steele_in_place(std::size_t n) {
+    return 3.0 * 4.0 * static_cast<double>(n) * hillis_steele_steps(n);  // two reads and a write per step
+}
+
+double model_bytes_recursive(std::size_t n, std::size_t group) {
     const double b = 4.0;  // bytes per int32
-    const double nd = static_cast<double>(n);
-    if (version == "cub" || version == "lookback" || version == "hs_buffered") return 2.0 * b * nd;
-    if (is_racy(version)) return 3.0 * b * nd * hillis_steele_steps(n);  // two reads and a write per step
-    const std::size_t group = version == "brent_kung" ? 2 * static_cast<std::size_t>(threads)
-                                                      : static_cast<std::size_t>(per_thread);
     // Level l: its scan reads and writes it and writes the next level (the totals); the
     // add-back reads and writes it again, except on the last level.
     const std::vector<std::size_t> levels = level_sizes(n, group);

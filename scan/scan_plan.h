@@ -1,6 +1,7 @@
-// Host-side planning of the scan versions, shared by the driver and the unit tests (host
-// compiler, no CUDA headers): the version table, size lists, input data patterns, and the
-// level structure of the recursive versions (how many launches, of which sizes).
+// Host-side planning of the scan versions, shared by the registry (scan_versions.cu) and the
+// unit tests (host compiler, no CUDA headers): size limits, input data patterns, the level
+// structure of the recursive versions (how many launches, of which sizes), and the traffic
+// model of each algorithm.
 #pragma once
 
 #include <cstddef>
@@ -10,33 +11,15 @@
 
 namespace scan_plan {
 
-// Version labels, in the order the driver runs them (cub first, so that every other row of
-// the same size can carry the baseline).
-const std::vector<std::string>& version_labels();
-// The two racy demonstrations: never validated, never counted in PASS/FAIL.
-bool is_racy(const std::string& version);
-
 // Largest n any version accepts (4 GiB per buffer of int32).
 constexpr long long kMaxN = 1LL << 30;
 // One block of in-place or double-buffered Hillis-Steele covers at most this many elements.
 constexpr long long kMaxOneBlock = 1024;
 
-// Decoupled look-back tile: 256 threads x 32 items (8192 ints, 32 KiB) where 4 such blocks
-// fit on an SM (the H100: 6), else 256 x 16 (4096 ints; K40m, GTX 970, Turing, GA10x).
-constexpr int kLookbackThreads = 256;
-constexpr int kLookbackItemsLarge = 32;
-constexpr int kLookbackItemsSmall = 16;
-constexpr int kLookbackSmallestTile = kLookbackThreads * kLookbackItemsSmall;
-
 std::size_t ceil_div(std::size_t a, std::size_t b);
 bool is_power_of_two(long long x);
 // Number of Hillis-Steele steps for n elements: ceil(log2 n) (0 for n <= 1).
 int hillis_steele_steps(std::size_t n);
-
-// --sizes=LIST: comma-separated items, each an integer (1250000, 1e6, 2^20) or an inclusive
-// range A..B of every integer between. Every size must lie in [lo, hi]. Throws
-// cw::UsageError naming --sizes.
-std::vector<long long> parse_sizes(const std::string& text, long long lo, long long hi);
 
 // Input data patterns (--data): random (uniform in [-1000, 1000]), full (uniform over all
 // of int32: the sums wrap around almost everywhere), negative (uniform in [-1000, -1]),
@@ -53,8 +36,15 @@ void fill_pattern(const std::string& pattern, std::int32_t* data, std::size_t n,
 // thread (map scan, group = elements per thread). group >= 2.
 std::vector<std::size_t> level_sizes(std::size_t n, std::size_t group);
 
-// Bytes the version moves through DRAM for one scan of n int32 (model, not measured):
-// reads and writes of the data and of the per-level totals.
-double model_bytes(const std::string& version, std::size_t n, int threads, int per_thread);
+// Bytes an algorithm moves through DRAM for one scan of n int32 (a model, not measured),
+// one function per algorithm (each registry entry names its own):
+//   single pass (lookback, cub, hs_buffered): n read, n written;
+//   in-place Hillis-Steele: two reads and a write of every element per step;
+//   recursive (map: group = elements per thread; brent_kung: group = 2 x threads): every
+//   level scanned (read + write) and its totals written, then added back (read + write)
+//   into every level but the last.
+double model_bytes_single_pass(std::size_t n);
+double model_bytes_hillis_steele_in_place(std::size_t n);
+double model_bytes_recursive(std::size_t n, std::size_t group);
 
 }  // namespace scan_plan
