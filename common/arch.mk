@@ -36,7 +36,7 @@ CCBIN_FLAG := $(if $(HOST_COMPILER),-ccbin $(HOST_COMPILER))
 # Debian's CUDA headers in /usr/include can be shadowed by another CUDA's links in
 # /usr/local/include; shadowed_cuda_headers.sh puts the toolkit's own first (or prints nothing).
 UNSHADOW_FLAGS = $(eval UNSHADOW_FLAGS := $(shell $(COMMON_DIR)/shadowed_cuda_headers.sh "$(NVCC)" "$(abspath $(COMMON_DIR))/build/cuda-include"))$(UNSHADOW_FLAGS)
-# Device code is C++14 (CUDA 9 is still on clusters); library-baseline translation units
+# Device code is C++14 (the oldest toolkit supported, 11.8, defaults to it); library-baseline translation units
 # (CUB, Thrust, cuBLAS) are built with the toolkit's default standard, which CCCL may require.
 NVCC_COMMON_FLAGS = $(CCBIN_FLAG) $(GENCODE_FLAGS) $(NVCC_OPT_FLAGS) $(NVCC_WERROR) \
                     -Wno-deprecated-gpu-targets -Xcompiler $(subst $(space),$(comma),$(strip $(WARN_FLAGS))) \

@@ -35,8 +35,9 @@ export PYTHONDONTWRITEBYTECODE := 1
 RESULTS_DIR ?= results
 all: $(BIN)
 
+# One line saying what is built and why; a toolkit older than the minimum stops the build here.
 arch-info:
-	@echo "$(ARCH_MESSAGE)"
+	@msg="$(ARCH_MESSAGE)"; echo "$$msg"; case "$$msg" in error:*) exit 1;; esac
 
 $(BIN): $(OBJS) | arch-info
 	@mkdir -p $(dir $@)

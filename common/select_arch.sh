@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU architecture selection (SPEC.md, "Build"). Usage:
+# GPU architecture selection (README.md, "Choosing GPU architectures"). Usage:
 #   select_arch.sh NVCC "SMS" --flags     -> the -gencode flags
 #   select_arch.sh NVCC "SMS" --message   -> one line saying what is built and why
 # SMS is filtered against `NVCC --list-gpu-arch` (a toolkit without that option is taken to
@@ -11,6 +11,16 @@ nvcc=$1 sms=$2 mode=${3:---flags}
 
 version=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\).*/\1/p' | head -n 1)
 version=${version:-unknown}
+
+# The oldest toolkit the repository builds with is the oldest CI builds with: CUDA 11.8
+# (CUB ships with the toolkit only from CUDA 11.0; C++14 device code and CCCL need 11.x).
+min_version=11.8
+if [ "$version" != unknown ] &&
+   [ "$(printf '%s\n%s\n' "$min_version" "$version" | sort -V | head -n 1)" != "$min_version" ]; then
+  [ "$mode" = --message ] &&
+    echo "error: nvcc $version ($nvcc) is older than CUDA $min_version, the oldest toolkit this repository builds with; load a newer one (module avail cuda; module load cuda/11.8 or later) or set CUDA_PATH"
+  exit 1
+fi
 supported=$("$nvcc" --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9][0-9]*\)[a-z]*$/\1/p' | sort -n -u)
 
 chosen="" dropped="" reason=""

@@ -18,6 +18,7 @@ make_stub_nvcc() {  # NAME VERSION "ARCHS" (empty: no --list-gpu-arch)
 make_stub_nvcc cuda13 13.0 "75 80 86 87 88 89 90 100 110 103 120 121"
 make_stub_nvcc cuda12 12.4 "50 52 53 60 61 62 70 72 75 80 86 87 89 90"
 make_stub_nvcc cuda118 11.8 "35 37 50 52 53 60 61 62 70 72 75 80 86 87 89 90"
+make_stub_nvcc nolist 12.0 ""
 make_stub_nvcc old 9.0 ""
 mkdir -p "$stub_dir/gpu86" "$stub_dir/nogpu"
 printf '#!/bin/sh\necho 8.6\n' >"$stub_dir/gpu86/nvidia-smi"; chmod +x "$stub_dir/gpu86/nvidia-smi"
@@ -40,11 +41,24 @@ arch_case "explicit SMS=90 honoured" cuda13 gpu86 "90" \
   "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
 arch_case "PTX for the highest of several" cuda13 nogpu "90 80" \
   "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90"
-arch_case "toolkit without --list-gpu-arch builds what was asked" old nogpu "35 52" \
+arch_case "toolkit without --list-gpu-arch builds what was asked" nolist nogpu "35 52" \
   "-gencode arch=compute_35,code=sm_35 -gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
 msg=$(PATH="$stub_dir/nogpu:$PATH" ./select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message)
 if [ "$msg" = "arch: building sm_75 + compute_75 PTX (SMS=35 52 not supported by nvcc 13.0; oldest supported)" ]; then
   t_pass "arch: one line saying what and why"
 else
   t_fail "arch: one line saying what and why" "got '$msg'"
+fi
+msg=$(./select_arch.sh "$stub_dir/old/nvcc" "35 52" --message); status=$?
+if [ "$status" -ne 0 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] &&
+   grep -q '^error: nvcc 9.0 .* older than CUDA 11.8.*module load cuda/11.8' <<<"$msg"; then
+  t_pass "arch: a toolkit older than 11.8 is refused in one line naming the minimum"
+else
+  t_fail "arch: a toolkit older than 11.8 is refused in one line naming the minimum" "exit $status: $msg"
+fi
+t_run make --no-print-directory -s arch-info CUDA_PATH="$stub_dir/old" NVCC="$stub_dir/old/nvcc"
+if [ "$T_STATUS" -ne 0 ] && grep -q 'older than CUDA 11.8' "$T_OUT"; then
+  t_pass "arch: make stops before compiling with a toolkit older than 11.8"
+else
+  t_fail "arch: make stops before compiling with a toolkit older than 11.8" "exit $T_STATUS"; t_show_failure
 fi
