@@ -1,13 +1,10 @@
 // CPU reference, error bound, test data and --sizes parsing of colreduce (see colreduce_cpu.h).
 #include "colreduce_cpu.h"
 
-#include <unistd.h>
-
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "common.h"
@@ -135,36 +132,17 @@ void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::u
     }
 }
 
-std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, int max_n) {
+std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, long long max_m, int max_n) {
     std::vector<std::pair<long long, int>> sizes;
-    const std::vector<std::string> items = cw::split_list(text);
-    if (items.empty()) throw cw::UsageError("option --sizes needs a list like 160000x8,1600000x32");
-    for (const std::string& item : items) {
+    for (const std::string& item : cw::split_list("sizes", text)) {
         const std::size_t x = item.find_first_of("xX");
         if (x == std::string::npos || x == 0 || x + 1 == item.size())
             throw cw::UsageError("option --sizes: '" + item + "' is not of the form MxN (e.g. 160000x8)");
-        const long long m = cw::parse_integer("sizes (M of " + item + ")", item.substr(0, x), 1, 2147483647LL);
+        const long long m = cw::parse_integer("sizes (M of " + item + ")", item.substr(0, x), 1, max_m);
         const long long n = cw::parse_integer("sizes (N of " + item + ")", item.substr(x + 1), 1, max_n);
         sizes.emplace_back(m, static_cast<int>(n));
     }
     return sizes;
-}
-
-unsigned long long available_host_bytes() {
-    std::ifstream meminfo("/proc/meminfo");
-    std::string line;
-    while (std::getline(meminfo, line)) {
-        if (line.compare(0, 13, "MemAvailable:") == 0) {
-            std::istringstream in(line.substr(13));
-            unsigned long long kib = 0;
-            if (in >> kib) return kib * 1024ULL;
-        }
-    }
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page_size = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && page_size > 0)
-        return static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page_size);
-    return 0;
 }
 
 long long first_non_finite(const double* data, std::size_t count) {

@@ -56,12 +56,10 @@ ColumnCheck check_columns(const double* got, const ColumnReference& ref, long lo
 extern const std::vector<std::string> kDataKinds;
 void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed);
 
-// --sizes=MxN,MxN,...: each M in [1, 2^31-1], each N in [1, max_n]; throws cw::UsageError.
-std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, int max_n);
-
-// Bytes of host memory a new allocation may use (MemAvailable from /proc/meminfo, else the
-// physical memory); 0 when unknown.
-unsigned long long available_host_bytes();
+// --sizes=MxN,MxN,...: the items of cw::split_list (no empty item), each side an integer in
+// cw::parse_integer's forms (160000, 1e6, 2^20), M in [1, max_m], N in [1, max_n]; throws
+// cw::UsageError naming the item.
+std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, long long max_m, int max_n);
 
 // First index of a value that is not finite, or -1.
 long long first_non_finite(const double* data, std::size_t count);

@@ -1,7 +1,7 @@
 // version=cublas: the library baseline, cublasDgemv on the transposed view. The m x n
 // row-major matrix is, to column-major cuBLAS, an n x m matrix A with leading dimension n;
-// y = A * ones(m) is the vector of column sums. Built in its own translation unit with the
-// toolkit's default C++ standard (LDLIBS += -lcublas).
+// y = A * ones(m) is the vector of column sums (m <= 2^31 - 1: cuBLAS takes int sizes).
+// Built in its own translation unit with the toolkit's default C++ standard (LDLIBS += -lcublas).
 #include <cublas_v2.h>
 
 #include <cstdio>
@@ -12,10 +12,11 @@
 namespace colreduce {
 namespace {
 
+// A cuBLAS failure ends the program like a CUDA error: one line, exit status 3.
 void cublas_check(cublasStatus_t status, const char* call, const char* file, int line) {
     if (status == CUBLAS_STATUS_SUCCESS) return;
     std::fflush(stdout);
-    std::fprintf(stderr, "cuBLAS error %d (%s)\n  at %s:%d in %s\n", static_cast<int>(status),
+    std::fprintf(stderr, "%s: cuBLAS error %d (%s) at %s:%d in %s\n", cw::program_name(), static_cast<int>(status),
                  cublasGetStatusString(status), file, line, call);
     std::exit(cw::kExitCuda);
 }
@@ -34,8 +35,6 @@ class CublasReducer : public ColumnReducer {
         if (ones_ != nullptr) cudaFree(ones_);
         cublasDestroy(handle_);
     }
-    std::string label() const override { return "cublas"; }
-    std::string kernel_name() const override { return "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)"; }
     std::size_t workspace_bytes(long long m, int) const override {
         return static_cast<std::size_t>(m) * sizeof(double);
     }
@@ -69,6 +68,10 @@ class CublasReducer : public ColumnReducer {
 
 }  // namespace
 
-std::unique_ptr<ColumnReducer> make_cublas_reducer() { return std::unique_ptr<ColumnReducer>(new CublasReducer()); }
+// The registry's factory for version=cublas (colreduce_kernels.cu, versions()); cuBLAS picks its
+// own launch, so the context is not used.
+std::unique_ptr<ColumnReducer> make_cublas_reducer(const LaunchContext&) {
+    return std::unique_ptr<ColumnReducer>(new CublasReducer());
+}
 
 }  // namespace colreduce

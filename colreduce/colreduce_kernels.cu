@@ -187,3 +187,276 @@ column_sum_partials_finalize(const double* __restrict__ partials, double* __rest
     if (tid < static_cast<unsigned>(width) && c < n) vec[c] = s[tid];
 }
 
+// ---------------------------------------------------------------------------------------
+// Tuning of the tall versions.
+
+TallPolicy TallPolicy::for_device(const cw::DeviceInfo& device) {
+    (void)device;  // one choice for every architecture so far (see the header)
+    TallPolicy p;
+    return p;
+}
+
+int TallPolicy::block_size(int n, int requested) const {
+    const int q = (n % 2 == 0) ? n / 2 : n;
+    const int t = requested > 0 ? requested : threads;
+    return std::max(q, (t / q) * q);
+}
+
+// ---------------------------------------------------------------------------------------
+// Launchers.
+namespace {
+
+unsigned ceil_div_u(unsigned long long a, unsigned long long b) { return static_cast<unsigned>((a + b - 1) / b); }
+
+// A broken precondition of a kernel (a programming error, not the user's input): one line,
+// exit 3, before the launch could fault.
+[[noreturn]] void launch_precondition_failed(const std::string& what) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: error: %s\n", cw::program_name(), what.c_str());
+    std::exit(cw::kExitCuda);
+}
+
+class OriginalReducer : public ColumnReducer {
+  public:
+    std::size_t workspace_bytes(long long, int) const override { return 0; }
+    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
+        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
+        grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), 128), 1, 1);  // report: ceil((double)n/ThreadNum)
+        block_ = dim3(128, 1, 1);
+    }
+    void run(cudaStream_t stream) override {
+        column_sum_thread_per_column<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
+        CUDA_CHECK_LAUNCH();
+    }
+    void teardown() override {}
+    dim3 grid() const override { return grid_; }
+    dim3 block() const override { return block_; }
+
+  private:
+    const double* mat_ = nullptr;
+    double* vec_ = nullptr;
+    long long m_ = 0;
+    int n_ = 0;
+    dim3 grid_, block_;
+};
+
+// high1 and high2: fixed report configurations, atomics into a zeroed result.
+class ReportAtomicReducer : public ColumnReducer {
+  public:
+    explicit ReportAtomicReducer(bool high2) : high2_(high2) {}
+    std::size_t workspace_bytes(long long, int) const override { return 0; }
+    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
+        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
+        if (high2_) {
+            grid_ = dim3(8, 1, 1);     // report: gridnum
+            block_ = dim3(8, 128, 1);  // report: blocknum x colnum
+        } else {
+            grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), 64), 1, 1);  // report: ceil(n/ThreadNum)
+            block_ = dim3(64, 16, 1);                                        // report: ThreadNum x colnum
+        }
+    }
+    void run(cudaStream_t stream) override {
+        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
+        if (high2_)
+            column_sum_column_groups_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
+        else
+            column_sum_row_slices_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
+        CUDA_CHECK_LAUNCH();
+    }
+    void teardown() override {}
+    dim3 grid() const override { return grid_; }
+    dim3 block() const override { return block_; }
+
+  private:
+    bool high2_;
+    const double* mat_ = nullptr;
+    double* vec_ = nullptr;
+    long long m_ = 0;
+    int n_ = 0;
+    dim3 grid_, block_;
+};
+
+class TallReducer : public ColumnReducer {
+  public:
+    TallReducer(bool deterministic, const LaunchContext& context) : det_(deterministic), context_(context) {
+        if (context_.policy.finalize_threads > TallPolicy::kMaxThreads || context_.policy.finalize_columns < 1 ||
+            context_.policy.finalize_threads < context_.policy.finalize_columns)
+            launch_precondition_failed("TallPolicy: finalize block of " + std::to_string(context_.policy.finalize_threads) +
+                                       " threads for " + std::to_string(context_.policy.finalize_columns) +
+                                       " columns is outside the kernel's limits");
+    }
+    std::size_t workspace_bytes(long long m, int n) const override {
+        if (!det_) return 0;
+        return static_cast<std::size_t>(grid_blocks(m, n)) * n * sizeof(double);
+    }
+    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
+        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
+        const int threads = context_.policy.block_size(n, context_.threads);
+        // The kernels' preconditions (colreduce_kernels.cu, column_sum_flat_vectorized).
+        if (reinterpret_cast<std::uintptr_t>(d_mat) % 16 != 0)
+            launch_precondition_failed("tall: the matrix is not 16-byte aligned (its double2 loads need it)");
+        if (threads > TallPolicy::kMaxThreads)
+            launch_precondition_failed("tall: " + std::to_string(threads) + " threads per block for n=" +
+                                       std::to_string(n) + ", more than the kernel's " +
+                                       std::to_string(TallPolicy::kMaxThreads));
+        block_ = dim3(static_cast<unsigned>(threads), 1, 1);
+        grid_ = dim3(static_cast<unsigned>(grid_blocks(m, n)), 1, 1);
+        if (det_) {
+            CUDA_CHECK(cudaMalloc(&partials_, static_cast<std::size_t>(grid_.x) * n * sizeof(double)));
+            finalize_width_ = std::min(n, context_.policy.finalize_columns);
+            finalize_block_ = dim3(
+                static_cast<unsigned>((context_.policy.finalize_threads / finalize_width_) * finalize_width_), 1, 1);
+            finalize_grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), static_cast<unsigned>(finalize_width_)), 1, 1);
+        }
+    }
+    void run(cudaStream_t stream) override {
+        const unsigned long long total = static_cast<unsigned long long>(m_) * static_cast<unsigned long long>(n_);
+        if (det_) {
+            column_sum_flat_vectorized<false><<<grid_, block_, 0, stream>>>(mat_, partials_, total, n_);
+            CUDA_CHECK_LAUNCH();
+            column_sum_partials_finalize<<<finalize_grid_, finalize_block_, 0, stream>>>(
+                partials_, vec_, static_cast<int>(grid_.x), n_, finalize_width_);
+            CUDA_CHECK_LAUNCH();
+        } else {
+            CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
+            column_sum_flat_vectorized<true><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    void teardown() override {
+        if (partials_ != nullptr) CUDA_CHECK(cudaFree(partials_));
+        partials_ = nullptr;
+    }
+    dim3 grid() const override { return grid_; }
+    dim3 block() const override { return block_; }
+
+  private:
+    // --blocks when given; else one full wave (resident blocks per SM x SMs), or fewer when
+    // the matrix has less than one double2 per thread of that wave.
+    int grid_blocks(long long m, int n) const {
+        if (context_.blocks > 0) return context_.blocks;
+        const int threads = context_.policy.block_size(n, context_.threads);
+        const unsigned long long pairs = (static_cast<unsigned long long>(m) * n + 1) / 2;
+        const int sms = context_.device->sm_count;
+        const long long grid = det_ ? cw::occupancy_grid(column_sum_flat_vectorized<false>, threads, 0, sms, pairs, threads)
+                                    : cw::occupancy_grid(column_sum_flat_vectorized<true>, threads, 0, sms, pairs, threads);
+        return static_cast<int>(grid);
+    }
+
+    bool det_;
+    LaunchContext context_;
+    const double* mat_ = nullptr;
+    double* vec_ = nullptr;
+    double* partials_ = nullptr;
+    long long m_ = 0;
+    int n_ = 0;
+    dim3 grid_, block_;
+    int finalize_width_ = 1;
+    dim3 finalize_grid_, finalize_block_;
+};
+
+std::unique_ptr<ColumnReducer> make_original(const LaunchContext&) {
+    return std::unique_ptr<ColumnReducer>(new OriginalReducer());
+}
+std::unique_ptr<ColumnReducer> make_high1(const LaunchContext&) {
+    return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(false));
+}
+std::unique_ptr<ColumnReducer> make_high2(const LaunchContext&) {
+    return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(true));
+}
+std::unique_ptr<ColumnReducer> make_tall(const LaunchContext& context) {
+    return std::unique_ptr<ColumnReducer>(new TallReducer(false, context));
+}
+std::unique_ptr<ColumnReducer> make_tall_det(const LaunchContext& context) {
+    return std::unique_ptr<ColumnReducer>(new TallReducer(true, context));
+}
+
+Version entry(const char* label, const char* kernel, const char* summary, bool slow, bool bitwise_repeatable,
+              bool is_baseline, ReducerFactory make) {
+    Version v;
+    v.label = label;
+    v.kernel = kernel;
+    v.summary = summary;
+    v.slow = slow;
+    v.bitwise_repeatable = bitwise_repeatable;
+    v.is_baseline = is_baseline;
+    v.make = make;
+    return v;
+}
+
+}  // namespace
+
+const std::vector<Version>& versions() {
+    //                      label       kernel(s)                                 summary (--help)
+    //                      slow   bitwise_repeatable  is_baseline  factory
+    static const std::vector<Version> registry = {
+        entry("original", "column_sum_thread_per_column",
+              "report: one thread per column, ceil(n/128) x 128 [slow: --slow-repeat]", true, true, false,
+              make_original),
+        entry("high1", "column_sum_row_slices_atomic",
+              "report: 16 row slices per column, ceil(n/64) x (64x16), atomics [slow: --slow-repeat]", true, false,
+              false, make_high1),
+        entry("high2", "column_sum_column_groups_atomic",
+              "report: columns over 8 blocks of 8x128, rows over threads, atomics [slow: --slow-repeat]", true, false,
+              false, make_high2),
+        entry("tall", "column_sum_flat_vectorized<atomic>",
+              "ours: flat double2 loads, register sums, shared fold, n atomics per block", false, false, false,
+              make_tall),
+        entry("tall_det", "column_sum_flat_vectorized<partials>+column_sum_partials_finalize",
+              "ours: tall without atomics, per-block partial rows + a second pass; bitwise repeatable", false, true,
+              false, make_tall_det),
+        entry("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view", false,
+              false, true, make_cublas_reducer),
+    };
+    return registry;
+}
+
+GpuRun gpu_mat_column_reduce(ColumnReducer& reducer, const double* h_mat, double* h_vec, long long m, int n,
+                             int warmup, int repeat, cw::L2Flusher* flusher) {
+    GpuRun g;
+    const std::size_t mat_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(double);
+    const std::size_t vec_bytes = static_cast<std::size_t>(n) * sizeof(double);
+    double* d_mat = nullptr;
+    double* d_vec = nullptr;
+
+    cw::HostStopwatch watch;
+    CUDA_CHECK(cudaMalloc(&d_mat, mat_bytes));
+    CUDA_CHECK(cudaMalloc(&d_vec, vec_bytes));
+    reducer.setup(d_mat, d_vec, m, n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    g.alloc_ms = watch.elapsed_ms();
+
+    watch.restart();
+    CUDA_CHECK(cudaMemcpy(d_mat, h_mat, mat_bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_vec, h_vec, vec_bytes, cudaMemcpyHostToDevice));  // the report's zero vector
+    g.h2d_ms = watch.elapsed_ms();
+
+    // Timed in two parts so that the first timed run's result can be compared, bit for bit,
+    // with the last one's (outside every timed interval).
+    auto work = [&](cudaStream_t stream) { reducer.run(stream); };
+    cw::Timing timing = cw::time_gpu(warmup, 1, work, flusher);
+    std::vector<double> first;
+    if (repeat > 1) {
+        first.resize(static_cast<std::size_t>(n));
+        CUDA_CHECK(cudaMemcpy(first.data(), d_vec, vec_bytes, cudaMemcpyDeviceToHost));
+        const cw::Timing rest = cw::time_gpu(0, repeat - 1, work, flusher);
+        timing.samples_ms.insert(timing.samples_ms.end(), rest.samples_ms.begin(), rest.samples_ms.end());
+    }
+    g.kernel_ms = timing.median_ms();
+    g.kernel_min_ms = timing.min_ms();
+
+    watch.restart();
+    CUDA_CHECK(cudaMemcpy(h_vec, d_vec, vec_bytes, cudaMemcpyDeviceToHost));
+    g.d2h_ms = watch.elapsed_ms();
+    if (repeat > 1) g.repeatable = std::memcmp(first.data(), h_vec, vec_bytes) == 0 ? 1 : 0;
+
+    watch.restart();
+    reducer.teardown();
+    CUDA_CHECK(cudaFree(d_mat));
+    CUDA_CHECK(cudaFree(d_vec));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    g.free_ms = watch.elapsed_ms();
+    return g;
+}
+
+}  // namespace colreduce

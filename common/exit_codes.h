@@ -1,4 +1,4 @@
-// Exit statuses shared by every program of the repository (SPEC.md, "Exit status").
+// Exit statuses shared by every program of the repository (README.md, "Exit status").
 #pragma once
 
 namespace cw {

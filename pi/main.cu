@@ -1,9 +1,12 @@
-// pi: report 001 (OpenCL, "iterative PI calculation") ported to CUDA. The midpoint rule for
-// int_0^1 4/(1+x^2) dx with niter intervals: the report's kernel 1 and kernel 2, a
-// single-launch version, Thrust, and the CPU (one thread as in the report, and OpenMP),
-// each in float and/or double, timed, checked against a compensated double reference, and
-// written to CSV.
-#include <algorithm>
+// pi: report 001 (an OpenCL blog article on iterative pi calculation) ported to CUDA. The
+// midpoint rule for int_0^1 4/(1+x^2) dx with niter intervals: the report's kernel 1 and
+// kernel 2, a single-launch version, Thrust and the CPU (one thread as in the report, and
+// OpenMP), each in float and/or double, timed, checked against a compensated double
+// reference, and written to CSV.
+//
+// The versions are declared once, in registry(); run() is the shared sequence of phases
+// (common/session.cuh): options -> checks -> [--print-csv-header] -> Session (device) ->
+// require_memory -> per size, precision and version: measure, validate, record -> finish().
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -19,29 +22,53 @@ namespace {
 
 const char* const kProgram = "pi";
 const long long kMaxNiter = 1LL << 34;
-// cpu_report (the report's own CPU code, with its wrong formula) runs only when named in --only.
-const std::vector<std::string> kVersions = {"1", "2", "single", "thrust", "cpu", "cpu_omp", "cpu_report"};
 
 struct Config : cw::SharedOptions {
     long long niter = 1LL << 30;
-    std::string niters;
+    std::string sizes;
     long long chunk = 64;
-    int threads = 256;
-    long long blocks = 0;
+    int threads = 0;      // 0: the policy's (pi::Policy)
+    long long blocks = 0; // 0: version single's occupancy grid
     std::string precision = "both";
-    int cpu_threads = 0;
+    int cpu_threads = 0;  // 0: every core
     int cpu_repeat = 1;
 };
 
-// One version's outcome on one (niter, precision).
+// What every version's runner gets: the options, the device, the launch choices resolved.
+struct Context {
+    const Config& cfg;
+    const cw::DeviceInfo& dev;
+    int threads;      // threads per block of the GPU versions (--threads, or the policy's)
+    int cpu_threads;  // OpenMP threads of cpu_omp and of the reference
+    cudaStream_t stream;
+};
+
+// One version's outcome on one (niter, precision). -1: the column does not apply.
 struct Measurement {
-    std::string version, kernel;
-    long long chunk = 0;
-    int threads = 0;
-    long long blocks = 0;
+    std::string kernel;
+    long long chunk = -1, threads = -1, blocks = -1, cpu_threads = -1;
+    int repeat = 0;
     double kernel_ms = NAN, total_ms = NAN;
-    double estimate = NAN, reference = NAN, tolerance = NAN;
-    bool ok = false;
+    std::string kernel_ms_scope = "kernels";
+    double estimate = NAN, tolerance = NAN;
+};
+
+// Host and device bytes a version needs for one niter, checked before anything is allocated.
+struct Workspace {
+    unsigned long long host = 0, device = 0;
+};
+
+using Runner = Measurement (*)(const Context&, long long niter);
+using WorkspaceFn = Workspace (*)(const Context&, long long niter, bool is_float);
+
+// A registry entry: what the version is (cw::VersionInfo), its runner in float and in double
+// (nullptr: the version does not exist in that precision), its workspace, and the reference
+// it is checked against (the midpoint sum, offset 0.5; cpu_report: its own shifted sum).
+struct Version : cw::VersionInfo {
+    Runner run_float = nullptr, run_double = nullptr;
+    WorkspaceFn workspace = nullptr;
+    double reference_offset = 0.5;
+    Runner runner(bool is_float) const { return is_float ? run_float : run_double; }
 };
 
 template <typename T>
@@ -49,119 +76,151 @@ constexpr bool is_float() {
     return sizeof(T) == sizeof(float);
 }
 
-// Kernels 1 and 2: kernel alone (events), and kernel + copy of the block sums + host sum.
-template <typename T>
-Measurement run_report_kernel(int which, const Config& cfg, long long niter, cudaStream_t stream) {
+// ---- version 1 and 2: the report's kernels ---------------------------------------------
+
+template <int Which>
+long long report_blocks(const Context& c, long long niter) {
+    return pi::report_kernel_blocks(niter, c.cfg.chunk, c.threads);
+}
+
+template <int Which>
+Workspace report_workspace(const Context& c, long long niter, bool is_float) {
+    const unsigned long long bytes =
+        static_cast<unsigned long long>(report_blocks<Which>(c, niter)) * (is_float ? sizeof(float) : sizeof(double));
+    return Workspace{bytes, bytes};
+}
+
+// Kernel alone (events), and kernel + copy of the block sums + host sum (steady clock).
+template <int Which, typename T>
+Measurement run_report_kernel(const Context& c, long long niter) {
+    const Config& cfg = c.cfg;
     Measurement m;
-    m.version = which == 1 ? "1" : "2";
-    m.kernel = which == 1 ? "pi_chunks_serial_block_sum" : "pi_chunks_tree_block_sum";
+    m.kernel = Which == 1 ? "pi_chunks_serial_block_sum" : "pi_chunks_tree_block_sum";
     m.chunk = cfg.chunk;
-    m.threads = cfg.threads;
-    m.blocks = pi::report_kernel_blocks(niter, cfg.chunk, cfg.threads);
+    m.threads = c.threads;
+    m.blocks = report_blocks<Which>(c, niter);
+    m.repeat = cfg.repeat;
     const double h = 1.0 / static_cast<double>(niter);
     const std::size_t nb = static_cast<std::size_t>(m.blocks);
-    cw::require_device_memory(nb * sizeof(T), "kernel " + m.version + "'s block sums");
     cw::DeviceBuffer<T> d_sums(nb);
     cw::HostBuffer<T> h_sums(nb, cfg.pinned);
     auto launch = [&](cudaStream_t s) {
-        if (which == 1)
-            pi::launch_kernel1<T>(niter, cfg.chunk, h, m.blocks, cfg.threads, d_sums.data(), s);
+        if (Which == 1)
+            pi::launch_kernel1<T>(niter, cfg.chunk, h, m.blocks, c.threads, d_sums.data(), s);
         else
-            pi::launch_kernel2<T>(niter, cfg.chunk, h, m.blocks, cfg.threads, d_sums.data(), s);
+            pi::launch_kernel2<T>(niter, cfg.chunk, h, m.blocks, c.threads, d_sums.data(), s);
     };
-    m.kernel_ms = cw::time_gpu(cfg.warmup, cfg.repeat, launch, nullptr, stream).median_ms();
-    double estimate = NAN;
+    auto finish = [&]() {  // copy the block sums, add them on the host in double, times h
+        CUDA_CHECK(cudaMemcpyAsync(h_sums.data(), d_sums.data(), nb * sizeof(T), cudaMemcpyDeviceToHost, c.stream));
+        CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        double s = 0.0;
+        for (std::size_t b = 0; b < nb; ++b) s += static_cast<double>(h_sums.data()[b]);
+        return s * h;
+    };
+    m.kernel_ms = cw::time_gpu(cfg.warmup, cfg.repeat, launch, nullptr, c.stream).median_ms();
     m.total_ms = cw::time_host(cfg.warmup, cfg.repeat, [&]() {
-                     launch(stream);
-                     CUDA_CHECK(cudaMemcpyAsync(h_sums.data(), d_sums.data(), nb * sizeof(T),
-                                                cudaMemcpyDeviceToHost, stream));
-                     CUDA_CHECK(cudaStreamSynchronize(stream));
-                     double s = 0.0;  // the host finish, in double
-                     for (std::size_t b = 0; b < nb; ++b) s += static_cast<double>(h_sums.data()[b]);
-                     estimate = s * h;
+                     launch(c.stream);
+                     (void)finish();
                  }).median_ms();
     // The estimate checked is that of one more run, its block sums poisoned with NaN first, so
     // that a block that writes nothing cannot pass on an earlier run's value.
-    CUDA_CHECK(cudaMemsetAsync(d_sums.data(), 0xff, nb * sizeof(T), stream));
-    launch(stream);
-    CUDA_CHECK(cudaMemcpyAsync(h_sums.data(), d_sums.data(), nb * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    double s = 0.0;
-    for (std::size_t b = 0; b < nb; ++b) s += static_cast<double>(h_sums.data()[b]);
-    m.estimate = s * h;
-    (void)estimate;
-    m.tolerance = pi::error_bound(is_float<T>(), which == 1 ? pi::model_kernel1(niter, cfg.chunk, cfg.threads, m.blocks)
-                                                           : pi::model_kernel2(niter, cfg.chunk, cfg.threads, m.blocks));
+    CUDA_CHECK(cudaMemsetAsync(d_sums.data(), 0xff, nb * sizeof(T), c.stream));
+    launch(c.stream);
+    m.estimate = finish();
+    m.tolerance = pi::error_bound(is_float<T>(), Which == 1 ? pi::model_kernel1(niter, cfg.chunk, c.threads, m.blocks)
+                                                            : pi::model_kernel2(niter, cfg.chunk, c.threads, m.blocks));
     return m;
 }
 
-// The single-launch version: kernel alone, and kernel + copy of the 8-byte result.
+// ---- version single ---------------------------------------------------------------------
+
 template <typename T>
-Measurement run_single(const Config& cfg, const cw::DeviceInfo& dev, long long niter, cudaStream_t stream) {
+long long single_blocks(const Context& c, long long niter) {
+    return c.cfg.blocks > 0 ? c.cfg.blocks : pi::single_grid<T>(niter, c.threads, c.dev.sm_count);
+}
+
+Workspace single_workspace(const Context& c, long long niter, bool is_float) {
+    const long long blocks = is_float ? single_blocks<float>(c, niter) : single_blocks<double>(c, niter);
+    return Workspace{sizeof(double), (static_cast<unsigned long long>(blocks) + 2) * sizeof(double)};
+}
+
+// Kernel alone, and kernel + copy of the 8-byte result.
+template <typename T>
+Measurement run_single(const Context& c, long long niter) {
+    const Config& cfg = c.cfg;
     Measurement m;
-    m.version = "single";
     m.kernel = "pi_symmetric_tiles_single_pass";
-    m.chunk = 64;  // terms per tile
-    m.threads = cfg.threads;
-    m.blocks = cfg.blocks > 0 ? cfg.blocks : pi::single_default_blocks<T>(niter, cfg.threads, dev.sm_count);
+    m.chunk = pi::kTileTerms;  // terms per tile
+    m.threads = c.threads;
+    m.blocks = single_blocks<T>(c, niter);
+    m.repeat = cfg.repeat;
     const double h = 1.0 / static_cast<double>(niter);
     cw::DeviceBuffer<double> d_partials(static_cast<std::size_t>(m.blocks));
     cw::DeviceBuffer<unsigned int> d_done(1);
     cw::DeviceBuffer<double> d_result(1);
     cw::HostBuffer<double> h_result(1, cfg.pinned);
-    CUDA_CHECK(cudaMemsetAsync(d_done.data(), 0, sizeof(unsigned int), stream));
+    CUDA_CHECK(cudaMemsetAsync(d_done.data(), 0, sizeof(unsigned int), c.stream));
     auto launch = [&](cudaStream_t s) {
-        pi::launch_single<T>(niter, h, m.blocks, cfg.threads, d_partials.data(), d_done.data(), d_result.data(), s);
+        pi::launch_single<T>(niter, h, m.blocks, c.threads, d_partials.data(), d_done.data(), d_result.data(), s);
     };
-    m.kernel_ms = cw::time_gpu(cfg.warmup, cfg.repeat, launch, nullptr, stream).median_ms();
-    double estimate = NAN;
+    auto finish = [&]() {
+        CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_result.data(), sizeof(double), cudaMemcpyDeviceToHost, c.stream));
+        CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        return h_result.data()[0];
+    };
+    m.kernel_ms = cw::time_gpu(cfg.warmup, cfg.repeat, launch, nullptr, c.stream).median_ms();
     m.total_ms = cw::time_host(cfg.warmup, cfg.repeat, [&]() {
-                     launch(stream);
-                     CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_result.data(), sizeof(double),
-                                                cudaMemcpyDeviceToHost, stream));
-                     CUDA_CHECK(cudaStreamSynchronize(stream));
-                     estimate = h_result.data()[0];
+                     launch(c.stream);
+                     (void)finish();
                  }).median_ms();
     // The estimate checked is that of one more run after all the timed ones, its result
     // poisoned with NaN first: it passes only if the last-block counter was left at zero by
     // every earlier launch and this launch wrote the result.
-    CUDA_CHECK(cudaMemsetAsync(d_result.data(), 0xff, sizeof(double), stream));
-    launch(stream);
-    CUDA_CHECK(cudaMemcpyAsync(h_result.data(), d_result.data(), sizeof(double), cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    m.estimate = h_result.data()[0];
-    (void)estimate;
-    m.tolerance = pi::error_bound(is_float<T>(), pi::model_single(is_float<T>(), niter, cfg.threads, m.blocks));
+    CUDA_CHECK(cudaMemsetAsync(d_result.data(), 0xff, sizeof(double), c.stream));
+    launch(c.stream);
+    m.estimate = finish();
+    m.tolerance = pi::error_bound(is_float<T>(), pi::model_single(is_float<T>(), niter, c.threads, m.blocks));
     return m;
 }
 
-// Thrust: the call returns the sum on the host, so both times include its temporary
-// allocation, its kernels and the copy of the result.
+// ---- version thrust: the library baseline ------------------------------------------------
+
+// The call returns the sum on the host, so kernel_ms (events around the call) covers its
+// temporary allocation, its kernels, the copy of the result and the free; total_ms the same
+// call on the steady clock. Its own launch: threads and blocks do not apply.
 template <typename T>
-Measurement run_thrust(const Config& cfg, long long niter, cudaStream_t stream) {
+Measurement run_thrust(const Context& c, long long niter) {
     Measurement m;
-    m.version = "thrust";
     m.kernel = "thrust::transform_reduce";
+    m.kernel_ms_scope = "call: alloc+kernels+copy+free";
+    m.repeat = c.cfg.repeat;
     double estimate = NAN;
     auto call = [&]() {
-        estimate = is_float<T>() ? pi::pi_thrust_float(niter, stream) : pi::pi_thrust_double(niter, stream);
+        estimate = is_float<T>() ? pi::pi_thrust_float(niter, c.stream) : pi::pi_thrust_double(niter, c.stream);
     };
-    m.kernel_ms = cw::time_gpu(cfg.warmup, cfg.repeat, [&](cudaStream_t) { call(); }, nullptr, stream).median_ms();
-    m.total_ms = cw::time_host(cfg.warmup, cfg.repeat, call).median_ms();
+    m.kernel_ms = cw::time_gpu(c.cfg.warmup, c.cfg.repeat, [&](cudaStream_t) { call(); }, nullptr, c.stream).median_ms();
+    m.total_ms = cw::time_host(c.cfg.warmup, c.cfg.repeat, call).median_ms();
     m.estimate = estimate;
     m.tolerance = pi::error_bound(is_float<T>(), pi::model_thrust(niter));
     return m;
 }
 
-// The CPU: the report's loop fixed, in T, on `threads` threads (1: the report's setting).
-template <typename T>
-Measurement run_cpu(const Config& cfg, long long niter, int threads) {
+// ---- the CPU versions ------------------------------------------------------------------
+
+Workspace no_workspace(const Context&, long long, bool) { return Workspace(); }
+
+// The report's loop with its formula fixed, in T, on one thread (cpu, the report's setting)
+// or on --cpu-threads OpenMP threads (cpu_omp). kernel_ms is the whole function.
+template <bool Parallel, typename T>
+Measurement run_cpu(const Context& c, long long niter) {
     Measurement m;
-    m.version = threads == 1 ? "cpu" : "cpu_omp";
+    const int threads = Parallel ? c.cpu_threads : 1;
     m.kernel = is_float<T>() ? "pi_cpu_midpoint_float" : "pi_cpu_midpoint_double";
-    m.threads = threads;
+    m.kernel_ms_scope = "cpu: whole function";
+    m.cpu_threads = threads;
+    m.repeat = c.cfg.cpu_repeat;
     double estimate = NAN;
-    m.kernel_ms = cw::time_host(0, cfg.cpu_repeat, [&]() {
+    m.kernel_ms = cw::time_host(0, c.cfg.cpu_repeat, [&]() {
                       estimate = is_float<T>() ? static_cast<double>(pi::pi_cpu_midpoint_float(niter, threads))
                                                : pi::pi_cpu_midpoint_double(niter, threads);
                   }).median_ms();
@@ -171,15 +230,17 @@ Measurement run_cpu(const Config& cfg, long long niter, int threads) {
     return m;
 }
 
-// The report's own CPU function (float, x = h*(i - 0.5)): checked against the reference of
-// the same shifted sum, so that the port is shown to compute what the report computed.
-Measurement run_cpu_report(const Config& cfg, long long niter) {
+// The report's own CPU function (float, int niter, x = h*(i - 0.5)): checked against the
+// reference of the same shifted sum (reference_offset -0.5), so that the port is shown to
+// compute what the report computed.
+Measurement run_cpu_report(const Context& c, long long niter) {
     Measurement m;
-    m.version = "cpu_report";
     m.kernel = "pi_cpu_report";
-    m.threads = 1;
+    m.kernel_ms_scope = "cpu: whole function";
+    m.cpu_threads = 1;
+    m.repeat = c.cfg.cpu_repeat;
     double estimate = NAN;
-    m.kernel_ms = cw::time_host(0, cfg.cpu_repeat, [&]() {
+    m.kernel_ms = cw::time_host(0, c.cfg.cpu_repeat, [&]() {
                       estimate = static_cast<double>(pi::pi_cpu_report(static_cast<int>(niter)));
                   }).median_ms();
     m.total_ms = m.kernel_ms;
@@ -188,189 +249,268 @@ Measurement run_cpu_report(const Config& cfg, long long niter) {
     return m;
 }
 
+// ---- the registry: every version, once ---------------------------------------------------
+
+Version entry(const char* label, const char* kernel, const char* summary, Runner f, Runner d, WorkspaceFn w) {
+    Version v;
+    v.label = label;
+    v.kernel = kernel;
+    v.summary = summary;
+    v.run_float = f;
+    v.run_double = d;
+    v.workspace = w;
+    return v;
+}
+
+const std::vector<Version>& registry() {
+    static const std::vector<Version> versions = [] {
+        std::vector<Version> r;
+        r.push_back(entry("1", "pi_chunks_serial_block_sum",
+                          "report's kernel 1: CHUNK terms per thread, thread 0 adds the block serially",
+                          &run_report_kernel<1, float>, &run_report_kernel<1, double>, &report_workspace<1>));
+        r.push_back(entry("2", "pi_chunks_tree_block_sum", "report's kernel 2: the same, log2(threads) halving tree",
+                          &run_report_kernel<2, float>, &run_report_kernel<2, double>, &report_workspace<2>));
+        r.push_back(entry("single", "pi_symmetric_tiles_single_pass",
+                          "ours: one launch, symmetric 64-term tiles, last block finishes",
+                          &run_single<float>, &run_single<double>, &single_workspace));
+        Version thrust = entry("thrust", "thrust::transform_reduce",
+                               "transform_reduce over a counting iterator (kernel_ms: the whole call)",
+                               &run_thrust<float>, &run_thrust<double>, &no_workspace);
+        thrust.is_baseline = true;
+        r.push_back(thrust);
+        r.push_back(entry("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread",
+                          &run_cpu<false, float>, &run_cpu<false, double>, &no_workspace));
+        r.push_back(entry("cpu_omp", "pi_cpu_midpoint_<T>", "the same on --cpu-threads OpenMP threads",
+                          &run_cpu<true, float>, &run_cpu<true, double>, &no_workspace));
+        Version report = entry("cpu_report", "pi_cpu_report",
+                               "the report's CPU code as written (x = h*(i - 0.5)); float, NITER < 2^31",
+                               &run_cpu_report, nullptr, &no_workspace);
+        report.by_default = false;
+        report.reference_offset = -0.5;
+        r.push_back(report);
+        return r;
+    }();
+    return versions;
+}
+
+// ---- CSV ----------------------------------------------------------------------------------
+
 double ratio(double num, double den) { return (std::isnan(num) || std::isnan(den) || den <= 0) ? NAN : num / den; }
 
 std::string format_ms(double ms) {
-    char buf[64];
-    if (ms < 1.0)
-        std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
-    return buf;
+    return ms < 1.0 ? cw::format("%.2f us", ms * 1e3) : cw::format("%.3f ms", ms);
 }
 
-// One CSV row; the same columns whatever the version (NaN cells are left empty).
-cw::CsvRow csv_row(const cw::DeviceInfo& dev, const Config& cfg, const Measurement& m, const char* prec,
-                   long long niter, int cpu_threads, double baseline_ms, double cpu_ms, double cpu_omp_ms) {
-    cw::CsvRow row;
-    row.add("assignment", "pi").add("version", m.version).add("kernel", m.kernel).add("precision", prec);
-    dev.add_csv_columns(row);
-    row.add("n", niter)
-        .add("chunk", m.chunk)
-        .add("threads", m.threads)
-        .add("blocks", m.blocks)
-        .add("cpu_threads", cpu_threads)
-        .add("repeat", m.version.compare(0, 3, "cpu") == 0 ? cfg.cpu_repeat : cfg.repeat)
-        .add("kernel_ms", m.kernel_ms, 6, true)
-        .add("total_ms", m.total_ms, 6, true)
-        .add("kernel_us", m.kernel_ms * 1e3, 6, true)
-        .add("total_us", m.total_ms * 1e3, 6, true)
-        .add("gterms_per_s", ratio(static_cast<double>(niter), m.kernel_ms * 1e6), 6, true)
-        .add("bandwidth_GBps", 0.0)
-        .add("pct_of_copy_bw", 0.0)
-        .add("baseline_ms", baseline_ms, 6, true)
-        .add("speedup_vs_baseline", ratio(baseline_ms, m.kernel_ms), 6, true)
-        .add("cpu_ms", cpu_ms, 6, true)
-        .add("speedup_vs_cpu", ratio(cpu_ms, m.kernel_ms), 6, true)
-        .add("cpu_omp_ms", cpu_omp_ms, 6, true)
-        .add("speedup_vs_cpu_omp", ratio(cpu_omp_ms, m.kernel_ms), 6, true)
-        .add("estimate", m.estimate, 17)
-        .add("abs_error", std::fabs(m.estimate - pi::kPi), 6)
-        .add("reference", m.reference, 17)
-        .add("ref_error", std::fabs(m.estimate - m.reference), 6)
+// One run's outcome, and the times of the same (niter, precision) it is compared with.
+struct Row {
+    const Version* version = nullptr;
+    bool is_float = true;
+    long long niter = 1;
+    Measurement m;
+    double reference = NAN;
+    bool ok = false;
+};
+struct Comparisons {
+    double baseline_ms = NAN, cpu_ms = NAN, cpu_omp_ms = NAN;
+};
+
+// The core columns (n is niter; bandwidth does not apply: bytes = 0, empty cells), then
+// precision and abs_error, then pi's own columns. The same columns whatever the version.
+cw::CsvRow csv_row(const cw::DeviceColumns& dev, const Row& r, const Comparisons& cmp) {
+    const Measurement& m = r.m;
+    cw::CoreRow core;
+    core.assignment = kProgram;
+    core.version = r.version != nullptr ? r.version->label : "";
+    core.validated = r.version == nullptr || r.version->validated;
+    core.is_baseline = r.version != nullptr && r.version->is_baseline;
+    core.sizes = {{"n", r.niter}};
+    core.threads = m.threads;
+    core.blocks = m.blocks;
+    core.kernel_ms = m.kernel_ms;
+    core.kernel_ms_scope = m.kernel_ms_scope;
+    core.bytes = 0;
+    core.baseline_ms = cmp.baseline_ms;
+    core.result_ok = r.ok;
+    cw::CsvRow row = cw::core_row(dev, core);
+    row.add("precision", r.is_float ? "float" : "double").add("abs_error", std::fabs(m.estimate - pi::kPi), 6);
+    row.add("kernel", m.kernel);
+    if (m.chunk >= 0) row.add("chunk", m.chunk); else row.add_na("chunk");
+    if (m.cpu_threads >= 0) row.add("cpu_threads", m.cpu_threads); else row.add_na("cpu_threads");
+    row.add("repeat", m.repeat)
+        .add("total_ms", m.total_ms)
+        .add("kernel_us", m.kernel_ms * 1e3)
+        .add("total_us", m.total_ms * 1e3)
+        .add("gterms_per_s", ratio(static_cast<double>(r.niter), m.kernel_ms * 1e6))
+        .add("cpu_ms", cmp.cpu_ms)
+        .add("speedup_vs_cpu", ratio(cmp.cpu_ms, m.kernel_ms))
+        .add("cpu_omp_ms", cmp.cpu_omp_ms)
+        .add("speedup_vs_cpu_omp", ratio(cmp.cpu_omp_ms, m.kernel_ms))
+        .add_value("estimate", m.estimate, 17)
+        .add_value("reference", r.reference, 17)
+        .add("ref_error", std::fabs(m.estimate - r.reference), 6)
         .add("tolerance", m.tolerance, 6)
-        .add("truncation_error", pi::midpoint_truncation_error(niter), 6)
-        .add("result_ok", m.ok);
+        .add("truncation_error", pi::midpoint_truncation_error(r.niter), 6);
     return row;
 }
 
-std::vector<long long> parse_niter_list(const std::string& text) {
-    std::vector<long long> out;
-    for (const std::string& item : cw::split_list(text)) out.push_back(cw::parse_integer("niters", item, 1, kMaxNiter));
-    if (out.empty()) throw cw::UsageError("option --niters needs at least one value");
-    return out;
+// ---- options ---------------------------------------------------------------------------
+
+// The niter values of the run: --niter (or positional NITER), --sizes, or --input.
+std::vector<long long> niter_list(const cw::Options& opts, const Config& cfg) {
+    if (opts.given("niter") && opts.given("sizes")) throw cw::UsageError("give only one of --niter and --sizes");
+    if (opts.given("sizes")) return cw::parse_size_list("sizes", cfg.sizes, 1, kMaxNiter);
+    if (!opts.given("input")) return {cfg.niter};
+    cw::InputFile file(cfg.input, sizeof(long long));
+    file.require_count(cw::kMaxSizes, "at most " + std::to_string(cw::kMaxSizes) + " sizes per run");
+    std::vector<long long> sizes = file.read_all<long long>();
+    for (long long n : sizes)
+        if (n < 1 || n > kMaxNiter)
+            throw cw::UsageError("input file '" + cfg.input + "' holds NITER " + std::to_string(n) + ", outside " +
+                                 cw::range_text(1, kMaxNiter));
+    return sizes;
 }
 
 int run(int argc, char** argv) {
+    // 1. Options, and every check of what the user gave, before any CUDA call.
     Config cfg;
     cw::Options opts(kProgram,
                      "Estimate pi = int_0^1 4/(1+x^2) dx by the midpoint rule with NITER intervals: the report's\n"
                      "kernel 1 and kernel 2 (CHUNK terms per thread), a single-launch version, Thrust and the CPU,\n"
                      "in float and/or double; every version is checked against a compensated double reference.\n"
-                     "Versions (--only): 1, 2, single, thrust, cpu, cpu_omp, and cpu_report (the report's CPU code\n"
-                     "with its x = h*(i - 0.5); it runs only when --only names it, in float, NITER < 2^31).");
-    opts.add_int("niter", &cfg.niter, 1, kMaxNiter, "number of intervals (iterations); 2^30 and 1e6 forms accepted")
-        .add_string("niters", &cfg.niters, "comma-separated list of NITER values, run in turn (instead of --niter)")
+                     "pi has no random data and reads no data file: there is no --seed and no --data.");
+    opts.add_int("niter", &cfg.niter, 1, kMaxNiter, "number of intervals (iterations)")
+        .add_string("sizes", &cfg.sizes, "NITER values run in turn instead of --niter (e.g. 2^15..2^17,1e6)")
         .add_int("chunk", &cfg.chunk, 1, 1LL << 20, "consecutive terms per thread in kernels 1 and 2 (the report: 64)")
-        .add_int("threads", &cfg.threads, 32, 1024, "threads per block of every GPU version (a power of two)")
-        .add_int("blocks", &cfg.blocks, 0, 1LL << 20, "blocks of version single (0: fill the GPU at full occupancy)")
+        .add_int("threads", &cfg.threads, 0, 1024,
+                 "threads per block of every GPU version, a power of two >= 32 (0: automatic, 256)")
+        .add_int("blocks", &cfg.blocks, 0, 1LL << 20,
+                 "blocks of version single (0: automatic, every SM full at its occupancy, capped by the work)")
         .add_choice("precision", &cfg.precision, {"float", "double", "both"}, "working precision of the versions")
         .add_int("cpu-threads", &cfg.cpu_threads, 0, 4096, "OpenMP threads of cpu_omp and the reference (0: all)")
         .add_int("cpu-repeat", &cfg.cpu_repeat, 1, 1000, "timed runs of each CPU version (median reported)");
-    cw::SharedOptionsHelp help{"append one row per (niter, precision, version) to this CSV file",
-                               "binary file of little-endian int64 NITER values, run in turn",
-                               "write every estimate (float64, in the order of the rows) to this file",
-                               "comma-separated versions to run (default: all but cpu_report)"};
-    help.repeat = "timed runs of each GPU version (median reported)";
-    help.seed = "unused by pi (its integrand has no random data); kept for uniformity";
+    cw::SharedOptionsHelp help;
+    help.csv = "append one row per (niter, precision, version) to this CSV file";
+    help.input = "binary file of little-endian int64 NITER values, run in turn (instead of --niter/--sizes)";
+    help.output = "write every estimate (float64, in the order of the CSV rows) to this file";
+    help.inject_fault = "testing aid: replace every estimate by NaN, as a kernel that wrote nothing would "
+                        "(every version must FAIL, exit 1)";
+    help.has_seed = false;
     help.pinned = "page-locked host buffers for the device-to-host copies";
     cw::add_shared_options(opts, cfg, help).positional({"niter", "chunk"});
-    opts.parse_or_exit(argc, argv);
-
-    // Everything the user gave is checked here, before any CUDA call.
-    if ((cfg.threads & (cfg.threads - 1)) != 0)
-        throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
-                             " must be a power of two (kernel 2's halving tree)");
-    const cw::VersionFilter filter(cfg.only, kVersions);
-    auto wants = [&](const std::string& v) { return v == "cpu_report" ? opts.given("only") && filter.wants(v) : filter.wants(v); };
-    int given_sizes = (opts.given("niter") ? 1 : 0) + (opts.given("niters") ? 1 : 0) + (opts.given("input") ? 1 : 0);
-    if (given_sizes > 1) throw cw::UsageError("give only one of --niter, --niters and --input");
-    std::vector<long long> sizes{cfg.niter};
-    if (opts.given("niters")) sizes = parse_niter_list(cfg.niters);
-    if (opts.given("input")) {
-        sizes = cw::read_binary<long long>(cfg.input);
-        for (long long n : sizes)
-            if (n < 1 || n > kMaxNiter)
-                throw cw::UsageError("input file '" + cfg.input + "' holds NITER " + std::to_string(n) +
-                                     ", outside [1, " + std::to_string(kMaxNiter) + "]");
+    opts.epilog(cw::versions_help(registry()) +
+                "\nversion 1 and 2 launch one thread per CHUNK terms (blocks = ceil(NITER / CHUNK / threads));\n"
+                "--blocks applies to version single only. cpu_report runs only when --only names it.");
+    if (!opts.parse(argc, argv)) {
+        std::printf("%s", opts.help_text().c_str());
+        return cw::kExitOk;
     }
-    if (wants("cpu_report") && cfg.precision != "double")
-        for (long long n : sizes)
-            if (n > INT_MAX)
-                throw cw::UsageError("version cpu_report takes an int NITER (the report's code): " + std::to_string(n) +
-                                     " > " + std::to_string(INT_MAX));
-    if (!cfg.csv.empty())
-        cw::check_csv_file(cfg.csv, csv_row(cw::DeviceInfo(), cfg, Measurement(), "float", 1, 1, NAN, NAN, NAN).header());
-    if (!cfg.output.empty()) cw::check_writable(cfg.output);
-    const int cpu_threads = cfg.cpu_threads > 0 ? cfg.cpu_threads : pi::cpu_max_threads();
+    if (cfg.threads != 0 && (cfg.threads < 32 || (cfg.threads & (cfg.threads - 1)) != 0))
+        throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
+                             " must be 0 (automatic) or a power of two from 32 to 1024 (kernel 2's halving tree)");
+    const std::vector<const Version*> chosen = cw::select_versions(registry(), cfg.only, opts.given("only"));
+    cw::check_input_excludes(opts, {"niter", "sizes"});
+    const std::vector<long long> sizes = niter_list(opts, cfg);
     std::vector<bool> precisions;  // true: float
     if (cfg.precision != "double") precisions.push_back(true);
     if (cfg.precision != "float") precisions.push_back(false);
+    int runs_per_size = 0;
+    for (bool is_float : precisions)
+        for (const Version* v : chosen)
+            if (v->runner(is_float) != nullptr) ++runs_per_size;
+    if (runs_per_size == 0)
+        throw cw::UsageError("option --only=" + cfg.only + " with --precision=" + cfg.precision +
+                             " runs nothing (cpu_report exists in float only)");
+    for (const Version* v : chosen)
+        if (v->label == "cpu_report" && cfg.precision != "double")
+            for (long long n : sizes)
+                if (n > INT_MAX)
+                    throw cw::UsageError("version cpu_report takes an int NITER (the report's code): " +
+                                         std::to_string(n) + " > " + std::to_string(INT_MAX));
+    const std::string header = csv_row(cw::DeviceColumns(), Row(), Comparisons()).header();
+    if (!cfg.csv.empty()) cw::check_csv_file(cfg.csv, header);
+    if (!cfg.output.empty()) cw::check_output_path(cfg.output, "output file");
+    if (cw::print_csv_header_if_asked(cfg, header)) return cw::kExitOk;
 
-    const cw::DeviceInfo dev = cw::select_device(cfg.device);
-    std::printf("%s\n", dev.describe().c_str());
-    std::printf("pi: chunk=%lld threads=%d cpu_threads=%d repeat=%d warmup=%d cpu_repeat=%d\n", cfg.chunk,
-                cfg.threads, cpu_threads, cfg.repeat, cfg.warmup, cfg.cpu_repeat);
+    // 2. The device (exit 3 without one). pi reads no data: no copy bandwidth, no L2 flush.
+    cw::Session::Settings settings;
+    settings.copy_bandwidth = false;
+    settings.l2_flusher = false;
+    cw::Session session(kProgram, cfg.device, cfg.csv, cfg.output, settings);
+    const cw::DeviceInfo& dev = session.device();
+    const int threads = cfg.threads > 0 ? cfg.threads : pi::Policy::for_device(dev.cc_major, dev.cc_minor).threads;
+    const int cpu_threads = cfg.cpu_threads > 0 ? cfg.cpu_threads : pi::cpu_max_threads();
     cudaStream_t stream;
     CUDA_CHECK(cudaStreamCreate(&stream));
+    const Context ctx{cfg, dev, threads, cpu_threads, stream};
 
-    int total_steps = 0;
-    for (std::size_t p = 0; p < precisions.size(); ++p)
-        for (const std::string& v : kVersions)
-            if (wants(v) && !(v == "cpu_report" && !precisions[p])) ++total_steps;
-    total_steps *= static_cast<int>(sizes.size());
+    // 3. Memory: the largest workspace of any run, before anything is allocated.
+    Workspace need;
+    for (long long niter : sizes)
+        for (bool is_float : precisions)
+            for (const Version* v : chosen)
+                if (v->runner(is_float) != nullptr) {
+                    const Workspace w = v->workspace(ctx, niter, is_float);
+                    need.host = w.host > need.host ? w.host : need.host;
+                    need.device = w.device > need.device ? w.device : need.device;
+                }
+    session.require_memory(need.host, need.device, "the largest run (kernel 1 and 2's block sums)");
 
-    cw::ResultBook book(kProgram);
+    // 4. Per size: the reference; per precision and version: measure, validate, record.
+    std::printf("pi: chunk=%lld threads=%d cpu_threads=%d repeat=%d warmup=%d cpu_repeat=%d\n", cfg.chunk, threads,
+                cpu_threads, cfg.repeat, cfg.warmup, cfg.cpu_repeat);
+    session.plan(static_cast<int>(sizes.size()) * runs_per_size);
+    bool any_shifted = false;
+    for (const Version* v : chosen) any_shifted = any_shifted || v->reference_offset != 0.5;
     std::vector<double> estimates;
-    int step = 0;
     for (long long niter : sizes) {
         cw::HostStopwatch ref_watch;
         const double reference = pi::pi_reference(niter, cpu_threads);
-        const double reference_shifted = wants("cpu_report") ? pi::pi_reference(niter, cpu_threads, -0.5) : NAN;
-        std::printf("niter=%lld: reference %.17g (|ref - pi| = %.3g, h^2/12 = %.3g) in %.1f ms on %d threads\n",
-                    niter, reference, std::fabs(reference - pi::kPi), pi::midpoint_truncation_error(niter),
+        const double reference_shifted = any_shifted ? pi::pi_reference(niter, cpu_threads, -0.5) : NAN;
+        std::printf("niter=%lld: reference %.17g (|ref - pi| = %.3g, h^2/12 = %.3g) in %.1f ms on %d threads\n", niter,
+                    reference, std::fabs(reference - pi::kPi), pi::midpoint_truncation_error(niter),
                     ref_watch.elapsed_ms(), cpu_threads);
-        for (bool single_precision : precisions) {
-            const char* prec = single_precision ? "float" : "double";
-            std::vector<Measurement> ms;
-            for (const std::string& v : kVersions) {
-                if (!wants(v) || (v == "cpu_report" && !single_precision)) continue;
-                Measurement m;
-                if (v == "1" || v == "2")
-                    m = single_precision ? run_report_kernel<float>(v == "1" ? 1 : 2, cfg, niter, stream)
-                                         : run_report_kernel<double>(v == "1" ? 1 : 2, cfg, niter, stream);
-                else if (v == "single")
-                    m = single_precision ? run_single<float>(cfg, dev, niter, stream)
-                                         : run_single<double>(cfg, dev, niter, stream);
-                else if (v == "thrust")
-                    m = single_precision ? run_thrust<float>(cfg, niter, stream) : run_thrust<double>(cfg, niter, stream);
-                else if (v == "cpu" || v == "cpu_omp")
-                    m = single_precision ? run_cpu<float>(cfg, niter, v == "cpu" ? 1 : cpu_threads)
-                                         : run_cpu<double>(cfg, niter, v == "cpu" ? 1 : cpu_threads);
-                else
-                    m = run_cpu_report(cfg, niter);
-                m.reference = v == "cpu_report" ? reference_shifted : reference;
-                const double err = std::fabs(m.estimate - m.reference);
-                m.ok = err <= m.tolerance;  // NaN never passes
-                char detail[512];
-                std::snprintf(detail, sizeof detail, "precision=%s niter=%lld estimate=%.12f |est-ref|=%.3g bound=%.3g",
-                              prec, niter, m.estimate, err, m.tolerance);
-                char line[512];
-                std::snprintf(line, sizeof line, "niter=%lld precision=%s version=%s kernel %s total %s |err|=%.3g %s",
-                              niter, prec, v.c_str(), format_ms(m.kernel_ms).c_str(), format_ms(m.total_ms).c_str(),
-                              std::fabs(m.estimate - pi::kPi), m.ok ? "PASS" : "FAIL");
-                cw::progress_line(++step, total_steps, line);
-                book.record(v, m.ok, detail);
-                ms.push_back(m);
+        for (bool is_float : precisions) {
+            const char* prec = is_float ? "float" : "double";
+            std::vector<Row> rows;
+            for (const Version* v : chosen) {
+                const Runner runner = v->runner(is_float);
+                if (runner == nullptr) continue;
+                Row r;
+                r.version = v;
+                r.is_float = is_float;
+                r.niter = niter;
+                r.m = runner(ctx, niter);
+                if (cfg.inject_fault) r.m.estimate = NAN;
+                r.reference = v->reference_offset == 0.5 ? reference : reference_shifted;
+                const double err = std::fabs(r.m.estimate - r.reference);
+                r.ok = err <= r.m.tolerance;  // NaN never passes
+                session.progress(cw::format("niter=%lld precision=%s version=%s kernel %s total %s |err|=%.3g %s", niter,
+                                            prec, v->label.c_str(), format_ms(r.m.kernel_ms).c_str(),
+                                            format_ms(r.m.total_ms).c_str(), std::fabs(r.m.estimate - pi::kPi),
+                                            r.ok ? "PASS" : "FAIL"));
+                session.record(v->label, r.ok,
+                               cw::format("precision=%s niter=%lld estimate=%.12f |est-ref|=%.3g bound=%.3g", prec, niter,
+                                          r.m.estimate, err, r.m.tolerance));
+                rows.push_back(r);
             }
             // Rows, with the speeds relative to Thrust and to the CPU of the same precision.
-            double baseline_ms = NAN, cpu_ms = NAN, cpu_omp_ms = NAN;
-            for (const Measurement& m : ms) {
-                if (m.version == "thrust") baseline_ms = m.kernel_ms;
-                if (m.version == "cpu") cpu_ms = m.kernel_ms;
-                if (m.version == "cpu_omp") cpu_omp_ms = m.kernel_ms;
+            Comparisons cmp;
+            for (const Row& r : rows) {
+                if (r.version->is_baseline) cmp.baseline_ms = r.m.kernel_ms;
+                if (r.version->label == "cpu") cmp.cpu_ms = r.m.kernel_ms;
+                if (r.version->label == "cpu_omp") cmp.cpu_omp_ms = r.m.kernel_ms;
             }
-            for (const Measurement& m : ms) {
-                estimates.push_back(m.estimate);
-                if (!cfg.csv.empty())
-                    cw::csv_append(cfg.csv, csv_row(dev, cfg, m, prec, niter, cpu_threads, baseline_ms, cpu_ms, cpu_omp_ms));
+            for (const Row& r : rows) {
+                estimates.push_back(r.m.estimate);
+                session.add_row(csv_row(session.columns(), r, cmp));
             }
         }
     }
     CUDA_CHECK(cudaStreamDestroy(stream));
-    if (!cfg.output.empty()) cw::write_binary(cfg.output, estimates.data(), estimates.size());
-    std::printf("%d of %d version runs passed\n", book.checked() - book.failed(), book.checked());
-    return book.exit_status();
+
+    // 5. CSV rows and --output only when every version passed.
+    session.set_output(estimates.data(), estimates.size());
+    return session.finish();
 }
 
 }  // namespace

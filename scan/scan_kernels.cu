@@ -3,8 +3,11 @@
 #include "scan_kernels.cuh"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "cuda_check.cuh"
+#include "exit_codes.h"
 #include "scan_plan.h"
 
 namespace scan_gpu {
@@ -154,14 +157,17 @@ __global__ void brent_kung_add_block_sums(unsigned* data, const unsigned* scanne
 // Ours: single-pass scan with decoupled look-back (Merrill & Garland 2016).
 // ---------------------------------------------------------------------------------------
 
-constexpr int kLbThreads = scan_plan::kLookbackThreads;  // 256
-constexpr int kLbWarps = kLbThreads / 32;                // 8
+using scan_policy::LookbackPolicy;
+constexpr int kLbThreads = LookbackPolicy::kThreads;
+constexpr int kLbWarps = kLbThreads / 32;
 
-// The tile of kItems consecutive ints per thread (32, or 16 where few 32-int blocks fit).
+// The tile of kItems consecutive ints per thread (LookbackPolicy: 32, or 16 where few
+// 32-int blocks fit on an SM).
 template <int kItems>
 struct LbTile {
-    static_assert(kItems == 16 || kItems == 32, "padded() is bank-conflict-free for 16 and 32 items per lane");
-    static constexpr int kSize = kLbThreads * kItems;       // 8192 or 4096 ints
+    static_assert(kItems == LookbackPolicy::kItemsSmall || kItems == LookbackPolicy::kItemsLarge,
+                  "padded() is bank-conflict-free for 16 and 32 items per lane");
+    static constexpr int kSize = kLbThreads * kItems;       // ints per tile
     static constexpr int kWarpItems = 32 * kItems;           // elements per warp
     static constexpr int kWarpSmem = kWarpItems + kWarpItems / 32;  // + one pad word per 32
 };
@@ -180,7 +186,7 @@ __device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
 // reader sees the old word or the new one, never a status from one and a value from the
 // other. No fence: a reader uses nothing but the descriptor word itself (status and value
 // travel together), so no earlier write needs ordering before it. (A __threadfence() here
-// cost 6-8 % of the throughput on the H100: 0.84x -> 0.89x CUB at 20M ints, measured.)
+// only delays the publication; the README's tuning table has what it cost.)
 __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigned tile, unsigned epoch,
                                         unsigned status, unsigned value) {
     const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | status) << 32) | value;
@@ -189,8 +195,7 @@ __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigne
 
 // A warp whose window is not yet published sleeps ~100 ns before polling again, so that
 // hundreds of waiting warps do not keep the L2 busy with polls the data traffic needs
-// (measured on the H100: +3-4 % with 16 ints per thread; with 32, +1-2 % at 20M ints and
-// nothing at 2^28. CUB's look-back backs off likewise.)
+// (CUB's look-back backs off likewise; the gain is in results/lookback_tuning.csv).
 __device__ __forceinline__ void back_off() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     __nanosleep(100);

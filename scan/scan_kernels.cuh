@@ -3,7 +3,7 @@
 // modulo 2^32 by definition (signed overflow is undefined behaviour in C++), which is the
 // two's-complement wrap-around the CPU reference computes.
 //
-// Labels (the CSV's `version` column):
+// The versions (the CSV's `version` column; the registry, scan_versions.cu, lists them):
 //   hs_inplace_racy     section 1: Hillis & Steele in place, one block (racy demonstration)
 //   hs_buffered         section 1 done right: double-buffered in shared memory, one block
 //   hs_multiblock_racy  section 1.10: the in-place kernel launched on ceil(n/T) blocks (racy)
@@ -19,6 +19,8 @@
 
 #include <cuda_runtime.h>
 
+#include "scan_policy.h"
+
 namespace scan_gpu {
 
 // One kernel launch of a version, with its theoretical occupancy from the occupancy API
@@ -33,30 +35,58 @@ struct KernelLaunch {
     double occupancy = 0.0;      // blocks_per_sm * block / max threads per SM
 };
 
-// Section 1 (hs_inplace_racy, blocks == 1) and section 1.10 (hs_multiblock_racy, blocks ==
-// ceil(n / threads)): the in-place kernel on `data`. Racy by construction: a demonstration.
-void hillis_steele_inplace_racy(unsigned* data, std::size_t n, int threads, long long blocks, cudaStream_t s);
-KernelLaunch hillis_steele_inplace_racy_launch(std::size_t n, int threads, long long blocks);
-
-// hs_buffered: one block of `threads` threads; n <= threads (the caller checks).
-void hillis_steele_double_buffered(const unsigned* in, unsigned* out, std::size_t n, int threads, bool exclusive,
-                                   cudaStream_t s);
-KernelLaunch hillis_steele_double_buffered_launch(std::size_t n, int threads);
-
-// A version with workspace, allocated once for the largest n of a run.
-class ScanVersion {
+// A version ready to run, made by its registry entry (scan_versions.cu): its workspace is
+// allocated once for scans of up to max_n elements and freed with it.
+class Runner {
   public:
-    virtual ~ScanVersion() = default;
+    Runner() = default;
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+    virtual ~Runner() = default;
+    // One scan of n elements (1 <= n <= max_n), in -> out, on stream s.
     virtual void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) = 0;
     // The launches of one run: k1 = the data scan, k2 = the scan of the totals (its first
-    // level), k3 = the add-back of the data (empty where a version has fewer kernels).
+    // level), k3 = the add-back of the data (fewer where a version has fewer kernels).
     virtual std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const = 0;
+    // True for a version that scans `out` in place (the racy demonstrations): the caller
+    // copies the input into `out` before every run, outside the timed interval; `in` is
+    // not read.
+    virtual bool in_place() const { return false; }
+};
+
+// hs_inplace_racy (section 1: one block of `threads`) and hs_multiblock_racy (section
+// 1.10: ceil(n / threads) blocks): the report's in-place kernel. Racy by construction: a
+// demonstration, never validated. One block covers at most `threads` elements; the rest
+// is left as it was (the report's Figure 1.3).
+class HillisSteeleInPlace : public Runner {
+  public:
+    HillisSteeleInPlace(int threads, bool one_block) : threads_(threads), one_block_(one_block) {}
+    void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
+    std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
+    bool in_place() const override { return true; }
+
+  private:
+    long long blocks(std::size_t n) const;
+    int threads_;
+    bool one_block_;
+};
+
+// hs_buffered: one block of `threads` threads, double-buffered in shared memory; n <=
+// threads (the registry refuses more; run() fails loudly if asked).
+class HillisSteeleBuffered : public Runner {
+  public:
+    explicit HillisSteeleBuffered(int threads) : threads_(threads) {}
+    void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
+    std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
+
+  private:
+    int threads_;
 };
 
 // map (section 2): each thread scans `per_thread` consecutive elements and writes its
 // total; the totals are scanned the same way (recursively, until one thread holds them
 // all); thread t then adds the scanned total of chunks 0..t to chunk t+1.
-class MapScan : public ScanVersion {
+class MapScan : public Runner {
   public:
     MapScan(std::size_t max_n, int threads, int per_thread);
     ~MapScan() override;
@@ -72,7 +102,7 @@ class MapScan : public ScanVersion {
 // up-sweep/down-sweep in shared memory and writes its block sum; the block sums are scanned
 // the same way (recursively, until one block holds them all); every block but the first
 // then adds the scanned sum of the blocks before it.
-class BrentKungScan : public ScanVersion {
+class BrentKungScan : public Runner {
   public:
     BrentKungScan(std::size_t max_n, int threads);
     ~BrentKungScan() override;
@@ -84,25 +114,31 @@ class BrentKungScan : public ScanVersion {
     std::vector<unsigned*> sums_;  // sums_[l] holds level l+1
 };
 
-// lookback: single pass, 256 threads x 32 (or 16) items per tile, tiles taken in order from
-// a global counter, each tile's prefix found by decoupled look-back over 64-bit (status,
-// value) descriptors (see the kernel's comment in scan_kernels.cu and the README).
-// items: ints per thread, 16 or 32; 0 = choose for the current device: 32 where at least 4
-// blocks of the 32-int kernel fit on an SM, else 16.
-class LookbackScan : public ScanVersion {
+// lookback: single pass, one tile of policy.threads x policy.items ints per block (the
+// tuning is scan_policy::LookbackPolicy's), tiles taken in order from a global counter,
+// each tile's prefix found by decoupled look-back over 64-bit (status, value) descriptors
+// (see the kernel's comment in scan_kernels.cu and the README). The same policy drives the
+// launch and its description.
+// Alignment: full tiles are loaded and stored as uint4, so `in` and `out` must be 16-byte
+// aligned (cudaMalloc's are); run() refuses other pointers with a one-line error (exit 3).
+class LookbackScan : public Runner {
   public:
-    explicit LookbackScan(std::size_t max_n, int items = 0);
+    LookbackScan(std::size_t max_n, const scan_policy::LookbackPolicy& policy);
     ~LookbackScan() override;
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
     std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
-    int items() const { return items_; }
+    const scan_policy::LookbackPolicy& policy() const { return policy_; }
 
   private:
-    int items_;
+    scan_policy::LookbackPolicy policy_;
     std::size_t max_tiles_;
     unsigned long long* descriptors_ = nullptr;
     unsigned* tile_counter_ = nullptr;
     unsigned epoch_ = 0;
 };
+
+// A host-side precondition of a launcher that the registry should have made impossible:
+// "scan: internal error: <what>" on one line, exit 3.
+[[noreturn]] void internal_error(const std::string& what);
 
 }  // namespace scan_gpu

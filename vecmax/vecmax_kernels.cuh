@@ -1,4 +1,4 @@
-// vecmax: every kernel version and its host-side launcher.
+// vecmax: every kernel version, its launch policy and its host-side launcher.
 //   version=report       vecmax_grid_stride_shared_tree   the report's VecMax kernel, bugs fixed
 //   version=single_pass  vecmax_single_pass_vec4          float4 loads, shuffles, one launch
 // (version=cub, the library baseline, is in vecmax_cub.cu.)
@@ -8,10 +8,36 @@
 
 namespace vecmax {
 
-// Launch shape of the single-pass kernel: 1024 threads (32 warps; 2 blocks per SM where an
-// SM runs 2048 threads) and 4 independent float4 loads per thread per iteration.
-constexpr int kSinglePassThreads = 1024;
-constexpr int kSinglePassUnroll = 4;
+// version=report's automatic launch shape (--threads=0, --blocks=0): the report's best
+// configuration, 1024 threads x 128 blocks. Any power of two in [1, 1024] threads and any
+// number of blocks is valid; this is only the choice made when the user leaves it open.
+constexpr int kReportDefaultThreads = 1024;
+constexpr int kReportDefaultBlocks = 128;
+
+// The tuning of version=single_pass, per architecture: the one place where its launch shape
+// is set (results/single_pass_tuning.csv, from experiments/single_pass_tuning.cu, records what
+// was measured and where).
+//   threads  threads per block; the kernel is instantiated for the (threads, unroll) pairs of
+//            for_device() only, and a launch with any other pair stops the program (exit 3)
+//            rather than running another instantiation;
+//   unroll   independent float4 loads in flight per thread per loop iteration (a power of two).
+// Grid: blocks resident at once (occupancy API) x SMs, capped at one block per
+// threads x unroll float4s of input (single_pass_grid, via cw::occupancy_grid): every block
+// stays resident, so there is no second wave, and a small input launches no idle blocks.
+// --sp-blocks replaces the grid.
+struct SinglePassPolicy {
+    int threads;
+    int unroll;
+
+    static SinglePassPolicy for_device(int cc_major, int cc_minor) {
+        (void)cc_minor;
+        // sm_90 (Hopper): measured, the tuning experiment ran on an H100.
+        if (cc_major == 9) return SinglePassPolicy{1024, 4};
+        // Every other architecture (the cluster's sm_35 and sm_52 included): not measured; the
+        // same values, which keep 2048 threads per SM resident wherever the registers allow.
+        return SinglePassPolicy{1024, 4};
+    }
+};
 
 // The maximum with the repository's NaN policy (a NaN in either operand gives NaN), the
 // same on host and device. sm_80+ has it as one instruction (max.NaN.f32).
@@ -32,7 +58,20 @@ struct NanPropagatingMax {
     }
 };
 
+// version=report: block b of the grid writes the maximum of its grid-stride slices to
+// block_max[b]. blockDim.x must be a power of two (the halving tree); dynamic shared memory:
+// blockDim.x floats.
 __global__ void vecmax_grid_stride_shared_tree(const float* a, long long n, float* block_max);
+
+// version=single_pass, the whole maximum in one launch (kThreads x kUnroll: SinglePassPolicy).
+// Alignment: the float4 loads need 16-byte alignment, which the kernel establishes itself:
+// x must only be float-aligned (4 bytes; every cudaMalloc pointer plus a whole number of
+// floats is); the up to 3 floats before the first 16-byte boundary and the up to 3 after the
+// last whole float4 are read as scalars. SinglePassMax::launch checks the 4-byte alignment on
+// the host and refuses any other pointer (exit 3) rather than letting a load fault.
+// The maximum's order key (vecmax_order_key.h) goes to key_slots[slot] by atomicMax; block 0
+// clears key_slots[slot ^ 1] for the next launch.
+template <int kThreads, int kUnroll>
 __global__ void vecmax_single_pass_vec4(const float* __restrict__ x, long long n, unsigned int* __restrict__ key_slots,
                                         unsigned int slot);
 
@@ -41,14 +80,14 @@ __global__ void vecmax_single_pass_vec4(const float* __restrict__ x, long long n
 void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int threads, int blocks,
                           cudaStream_t stream);
 
-// version=single_pass: grid of `blocks` x kSinglePassThreads, in one launch. The maximum
-// is kept as an order key (vecmax_order_key.h) in one of two device slots that the object
-// owns; result_key() is the device address of the key of the last launch, valid once that
-// launch has completed and until the next launch (which clears it). Launches of one object
-// must be on one stream.
+// version=single_pass: grid of `blocks` x policy.threads, in one launch. The maximum is kept
+// as an order key (vecmax_order_key.h) in one of two device slots that the object owns;
+// result_key() is the device address of the key of the last launch, valid once that launch
+// has completed and until the next launch (which clears it). Launches of one object must be
+// on one stream.
 class SinglePassMax {
   public:
-    SinglePassMax();
+    explicit SinglePassMax(const SinglePassPolicy& policy);
     ~SinglePassMax();
     SinglePassMax(const SinglePassMax&) = delete;
     SinglePassMax& operator=(const SinglePassMax&) = delete;
@@ -56,12 +95,12 @@ class SinglePassMax {
     const unsigned int* result_key() const { return key_slots_ + slot_; }
 
   private:
+    SinglePassPolicy policy_;
     unsigned int* key_slots_ = nullptr;
     unsigned int slot_ = 1u;  // the first launch uses slot 0
 };
 
-// The single-pass grid: resident blocks per SM (occupancy API) x SMs, but no more blocks
-// than there are 4 x kSinglePassUnroll-float4 slices of work (at least 1).
-int single_pass_grid(long long n, int sm_count);
+// The automatic single_pass grid for n floats (see SinglePassPolicy), at least 1 block.
+int single_pass_grid(const SinglePassPolicy& policy, long long n, int sm_count);
 
 }  // namespace vecmax
