@@ -11,7 +11,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 FOLDERS := common $(ASSIGNMENTS) $(patsubst %/Makefile,%,$(wildcard slurm/Makefile))
 RESULTS_FILE := $(CURDIR)/build/test-results.txt
 
-.PHONY: all test test-gpu report plots clean summary experiments $(FOLDERS)
+.PHONY: all test test-gpu report plots clean summary experiments profile $(FOLDERS)
 all: $(FOLDERS)
 $(FOLDERS):
 	$(MAKE) -C $@ all
@@ -33,6 +33,10 @@ plots:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d plots; done
 	@$(MAKE) --no-print-directory summary
 	@echo "Updated from existing CSVs: $(ASSIGNMENTS:%=%/README.md) tables, $(ASSIGNMENTS:%=%/figures/), README.md results summary"
+
+# Nsight Compute counters of every version (needs a GPU and ncu): */results/profile.csv.
+profile:
+	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d profile; done
 
 # The tuning experiments of every assignment, compiled only (they run by hand on a GPU).
 experiments:

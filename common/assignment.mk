@@ -30,7 +30,7 @@ GTEST_HEADER := $(firstword $(wildcard /usr/include/gtest/gtest.h /usr/local/inc
 UNIT_TEST_SRCS := $(wildcard tests/*_test.cpp)
 UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit_tests)
 
-.PHONY: all test test-gpu report report-run report-experiments plots tables clean arch-info experiments
+.PHONY: all test test-gpu report report-run report-experiments profile profile-experiments plots tables clean arch-info experiments
 export PYTHONDONTWRITEBYTECODE := 1
 RESULTS_DIR ?= results
 all: $(BIN)
@@ -79,6 +79,13 @@ report: $(BIN)
 # successful run; a failed or interrupted one is kept under build/runs/ and named.
 report-run: $(BIN)
 	@bash $(COMMON_DIR)/staged_run.sh $(NAME) $(MAKE) --no-print-directory report-experiments
+
+# Hardware counters (needs a GPU and Nsight Compute): each assignment's profile-experiments
+# recipe calls common/ncu_profile.sh per version and size, writing $(RESULTS_DIR)/profile.csv;
+# staged like report-run, so a failed profile never touches results/profile.csv.
+profile: $(BIN)
+	@bash $(COMMON_DIR)/ncu_profile.sh --check
+	@bash $(COMMON_DIR)/staged_run.sh $(NAME)-profile $(MAKE) --no-print-directory profile-experiments
 
 # Tuning experiments (experiments/*.cu, run by hand on a GPU): compiled here so that CI
 # keeps them building.

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One version of one program under Nsight Compute, its counters appended to a tidy CSV:
+#   ncu_profile.sh --check
+#       exit 0 if ncu and a usable GPU are there; else one line and exit 2 (no ncu) or 3 (no GPU)
+#   ncu_profile.sh OUT.csv ASSIGNMENT VERSION "M" N "METRICS" PROGRAM [ARGS...]
+#       runs `ncu --clock-control none --csv --metrics METRICS PROGRAM ARGS` (clocks left as
+#       they are) and appends the tidy rows (common/ncu_tidy.py) for VERSION at size (M, N)
+#       to OUT.csv. METRICS is ncu's comma list (regex:... allowed). ncu's raw CSV and the
+#       program's own output go to build/profile/ (CW_PROFILE_LOG_DIR), never to results/.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
+
+check() {
+  if [ -z "$ncu" ] || [ ! -x "$ncu" ]; then
+    echo "profile: Nsight Compute (ncu) not found: install it or put it on PATH (module load cuda), or set NCU=/path/to/ncu" >&2
+    exit 2
+  fi
+  if ! "$here/bin/devinfo" --check >/dev/null 2>"${TMPDIR:-/tmp}/cw-devinfo.$$"; then
+    echo "profile: $(head -n 1 "${TMPDIR:-/tmp}/cw-devinfo.$$")" >&2
+    rm -f "${TMPDIR:-/tmp}/cw-devinfo.$$"
+    exit 3
+  fi
+  rm -f "${TMPDIR:-/tmp}/cw-devinfo.$$"
+}
+
+if [ "${1:-}" = --check ]; then check; exit 0; fi
+[ $# -ge 7 ] || { echo "usage: ncu_profile.sh OUT.csv ASSIGNMENT VERSION M N METRICS PROGRAM [ARGS...]" >&2; exit 2; }
+out=$1 assignment=$2 version=$3 m=$4 n=$5 metrics=$6
+shift 6
+check
+dir=${CW_PROFILE_LOG_DIR:-build/profile}
+mkdir -p "$dir"
+raw="$dir/ncu-$assignment-$version-$n.csv"
+log="$dir/ncu-$assignment-$version-$n.log"
+ncu_version=$("$ncu" --version | sed -n 's/.*Version \([0-9][0-9.]*\).*/\1/p' | head -n 1)
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+"$ncu" --clock-control none --csv --log-file "$raw" --metrics "$metrics" "$@" >"$log" 2>&1
+status=$?
+if [ "$status" -ne 0 ]; then
+  echo "profile: $assignment version $version n=$n: ncu or the program exited $status (log: $log)" >&2
+  tail -n 5 "$log" >&2
+  exit "$status"
+fi
+python3 "$here/ncu_tidy.py" "$raw" "$out" --assignment "$assignment" --version "$version" --m "$m" --n "$n" \
+  --device "$device" --ncu-version "$ncu_version" || exit $?
