@@ -30,6 +30,18 @@ GTEST_HEADER := $(firstword $(wildcard /usr/include/gtest/gtest.h /usr/local/inc
 UNIT_TEST_SRCS := $(wildcard tests/*_test.cpp)
 UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit_tests)
 
+# The build configuration (toolkit path and version, architectures, flags, host compiler) in
+# a stamp file every object depends on, rewritten only when it changes: switching modules
+# (another nvcc on PATH) or SMS rebuilds every object, so no stale object from another
+# toolkit is ever linked.
+BUILD_CONFIG = $(NVCC) $(shell $(NVCC) --version 2>/dev/null | tail -n 1) | $(GENCODE_FLAGS) | $(NVCC_OPT_FLAGS) $(NVCC_WERROR) | $(HOST_CXX) $(CCBIN_FLAG) $(WARN_FLAGS) $(OPT_FLAGS)
+CONFIG_STAMP := $(BUILD_DIR)/build-config.stamp
+.PHONY: cw-force
+$(CONFIG_STAMP): cw-force
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $@ 2>/dev/null || \
+	  { [ -f $@ ] && echo "build configuration changed: rebuilding every object of $(NAME)"; printf '%s\n' '$(BUILD_CONFIG)' >$@; }
+
 .PHONY: all test test-gpu report report-run report-experiments profile profile-experiments plots tables clean arch-info experiments
 export PYTHONDONTWRITEBYTECODE := 1
 RESULTS_DIR ?= results
@@ -43,15 +55,15 @@ $(BIN): $(OBJS) | arch-info
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_COMMON_FLAGS) -o $@ $(OBJS) $(LDLIBS) $(if $(HOST_LDFLAGS),-Xcompiler $(subst $(space),$(comma),$(strip $(HOST_LDFLAGS))))
 
-$(BUILD_DIR)/%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+$(BUILD_DIR)/%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) $(CONFIG_STAMP) | arch-info
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
-$(BUILD_DIR)/baseline_%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+$(BUILD_DIR)/baseline_%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) $(CONFIG_STAMP) | arch-info
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_BASELINE_FLAGS) -c -o $@ $<
 
-$(BUILD_DIR)/%.o: %.cpp $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h)
+$(BUILD_DIR)/%.o: %.cpp $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h) $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -c -o $@ $<
 
@@ -93,7 +105,7 @@ EXPERIMENT_SRCS := $(wildcard experiments/*.cu)
 EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%)
 experiments: $(EXPERIMENT_BINS)
 # An assignment may set EXPERIMENT_OBJS (objects an experiment links with) and EXPERIMENT_LDLIBS.
-$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $(CONFIG_STAMP) $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_LDLIBS)
 

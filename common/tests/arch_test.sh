@@ -62,3 +62,42 @@ if [ "$T_STATUS" -ne 0 ] && grep -q 'older than CUDA 11.8' "$T_OUT"; then
 else
   t_fail "arch: make stops before compiling with a toolkit older than 11.8" "exit $T_STATUS"; t_show_failure
 fi
+
+# Stale objects: every object is rebuilt when the toolkit (another module's nvcc) or SMS
+# changes, and not otherwise. A copy of common/ is built with two stub toolkits whose nvcc
+# "compiles" by writing its -o file.
+make_compiling_nvcc() {  # NAME VERSION
+  mkdir -p "$stub_dir/$1/bin"
+  cat >"$stub_dir/$1/bin/nvcc" <<STUB
+#!/bin/sh
+case "\$1" in
+  --version) echo 'Cuda compilation tools, release $2, V$2.0'; exit 0;;
+  --list-gpu-arch) for a in 52 60 70 75 80 90; do echo compute_\$a; done; exit 0;;
+esac
+out=""
+while [ \$# -gt 0 ]; do [ "\$1" = -o ] && out=\$2; shift; done
+[ -n "\$out" ] && echo "stub $2" >"\$out"
+exit 0
+STUB
+  chmod +x "$stub_dir/$1/bin/nvcc"
+}
+make_compiling_nvcc tk118 11.8
+make_compiling_nvcc tk124 12.4
+stale_copy=$CW_TEST_TMP/stale-common
+rm -rf "$stale_copy"; mkdir -p "$stale_copy"
+cp Makefile arch.mk assignment.mk select_arch.sh shadowed_cuda_headers.sh ./*.h ./*.cuh devinfo.cu "$stale_copy/"
+mkdir -p "$stale_copy/tests" && cp tests/gpu_selftest.cu "$stale_copy/tests/"
+stale_build() {  # TOOLKIT SMS -> how many nvcc compile lines make printed
+  PATH="$stub_dir/nogpu:$PATH" make --no-print-directory -C "$stale_copy" all CUDA_PATH="$stub_dir/$1" SMS="$2" 2>&1 |
+    grep -c '/bin/nvcc .*-o '
+}
+stale_build tk118 "52" >/dev/null
+r_same=$(stale_build tk118 "52")
+r_sms=$(stale_build tk118 "52 70")
+r_toolkit=$(stale_build tk124 "52 70")
+if [ "$r_same" = 0 ] && [ "$r_sms" -ge 3 ] && [ "$r_toolkit" -ge 3 ] && grep -q "stub 12.4" "$stale_copy/build/devinfo.o"; then
+  t_pass "build: objects rebuilt when SMS or the toolkit changes, not otherwise"
+else
+  t_fail "build: objects rebuilt when SMS or the toolkit changes, not otherwise" \
+    "nvcc runs: same config $r_same, new SMS $r_sms, new toolkit $r_toolkit"
+fi
