@@ -17,6 +17,7 @@
 #include "pi_cpu.h"
 #include "pi_kernels.cuh"
 #include "pi_thrust.h"
+#include "pi_tile.h"
 
 namespace {
 
@@ -62,12 +63,15 @@ using Runner = Measurement (*)(const Context&, long long niter);
 using WorkspaceFn = Workspace (*)(const Context&, long long niter, bool is_float);
 
 // A registry entry: what the version is (cw::VersionInfo), its runner in float and in double
-// (nullptr: the version does not exist in that precision), its workspace, and the reference
-// it is checked against (the midpoint sum, offset 0.5; cpu_report: its own shifted sum).
+// (nullptr: the version does not exist in that precision), its workspace, the reference it
+// is checked against (the midpoint sum, offset 0.5; cpu_report: its own shifted sum), the
+// largest NITER it takes, and the comparison column its time fills.
 struct Version : cw::VersionInfo {
     Runner run_float = nullptr, run_double = nullptr;
     WorkspaceFn workspace = nullptr;
     double reference_offset = 0.5;
+    long long max_niter = kMaxNiter;  // cpu_report: INT_MAX (the report's int niter)
+    std::string cpu_column;           // "cpu", "cpu_omp": the CSV column of CPU times this version fills
     Runner runner(bool is_float) const { return is_float ? run_float : run_double; }
 };
 
@@ -78,15 +82,15 @@ constexpr bool is_float() {
 
 // ---- version 1 and 2: the report's kernels ---------------------------------------------
 
-template <int Which>
+// One thread per CHUNK consecutive terms, the last chunk clamped (pi_cpu.h).
 long long report_blocks(const Context& c, long long niter) {
     return pi::report_kernel_blocks(niter, c.cfg.chunk, c.threads);
 }
 
-template <int Which>
+// The block sums, on the device and on the host.
 Workspace report_workspace(const Context& c, long long niter, bool is_float) {
     const unsigned long long bytes =
-        static_cast<unsigned long long>(report_blocks<Which>(c, niter)) * (is_float ? sizeof(float) : sizeof(double));
+        static_cast<unsigned long long>(report_blocks(c, niter)) * (is_float ? sizeof(float) : sizeof(double));
     return Workspace{bytes, bytes};
 }
 
@@ -98,7 +102,7 @@ Measurement run_report_kernel(const Context& c, long long niter) {
     m.kernel = Which == 1 ? "pi_chunks_serial_block_sum" : "pi_chunks_tree_block_sum";
     m.chunk = cfg.chunk;
     m.threads = c.threads;
-    m.blocks = report_blocks<Which>(c, niter);
+    m.blocks = report_blocks(c, niter);
     m.repeat = cfg.repeat;
     const double h = 1.0 / static_cast<double>(niter);
     const std::size_t nb = static_cast<std::size_t>(m.blocks);
@@ -267,9 +271,9 @@ const std::vector<Version>& registry() {
         std::vector<Version> r;
         r.push_back(entry("1", "pi_chunks_serial_block_sum",
                           "report's kernel 1: CHUNK terms per thread, thread 0 adds the block serially",
-                          &run_report_kernel<1, float>, &run_report_kernel<1, double>, &report_workspace<1>));
+                          &run_report_kernel<1, float>, &run_report_kernel<1, double>, &report_workspace));
         r.push_back(entry("2", "pi_chunks_tree_block_sum", "report's kernel 2: the same, log2(threads) halving tree",
-                          &run_report_kernel<2, float>, &run_report_kernel<2, double>, &report_workspace<2>));
+                          &run_report_kernel<2, float>, &run_report_kernel<2, double>, &report_workspace));
         r.push_back(entry("single", "pi_symmetric_tiles_single_pass",
                           "ours: one launch, symmetric 64-term tiles, last block finishes",
                           &run_single<float>, &run_single<double>, &single_workspace));
@@ -278,15 +282,20 @@ const std::vector<Version>& registry() {
                                &run_thrust<float>, &run_thrust<double>, &no_workspace);
         thrust.is_baseline = true;
         r.push_back(thrust);
-        r.push_back(entry("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread",
-                          &run_cpu<false, float>, &run_cpu<false, double>, &no_workspace));
-        r.push_back(entry("cpu_omp", "pi_cpu_midpoint_<T>", "the same on --cpu-threads OpenMP threads",
-                          &run_cpu<true, float>, &run_cpu<true, double>, &no_workspace));
+        Version cpu = entry("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread",
+                            &run_cpu<false, float>, &run_cpu<false, double>, &no_workspace);
+        cpu.cpu_column = "cpu";
+        r.push_back(cpu);
+        Version omp = entry("cpu_omp", "pi_cpu_midpoint_<T>", "the same on --cpu-threads OpenMP threads",
+                            &run_cpu<true, float>, &run_cpu<true, double>, &no_workspace);
+        omp.cpu_column = "cpu_omp";
+        r.push_back(omp);
         Version report = entry("cpu_report", "pi_cpu_report",
                                "the report's CPU code as written (x = h*(i - 0.5)); float, NITER < 2^31",
                                &run_cpu_report, nullptr, &no_workspace);
         report.by_default = false;
         report.reference_offset = -0.5;
+        report.max_niter = INT_MAX;
         r.push_back(report);
         return r;
     }();
@@ -377,9 +386,9 @@ int run(int argc, char** argv) {
                      "Estimate pi = int_0^1 4/(1+x^2) dx by the midpoint rule with NITER intervals: the report's\n"
                      "kernel 1 and kernel 2 (CHUNK terms per thread), a single-launch version, Thrust and the CPU,\n"
                      "in float and/or double; every version is checked against a compensated double reference.\n"
-                     "pi has no random data and reads no data file: there is no --seed and no --data.");
+                     "pi has no random data and reads no data file, so it takes no seed option and no data option.");
     opts.add_int("niter", &cfg.niter, 1, kMaxNiter, "number of intervals (iterations)")
-        .add_string("sizes", &cfg.sizes, "NITER values run in turn instead of --niter (e.g. 2^15..2^17,1e6)")
+        .add_string("sizes", &cfg.sizes, "NITER values run in turn instead of --niter (e.g. 2^15,2^16,1e6 or 63..65)")
         .add_int("chunk", &cfg.chunk, 1, 1LL << 20, "consecutive terms per thread in kernels 1 and 2 (the report: 64)")
         .add_int("threads", &cfg.threads, 0, 1024,
                  "threads per block of every GPU version, a power of two >= 32 (0: automatic, 256)")
@@ -420,12 +429,13 @@ int run(int argc, char** argv) {
     if (runs_per_size == 0)
         throw cw::UsageError("option --only=" + cfg.only + " with --precision=" + cfg.precision +
                              " runs nothing (cpu_report exists in float only)");
-    for (const Version* v : chosen)
-        if (v->label == "cpu_report" && cfg.precision != "double")
-            for (long long n : sizes)
-                if (n > INT_MAX)
-                    throw cw::UsageError("version cpu_report takes an int NITER (the report's code): " +
-                                         std::to_string(n) + " > " + std::to_string(INT_MAX));
+    for (bool is_float : precisions)
+        for (const Version* v : chosen)
+            if (v->runner(is_float) != nullptr)
+                for (long long n : sizes)
+                    if (n > v->max_niter)
+                        throw cw::UsageError("version " + v->label + " takes NITER <= " + std::to_string(v->max_niter) +
+                                             " (the report's int), got " + std::to_string(n));
     const std::string header = csv_row(cw::DeviceColumns(), Row(), Comparisons()).header();
     if (!cfg.csv.empty()) cw::check_csv_file(cfg.csv, header);
     if (!cfg.output.empty()) cw::check_output_path(cfg.output, "output file");
@@ -497,8 +507,8 @@ int run(int argc, char** argv) {
             Comparisons cmp;
             for (const Row& r : rows) {
                 if (r.version->is_baseline) cmp.baseline_ms = r.m.kernel_ms;
-                if (r.version->label == "cpu") cmp.cpu_ms = r.m.kernel_ms;
-                if (r.version->label == "cpu_omp") cmp.cpu_omp_ms = r.m.kernel_ms;
+                if (r.version->cpu_column == "cpu") cmp.cpu_ms = r.m.kernel_ms;
+                if (r.version->cpu_column == "cpu_omp") cmp.cpu_omp_ms = r.m.kernel_ms;
             }
             for (const Row& r : rows) {
                 estimates.push_back(r.m.estimate);

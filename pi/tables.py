@@ -2,13 +2,18 @@
 """Regenerates every table of pi/README.md from results/*.csv (run by `make tables`).
 
     python3 tables.py [RESULTS_DIR [README]]
+
+Columns are read by name, so both CSV layouts work: the earlier one (assignment, version,
+kernel, precision, ...) and the current one (the core columns first, then precision,
+abs_error and pi's own). The README is written once, atomically, with every table.
 """
 import math
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from readme_tables import md_table, read_csv, replace_block  # noqa: E402
+from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -227,13 +232,15 @@ def report_formula():
 
 
 def main():
-    replace_block(README, "table1", table1())
-    replace_block(README, "table2", table2())
+    readme = Readme(README)
+    readme.block("table1", table1())
+    readme.block("table2", table2())
     b, targets = bench()
-    replace_block(README, "bench", b)
-    replace_block(README, "targets", targets)
-    replace_block(README, "errors", errors())
-    replace_block(README, "report-formula", report_formula())
+    readme.block("bench", b)
+    readme.block("targets", targets)
+    readme.block("errors", errors())
+    readme.block("report-formula", report_formula())
+    readme.save()
     print("tables.py: README tables regenerated from {}/".format(RESULTS))
 
 
