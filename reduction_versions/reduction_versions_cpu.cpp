@@ -30,7 +30,8 @@ DataKind parse_data_kind(const std::string& word) {
     if (word == "small") return DataKind::kSmall;
     if (word == "negative") return DataKind::kNegative;
     if (word == "extreme") return DataKind::kExtreme;
-    throw cw::UsageError("option --data must be one of full|small|negative|extreme, got '" + word + "'");
+    if (word == "iota") return DataKind::kIota;
+    throw cw::UsageError("option --data must be one of full|small|negative|extreme|iota, got '" + word + "'");
 }
 
 void fill_data(std::int32_t* x, std::size_t n, DataKind kind, std::uint64_t seed) {
@@ -51,30 +52,26 @@ void fill_data(std::int32_t* x, std::size_t n, DataKind kind, std::uint64_t seed
             x[at_min] = std::numeric_limits<std::int32_t>::min();
             break;
         }
+        case DataKind::kIota:  // n <= kMaxN = 2^30, so every value fits in int32
+            for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<std::int32_t>(i + 1);
+            break;
     }
 }
 
 std::vector<int> parse_threads(const std::string& text) {
     if (text == "all") return {64, 128, 256, 512, 1024};
     std::vector<int> out;
-    const std::vector<std::string> items = cw::split_list(text);
-    if (items.empty()) throw cw::UsageError("option --threads needs a value");
+    const std::vector<std::string> items = cw::split_list("threads", text);
     for (const std::string& item : items) {
-        const long long t = cw::parse_integer("threads", item, 64, 1024);
-        if ((t & (t - 1)) != 0)
-            throw cw::UsageError("option --threads=" + item + " is not a power of two in 64..1024");
+        const long long t = cw::parse_integer("threads", item, 0, 1024);
+        if (t == 0 && items.size() > 1)
+            throw cw::UsageError("option --threads=" + text + ": 0 (automatic) cannot be listed with other block sizes");
+        if (t != 0 && (t < 64 || (t & (t - 1)) != 0))
+            throw cw::UsageError("option --threads=" + item + " is not 0 (automatic) or a power of two in [64, 1024]");
         for (int seen : out)
             if (seen == t) throw cw::UsageError("option --threads lists " + item + " twice");
         out.push_back(static_cast<int>(t));
     }
-    return out;
-}
-
-std::vector<long long> parse_sizes(const std::string& text) {
-    std::vector<long long> out;
-    const std::vector<std::string> items = cw::split_list(text);
-    if (items.empty()) throw cw::UsageError("option --sizes needs a value");
-    for (const std::string& item : items) out.push_back(cw::parse_integer("sizes", item, 1, kMaxN));
     return out;
 }
 

@@ -32,14 +32,15 @@ std::int64_t sum_exact(const std::int32_t* x, std::size_t n);
 //   negative  uniform in [INT32_MIN, -1] (all negative)
 //   extreme   uniform in [-3, 3] with INT32_MAX and INT32_MIN each at one random position
 //             (different positions when n > 1; INT32_MIN alone when n == 1)
-enum class DataKind { kFull, kSmall, kNegative, kExtreme };
+//   iota      1, 2, ..., n: the report's "sum of 1 to N numbers" (no seed). The exact sum
+//             n(n+1)/2 exceeds INT32_MAX from n = 65,536 on, so it wraps modulo 2^32 there.
+enum class DataKind { kFull, kSmall, kNegative, kExtreme, kIota };
 DataKind parse_data_kind(const std::string& word);  // throws cw::UsageError
 void fill_data(std::int32_t* x, std::size_t n, DataKind kind, std::uint64_t seed);
 
-// --threads=LIST|all: powers of two in 64..1024 ("all" = 64,128,256,512,1024). Throws cw::UsageError.
+// --threads=LIST|all: a comma list of block sizes, each a power of two in 64..1024, or 0
+// alone (automatic: each version's block size from its architecture policy); "all" =
+// 64,128,256,512,1024. Returns the list ({0} for automatic). Throws cw::UsageError.
 std::vector<int> parse_threads(const std::string& text);
-
-// --sizes=LIST: comma-separated sizes in [1, kMaxN], each an integer, 1e6 or 2^28. Throws cw::UsageError.
-std::vector<long long> parse_sizes(const std::string& text);
 
 }  // namespace rv

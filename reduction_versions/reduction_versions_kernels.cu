@@ -11,8 +11,12 @@
 #include "reduction_versions_kernels.cuh"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "common.cuh"
+#include "reduction_cub.cuh"
 
 namespace rv {
 namespace {
@@ -241,7 +245,11 @@ __device__ __forceinline__ unsigned lanes_sum(const uint4& a) { return (a.x + a.
 //   the device (grid-stride); warp shuffles replace the shared-memory tree (no bank traffic,
 //   no __syncthreads but one); each block adds its sum into one result with atomicAdd (the
 //   host zeroes it with cudaMemsetAsync in the same stream), so there is no second pass.
-// `in` must be 16-byte aligned (cudaMalloc gives 256).
+// Precondition: `in` is 16-byte aligned (it is read as uint4); the host refuses anything
+// else before the launch (enqueue_vectorized, is_vector_aligned). The 4 ints per vector and
+// the 4 vectors in flight are Policy::kIntsPerVector and Policy::kVectorsInFlight.
+static_assert(Policy::kIntsPerVector == 4 && Policy::kVectorsInFlight == 4,
+              "reduce_vectorized_shuffle_atomic is written for 4 uint4 loads of 4 ints");
 __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in, std::size_t n,
                                                  unsigned* __restrict__ result) {
     const uint4* __restrict__ in4 = reinterpret_cast<const uint4*>(in);
@@ -279,137 +287,97 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
 }
 
 // ---------------------------------------------------------------------------------------
-// Host side.
-
-const VersionInfo kVersions[] = {
-    {Version::kV1, "1", "reduce_interleaved_divergent"},
-    {Version::kV2, "2", "reduce_interleaved_strided"},
-    {Version::kV3, "3", "reduce_sequential_addressing"},
-    {Version::kV4, "4", "reduce_first_add_during_load"},
-    {Version::kV5, "5", "reduce_unrolled_last_warp"},
-    {Version::kV6, "6", "reduce_complete_unroll"},
-    {Version::kV7, "7", "reduce_multiple_per_thread"},
-    {Version::kV8, "8", "reduce_vectorized_shuffle_atomic"},
-    {Version::kV5Unfixed, "5-unfixed", "reduce_unrolled_last_warp_as_printed"},
-};
-
-// Elements one block of `version` consumes per pass (versions 1..6; 7 and 8 grid-stride).
-std::size_t elements_per_block(Version version, int threads) {
-    switch (version) {
-        case Version::kV1:
-        case Version::kV2:
-        case Version::kV3: return static_cast<std::size_t>(threads);
-        default: return 2 * static_cast<std::size_t>(threads);
-    }
-}
+// Host side: launches, the per-architecture policy and the registry.
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-template <unsigned BLOCK>
-void launch_v6(const unsigned* in, unsigned* out, std::size_t m, unsigned grid, cudaStream_t s) {
-    reduce_complete_unroll<BLOCK><<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, static_cast<unsigned>(m));
-}
-template <unsigned BLOCK>
-void launch_v7(const unsigned* in, unsigned* out, std::size_t m, unsigned grid, cudaStream_t s) {
-    reduce_multiple_per_thread<BLOCK><<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, m);
+// A block size the templated kernels were not instantiated for: an internal error (the
+// option parser admits only kBlockSizes), reported loudly, never replaced by another size.
+[[noreturn]] void unsupported_block_size(const char* kernel, int threads) {
+    throw std::logic_error(std::string(kernel) + " is not instantiated for " + std::to_string(threads) +
+                           " threads per block (instantiated: 64, 128, 256, 512, 1024)");
 }
 
-// One pass of versions 1..7: m elements of `in` -> `grid` block partials in `out`.
-void launch_pass(Version version, const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
-                 cudaStream_t s) {
-    const std::size_t smem = static_cast<std::size_t>(threads) * sizeof(unsigned);
-    const unsigned m32 = static_cast<unsigned>(m);
-    switch (version) {
-        case Version::kV1: reduce_interleaved_divergent<<<grid, threads, smem, s>>>(in, out, m32); break;
-        case Version::kV2: reduce_interleaved_strided<<<grid, threads, smem, s>>>(in, out, m32); break;
-        case Version::kV3: reduce_sequential_addressing<<<grid, threads, smem, s>>>(in, out, m32); break;
-        case Version::kV4: reduce_first_add_during_load<<<grid, threads, smem, s>>>(in, out, m32); break;
-        case Version::kV5: reduce_unrolled_last_warp<<<grid, threads, smem, s>>>(in, out, m32); break;
-        case Version::kV5Unfixed: reduce_unrolled_last_warp_as_printed<<<grid, threads, smem, s>>>(in, out, m32); break;
-        case Version::kV6:
-            switch (threads) {
-                case 64: launch_v6<64>(in, out, m, grid, s); break;
-                case 128: launch_v6<128>(in, out, m, grid, s); break;
-                case 256: launch_v6<256>(in, out, m, grid, s); break;
-                case 512: launch_v6<512>(in, out, m, grid, s); break;
-                default: launch_v6<1024>(in, out, m, grid, s); break;
-            }
-            break;
-        case Version::kV7:
-            switch (threads) {
-                case 64: launch_v7<64>(in, out, m, grid, s); break;
-                case 128: launch_v7<128>(in, out, m, grid, s); break;
-                case 256: launch_v7<256>(in, out, m, grid, s); break;
-                case 512: launch_v7<512>(in, out, m, grid, s); break;
-                default: launch_v7<1024>(in, out, m, grid, s); break;
-            }
-            break;
-        case Version::kV8: break;  // not a pass-based version
-    }
-    CUDA_CHECK_LAUNCH();
-}
-
-template <typename Kernel>
-int occupancy_blocks(Kernel kernel, int threads, std::size_t smem) {
-    int device = 0, sms = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    return std::max(1, sms * std::max(1, per_sm));
-}
-
-}  // namespace
-
-const VersionInfo* version_table(int* count) {
-    *count = static_cast<int>(sizeof kVersions / sizeof kVersions[0]);
-    return kVersions;
-}
-
-std::size_t partial_capacity(std::size_t n, long long blocks_override) {
-    const std::size_t most = ceil_div(n, 64);  // version 1 with 64 threads: the largest grid
-    return std::max<std::size_t>({most, static_cast<std::size_t>(std::max(0LL, blocks_override)), 1});
-}
-
-int resident_blocks(Version version, int threads) {
-    const std::size_t smem = static_cast<std::size_t>(threads) * sizeof(unsigned);
-    if (version == Version::kV8) return occupancy_blocks(reduce_vectorized_shuffle_atomic, threads, 0);
-    if (version != Version::kV7) return 0;
+// Calls op.run<BLOCK>() for BLOCK == threads, one of kBlockSizes.
+template <typename Op>
+auto with_block_size(int threads, const char* kernel, const Op& op) -> decltype(op.template run<64>()) {
     switch (threads) {
-        case 64: return occupancy_blocks(reduce_multiple_per_thread<64>, threads, smem);
-        case 128: return occupancy_blocks(reduce_multiple_per_thread<128>, threads, smem);
-        case 256: return occupancy_blocks(reduce_multiple_per_thread<256>, threads, smem);
-        case 512: return occupancy_blocks(reduce_multiple_per_thread<512>, threads, smem);
-        default: return occupancy_blocks(reduce_multiple_per_thread<1024>, threads, smem);
+        case 64: return op.template run<64>();
+        case 128: return op.template run<128>();
+        case 256: return op.template run<256>();
+        case 512: return op.template run<512>();
+        case 1024: return op.template run<1024>();
     }
+    unsupported_block_size(kernel, threads);
 }
 
-const unsigned* enqueue_reduction(Version version, const unsigned* in, std::size_t n, int threads,
-                                  long long grid_cap, const Workspace& ws, cudaStream_t stream,
-                                  LaunchPlan* plan) {
-    LaunchPlan local;
-    if (version == Version::kV8) {
-        const std::size_t n4 = n / 4;
-        std::size_t grid = std::max<std::size_t>(1, ceil_div(n4, static_cast<std::size_t>(threads)));
-        if (grid_cap > 0) grid = std::min(grid, static_cast<std::size_t>(grid_cap));
-        CUDA_CHECK(cudaMemsetAsync(ws.result, 0, sizeof(unsigned), stream));
-        reduce_vectorized_shuffle_atomic<<<static_cast<unsigned>(grid), threads, 0, stream>>>(in, n, ws.result);
-        CUDA_CHECK_LAUNCH();
-        local.first_grid = static_cast<long long>(grid);
-        local.launches = 1;
-        local.memsets = 1;
-        if (plan != nullptr) *plan = local;
-        return ws.result;
+// One pass of a version: m elements of `in` -> `grid` block partials in `out`.
+using PassLauncher = void (*)(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
+                              cudaStream_t s);
+
+template <void (*KERNEL)(const unsigned* __restrict__, unsigned* __restrict__, unsigned)>
+void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid, cudaStream_t s) {
+    KERNEL<<<grid, threads, static_cast<std::size_t>(threads) * sizeof(unsigned), s>>>(in, out,
+                                                                                       static_cast<unsigned>(m));
+}
+
+struct LaunchCompleteUnroll {
+    const unsigned* in;
+    unsigned* out;
+    std::size_t m;
+    unsigned grid;
+    cudaStream_t s;
+    template <unsigned BLOCK>
+    void run() const {
+        reduce_complete_unroll<BLOCK><<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, static_cast<unsigned>(m));
     }
-    // Versions 1..7: passes of the same kernel, ping-ponging between the partial buffers,
-    // until a single block has written the single value.
-    const unsigned* src = in;
-    unsigned* dst = ws.partial_a;
-    unsigned* other = ws.partial_b;
-    std::size_t m = n;
+};
+void launch_complete_unroll(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
+                            cudaStream_t s) {
+    with_block_size(threads, "reduce_complete_unroll", LaunchCompleteUnroll{in, out, m, grid, s});
+}
+
+struct LaunchMultiplePerThread {
+    const unsigned* in;
+    unsigned* out;
+    std::size_t m;
+    unsigned grid;
+    cudaStream_t s;
+    template <unsigned BLOCK>
+    void run() const {
+        reduce_multiple_per_thread<BLOCK><<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, m);
+    }
+};
+void launch_multiple_per_thread(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
+                                cudaStream_t s) {
+    with_block_size(threads, "reduce_multiple_per_thread", LaunchMultiplePerThread{in, out, m, grid, s});
+}
+
+// The grid of the first pass of a pass-based version (versions 1-7): one block per
+// items_per_thread x threads elements, capped by `grid_cap` (version 7) when > 0.
+std::size_t first_grid(std::size_t n, int items_per_thread, int threads, long long grid_cap) {
+    std::size_t grid = ceil_div(n, static_cast<std::size_t>(items_per_thread) * static_cast<std::size_t>(threads));
+    if (grid_cap > 0) grid = std::min(grid, static_cast<std::size_t>(grid_cap));
+    return std::max<std::size_t>(grid, 1);
+}
+
+// Versions 1-7: passes of the same kernel on the block partials, ping-ponging between two
+// halves of the workspace (the first holds the first pass's partials, the second the next
+// pass's, which are fewer), until a single block has written the single value.
+const unsigned* enqueue_passes(const Launch& l, int items_per_thread, PassLauncher launch, long long grid_cap,
+                               cudaStream_t stream, LaunchPlan* plan) {
+    LaunchPlan local;
+    local.launches = 0;
+    local.memsets = 0;
+    const std::size_t capacity = first_grid(l.n, items_per_thread, l.threads, grid_cap);
+    const unsigned* src = l.in;
+    unsigned* dst = static_cast<unsigned*>(l.workspace);
+    unsigned* other = dst + capacity;
+    std::size_t m = l.n;
     for (;;) {
-        std::size_t grid = ceil_div(m, elements_per_block(version, threads));
-        if (version == Version::kV7 && grid_cap > 0) grid = std::min(grid, static_cast<std::size_t>(grid_cap));
-        launch_pass(version, src, dst, m, threads, static_cast<unsigned>(grid), stream);
+        const std::size_t grid = first_grid(m, items_per_thread, l.threads, grid_cap);
+        launch(src, dst, m, l.threads, static_cast<unsigned>(grid), stream);
+        CUDA_CHECK_LAUNCH();
         if (local.launches++ == 0) local.first_grid = static_cast<long long>(grid);
         if (grid == 1) break;
         m = grid;
@@ -418,6 +386,199 @@ const unsigned* enqueue_reduction(Version version, const unsigned* in, std::size
     }
     if (plan != nullptr) *plan = local;
     return dst;
+}
+
+std::size_t passes_workspace(std::size_t n, int items_per_thread, int threads, long long grid_cap) {
+    return 2 * first_grid(n, items_per_thread, threads, grid_cap) * sizeof(unsigned);
+}
+
+struct OccupancyMultiplePerThread {
+    int sm_count;
+    std::size_t n;
+    template <unsigned BLOCK>
+    long long run() const {
+        return cw::occupancy_grid(reduce_multiple_per_thread<BLOCK>, BLOCK, BLOCK * sizeof(unsigned), sm_count, n,
+                                  static_cast<unsigned long long>(BLOCK) * Policy::kItemsPerThreadFirstAdd);
+    }
+};
+
+// Version 8: zero the result, one launch.
+const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchPlan* plan) {
+    if (!is_vector_aligned(l.in))
+        throw std::logic_error("version 8 (reduce_vectorized_shuffle_atomic) reads 16-byte int4 vectors and needs a "
+                               "16-byte aligned input; got address " +
+                               cw::format("%p", static_cast<const void*>(l.in)));
+    unsigned* result = static_cast<unsigned*>(l.workspace);
+    const std::size_t n4 = l.n / Policy::kIntsPerVector;
+    std::size_t grid = std::max<std::size_t>(1, ceil_div(n4, static_cast<std::size_t>(l.threads)));
+    if (l.grid > 0) grid = std::min(grid, static_cast<std::size_t>(l.grid));
+    CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(unsigned), stream));
+    reduce_vectorized_shuffle_atomic<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
+    CUDA_CHECK_LAUNCH();
+    if (plan != nullptr) {
+        plan->first_grid = static_cast<long long>(grid);
+        plan->launches = 1;
+        plan->memsets = 1;
+    }
+    return result;
+}
+
+// cub::DeviceReduce::Sum: its temporary storage at the start of the workspace, the result
+// after it (256-byte aligned).
+std::size_t cub_temp_bytes(std::size_t n) {
+    std::size_t bytes = 0;
+    CUDA_CHECK(cub_sum_temp_bytes(n, &bytes));
+    return (bytes + 255) / 256 * 256;
+}
+const unsigned* enqueue_cub(const Launch& l, cudaStream_t stream) {
+    const std::size_t temp = cub_temp_bytes(l.n);
+    unsigned* out = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(l.workspace) + temp);
+    CUDA_CHECK(cub_sum(l.workspace, temp, l.in, out, l.n, stream));
+    return out;
+}
+
+// A pass-based entry (versions 1-6, 5-unfixed).
+Version pass_version(const char* label, const char* kernel, const char* summary, const char* launch,
+                     int items_per_thread, PassLauncher launcher) {
+    Version v;
+    v.label = label;
+    v.kernel = kernel;
+    v.summary = summary;
+    v.launch = launch;
+    v.threads = &Policy::threads_tree;
+    v.workspace_bytes = [items_per_thread](std::size_t n, int threads, long long) {
+        return passes_workspace(n, items_per_thread, threads, 0);
+    };
+    v.enqueue = [items_per_thread, launcher](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
+        return enqueue_passes(l, items_per_thread, launcher, 0, s, plan);
+    };
+    return v;
+}
+
+std::vector<Version> make_registry() {
+    constexpr int kTree = Policy::kItemsPerThreadTree;
+    constexpr int kFirstAdd = Policy::kItemsPerThreadFirstAdd;
+    std::vector<Version> r;
+    r.push_back(pass_version("1", "reduce_interleaved_divergent",
+                             "interleaved addressing, divergent % branch (report's version 1)",
+                             "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree,
+                             launch_plain<reduce_interleaved_divergent>));
+    r.push_back(pass_version("2", "reduce_interleaved_strided",
+                             "interleaved addressing, strided index (report's version 2)",
+                             "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree,
+                             launch_plain<reduce_interleaved_strided>));
+    r.push_back(pass_version("3", "reduce_sequential_addressing", "sequential addressing (report's version 3)",
+                             "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree,
+                             launch_plain<reduce_sequential_addressing>));
+    r.push_back(pass_version("4", "reduce_first_add_during_load", "first add during load (report's version 4)",
+                             "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
+                             launch_plain<reduce_first_add_during_load>));
+    r.push_back(pass_version("5", "reduce_unrolled_last_warp",
+                             "last warp unrolled, fixed with __syncwarp (report's version 5)",
+                             "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
+                             launch_plain<reduce_unrolled_last_warp>));
+    r.push_back(pass_version("6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)",
+                             "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
+                             launch_complete_unroll));
+    {
+        Version v;
+        v.label = "7";
+        v.kernel = "reduce_multiple_per_thread";
+        v.summary = "grid-stride loop, many elements per thread (Harris 7)";
+        v.launch = "min(ceil(n/2T), --blocks or resident blocks) blocks, grid-stride; passes until 1 block";
+        v.threads = &Policy::threads_grid_stride;
+        v.grid_stride = true;
+        v.workspace_bytes = [](std::size_t n, int threads, long long grid) {
+            return passes_workspace(n, kFirstAdd, threads, grid);
+        };
+        v.auto_grid = [](const cw::DeviceInfo& dev, const Policy& policy, std::size_t n, int threads) {
+            return with_block_size(threads, "reduce_multiple_per_thread",
+                                   OccupancyMultiplePerThread{dev.sm_count * policy.grid_waves, n});
+        };
+        v.enqueue = [](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
+            return enqueue_passes(l, kFirstAdd, launch_multiple_per_thread, l.grid, s, plan);
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "8";
+        v.kernel = "reduce_vectorized_shuffle_atomic";
+        v.summary = "int4 loads, warp shuffles, one atomicAdd per block, one launch (ours)";
+        v.launch = "min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; memset + 1 launch";
+        v.threads = &Policy::threads_vectorized;
+        v.grid_stride = true;
+        v.workspace_bytes = [](std::size_t, int, long long) { return sizeof(unsigned); };
+        v.auto_grid = [](const cw::DeviceInfo& dev, const Policy& policy, std::size_t n, int threads) {
+            return cw::occupancy_grid(reduce_vectorized_shuffle_atomic, threads, 0, dev.sm_count * policy.grid_waves,
+                                      n / Policy::kIntsPerVector, static_cast<unsigned long long>(threads));
+        };
+        v.enqueue = enqueue_vectorized;
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "cub";
+        v.kernel = "cub::DeviceReduce::Sum";
+        v.summary = "cub::DeviceReduce::Sum (the library baseline, reduction_cub.cu)";
+        v.launch = "the library's choice";
+        v.is_baseline = true;
+        v.workspace_bytes = [](std::size_t n, int, long long) { return cub_temp_bytes(n) + sizeof(unsigned); };
+        v.enqueue = [](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
+            if (plan != nullptr) *plan = LaunchPlan();
+            return enqueue_cub(l, s);
+        };
+        r.push_back(v);
+    }
+    Version unfixed = pass_version("5-unfixed", "reduce_unrolled_last_warp_as_printed",
+                                   "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
+                                   "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
+                                   launch_plain<reduce_unrolled_last_warp_as_printed>);
+    unfixed.validated = false;
+    unfixed.by_default = false;
+    r.push_back(unfixed);
+    return r;
+}
+
+}  // namespace
+
+constexpr int Policy::kItemsPerThreadTree;
+constexpr int Policy::kItemsPerThreadFirstAdd;
+constexpr int Policy::kIntsPerVector;
+constexpr int Policy::kVectorsInFlight;
+
+// One policy so far for every architecture: the block sizes and the single wave of resident
+// blocks were chosen on the H100 (sm_90, results/threads.csv); no other architecture has
+// been measured to differ. An architecture that needs other values gets its own entry here,
+// selected by compute capability.
+Policy Policy::for_device(const cw::DeviceInfo& dev) {
+    (void)dev;
+    Policy p;
+    p.threads_tree = 256;
+    p.threads_grid_stride = 256;
+    p.threads_vectorized = 256;
+    p.grid_waves = 1;
+    return p;
+}
+
+const std::vector<Version>& registry() {
+    static const std::vector<Version> r = make_registry();
+    return r;
+}
+
+std::string versions_epilog() {
+    std::string out = cw::versions_help(registry());
+    out += "\nLaunch of each version (T = threads per block):";
+    for (const Version& v : registry()) {
+        std::string left = "  " + v.label;
+        left += std::string(left.size() < 14 ? 14 - left.size() : 1, ' ');
+        out += "\n" + left + v.launch;
+    }
+    return out;
+}
+
+bool is_vector_aligned(const void* in) {
+    return reinterpret_cast<std::uintptr_t>(in) % (Policy::kIntsPerVector * sizeof(unsigned)) == 0;
 }
 
 }  // namespace rv

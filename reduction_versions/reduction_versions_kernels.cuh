@@ -65,11 +65,14 @@ struct LaunchPlan {
     int memsets = -1;
 };
 
+// A block-size member of Policy (&Policy::threads_tree, ...).
+using PolicyThreads = int Policy::*;
+
 // One registry entry.
 struct Version : cw::VersionInfo {
     std::string launch;  // the launch configuration in words (T = threads per block), for --help
     // Block size under --threads=0; nullptr for the library baseline (its own launch).
-    int Policy::*threads = nullptr;
+    PolicyThreads threads = nullptr;
     bool grid_stride = false;  // takes --blocks (versions 7 and 8)
     // Device bytes of scratch one run needs (block partials, the result, CUB's storage).
     std::function<std::size_t(std::size_t n, int threads, long long grid)> workspace_bytes;

@@ -13,7 +13,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
-from readme_tables import md_table, read_csv, replace_block  # noqa: E402
+from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 # Optional arguments (used by the tier-1 test): tables.py [RESULTS_DIR [README]]
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
@@ -158,7 +158,9 @@ def sweep_table(rows):
 
 
 def threads_table(rows):
-    threads = sorted({int(r["threads"]) for r in rows})
+    # CUB's rows have no block size (the library's own launch: an empty cell; older CSVs
+    # repeated its row for every block size).
+    threads = sorted({int(r["threads"]) for r in rows if r["version"] != "cub" and r["threads"] != ""})
     out = []
     for v in VERSIONS:
         if v == "cub":
@@ -208,11 +210,13 @@ def unfixed_table(rows):
 
 def main():
     vrows, srows, trows, urows = (load(n) for n in ("versions.csv", "size_sweep.csv", "threads.csv", "unfixed_v5.csv"))
-    replace_block(README, "versions-table", versions_table(vrows) if vrows else missing("versions.csv"))
-    replace_block(README, "targets-table", targets_table(vrows, srows))
-    replace_block(README, "sweep-table", sweep_table(srows) if srows else missing("size_sweep.csv"))
-    replace_block(README, "threads-table", threads_table(trows) if trows else missing("threads.csv"))
-    replace_block(README, "unfixed-table", unfixed_table(urows) if urows else missing("unfixed_v5.csv"))
+    readme = Readme(README)
+    readme.block("versions-table", versions_table(vrows) if vrows else missing("versions.csv"))
+    readme.block("targets-table", targets_table(vrows, srows))
+    readme.block("sweep-table", sweep_table(srows) if srows else missing("size_sweep.csv"))
+    readme.block("threads-table", threads_table(trows) if trows else missing("threads.csv"))
+    readme.block("unfixed-table", unfixed_table(urows) if urows else missing("unfixed_v5.csv"))
+    readme.save()
 
 
 if __name__ == "__main__":

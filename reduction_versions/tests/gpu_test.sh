@@ -3,7 +3,8 @@
 # CPU sum (the program checks two runs of each version and exits 1 on any mismatch); other
 # data and grids; a fault that must be caught; compute-sanitizer memcheck, racecheck and
 # synccheck at small sizes. The unfixed version 5 is not among the default versions, so it is
-# excluded from all of these; it has its own case that checks it is never counted.
+# excluded from all of these; it has its own case that checks it is never counted. Expected
+# counts come from the program's own "planned: N runs" line.
 P=bin/reduction_versions
 T=$CW_TEST_TMP
 FAST="--repeat=1 --warmup=0 --l2=keep"
@@ -14,19 +15,34 @@ gpu_case "every version, threads 64..1024, n=1,31,32,33,255,256,257,1023,1025, r
 for n in 999983 8388608 2^28; do
   gpu_case "every version, threads 64..1024, n=$n, random signed data (seed $SEED)" $P --n=$n --threads=all $FAST --seed=$SEED
 done
-for data in negative extreme small; do
+for data in negative extreme small iota; do
   gpu_case "every version, threads 64..1024, n=1025 and 999983, --data=$data" \
     $P --sizes=1025,999983 --threads=all --data=$data $FAST
 done
 gpu_case "versions 7 and 8 with --blocks=1,3,1000 grids (n=257, 999983)" \
   sh -c "for b in 1 3 1000; do $P --only=7,8 --sizes=257,999983 --threads=all --blocks=\$b $FAST || exit 1; done"
 gpu_case "pinned host buffer, n=1000001" $P --n=1000001 --pinned $FAST
+gpu_case "automatic block size and grid (--threads=0 --blocks=0), n=1, 65536, 999983" \
+  $P --sizes=1,65536,999983 --threads=0 --blocks=0 $FAST
 gpu_expect_exit 1 "a wrong GPU sum is caught (--inject-fault): exit 1" $P --n=4097 --inject-fault $FAST
 if [ "$CW_GPU_OK" = 1 ]; then
-  if [ "$(grep -c 'Result = FAIL' "$T_OUT")" -eq 9 ]; then t_pass "--inject-fault: all 9 versions report FAIL"
-  else t_fail "--inject-fault: all 9 versions report FAIL" "$(grep -c 'Result = FAIL' "$T_OUT") FAIL lines"; fi
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
+  fails=$(grep -c 'Result = FAIL' "$T_OUT")
+  if [ -n "$planned" ] && [ "$fails" -eq "$planned" ] && ! grep -q 'Result = PASS' "$T_OUT"; then
+    t_pass "--inject-fault: every one of the $planned planned runs reports FAIL"
+  else t_fail "--inject-fault: every planned run reports FAIL" "planned '$planned', $fails FAIL lines"; fi
 else
-  t_skip "--inject-fault: all 9 versions report FAIL" "$CW_GPU_REASON"
+  t_skip "--inject-fault: every planned run reports FAIL" "$CW_GPU_REASON"
+fi
+
+if [ "$CW_GPU_OK" = 1 ]; then
+  rm -f "$T/f.csv" "$T/f.bin"
+  t_run $P --n=4097 --inject-fault --csv=$T/f.csv --output=$T/f.bin $FAST
+  if [ "$T_STATUS" -eq 1 ] && [ ! -e "$T/f.csv" ] && [ ! -e "$T/f.bin" ]; then
+    t_pass "--inject-fault (exit 1): no CSV and no output file written"
+  else t_fail "--inject-fault (exit 1): no CSV and no output file written" "exit $T_STATUS"; fi
+else
+  t_skip "--inject-fault (exit 1): no CSV and no output file written" "$CW_GPU_REASON"
 fi
 
 # --input / --output: the GPU sum of a file equals the wrap-around sum computed by Python.
@@ -41,38 +57,46 @@ else
   t_skip "--input file summed, --output holds the sum" "${CW_GPU_REASON:-python3 not found}"
 fi
 
-# CSV: one row per (size, threads, version), the required columns.
+# CSV: one row per planned run (size, threads, version; CUB once per size), the core columns.
 if [ "$CW_GPU_OK" = 1 ]; then
   rm -f "$T/r.csv"
   t_run $P --sizes=100,5000 --threads=64,512 --csv=$T/r.csv $FAST
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
   rows=$(($(wc -l <"$T/r.csv") - 1))
   head=$(head -n 1 "$T/r.csv")
   missing=""
-  for col in assignment version kernel device compute_capability driver runtime n threads blocks kernel_ms \
-             bandwidth_GBps pct_of_copy_bw baseline_ms speedup_vs_baseline result_ok cpu_ms gpu_sum cpu_sum; do
+  for col in assignment version validated is_baseline device compute_capability driver runtime n threads blocks \
+             kernel_ms kernel_ms_scope bandwidth_GBps pct_of_copy_bw baseline_ms speedup_vs_baseline result_ok \
+             kernel cpu_ms gpu_sum cpu_sum; do
     case ",$head," in *",$col,"*) ;; *) missing="$missing $col" ;; esac
   done
-  if [ "$T_STATUS" -eq 0 ] && [ "$rows" -eq 36 ] && [ -z "$missing" ] && ! cut -d, -f1 "$T/r.csv" | tail -n +2 | grep -vqx reduction_versions; then
-    t_pass "--csv writes 36 rows (2 sizes x 2 threads x 9 versions) with the required columns"
+  if [ "$T_STATUS" -eq 0 ] && [ -n "$planned" ] && [ "$rows" -eq "$planned" ] && [ -z "$missing" ] &&
+     [ "$head" = "$($P --print-csv-header)" ] &&
+     ! cut -d, -f1 "$T/r.csv" | tail -n +2 | grep -vqx reduction_versions; then
+    t_pass "--csv writes one row per planned run ($planned) with the core columns first"
   else
-    t_fail "--csv writes 36 rows with the required columns" "exit $T_STATUS, $rows rows, missing:$missing"
+    t_fail "--csv writes one row per planned run with the core columns" "exit $T_STATUS, $rows rows, planned '$planned', missing:$missing"
   fi
 else
-  t_skip "--csv writes 36 rows with the required columns" "$CW_GPU_REASON"
+  t_skip "--csv writes one row per planned run with the core columns" "$CW_GPU_REASON"
 fi
 
-# The report's version 5 as printed: only when named, never counted as PASS/FAIL.
+# The report's version 5 as printed: only when named, never counted as PASS/FAIL, its CSV
+# rows marked validated = 0.
 if [ "$CW_GPU_OK" = 1 ]; then
-  t_run $P --only=5-unfixed --n=8192 --threads=256 $FAST
-  if [ "$T_STATUS" -eq 0 ] && grep -q 'version=5-unfixed .*demonstration' "$T_OUT" && ! grep -q 'Result = ' "$T_OUT"; then
-    t_pass "5-unfixed runs as a labelled demonstration, never counted ($(grep -o '[0-9]* of [0-9]* checked runs gave a wrong sum' "$T_OUT"))"
+  rm -f "$T/u.csv"
+  t_run $P --only=5-unfixed --n=8192 --threads=256 --csv=$T/u.csv $FAST
+  validated=$(python3 -c "import csv,sys; print(' '.join(sorted({r['validated'] for r in csv.DictReader(open(sys.argv[1]))})))" "$T/u.csv" 2>/dev/null)
+  if [ "$T_STATUS" -eq 0 ] && grep -q 'version=5-unfixed .*demonstration, not validated' "$T_OUT" &&
+     ! grep -q 'Result = ' "$T_OUT" && [ "$validated" = "0" ]; then
+    t_pass "5-unfixed runs as a labelled demonstration, never counted, CSV validated=0 ($(grep -o '[0-9]* of [0-9]* checked runs gave a wrong sum' "$T_OUT"))"
   else
-    t_fail "5-unfixed runs as a labelled demonstration, never counted" "exit $T_STATUS"; t_show_failure
+    t_fail "5-unfixed runs as a labelled demonstration, never counted, CSV validated=0" "exit $T_STATUS, validated '$validated'"; t_show_failure
   fi
   t_run $P --n=1024 $FAST
   if grep -q '5-unfixed' "$T_OUT"; then t_fail "5-unfixed is not among the default versions"; else t_pass "5-unfixed is not among the default versions"; fi
 else
-  t_skip "5-unfixed runs as a labelled demonstration, never counted" "$CW_GPU_REASON"
+  t_skip "5-unfixed runs as a labelled demonstration, never counted, CSV validated=0" "$CW_GPU_REASON"
   t_skip "5-unfixed is not among the default versions" "$CW_GPU_REASON"
 fi
 

@@ -114,33 +114,39 @@ TEST(FillData, SameSeedSameData) {
     EXPECT_NE(a, c);
 }
 
+TEST(FillData, IotaIsOneToN) {
+    std::vector<std::int32_t> v(1000);
+    rv::fill_data(v.data(), v.size(), rv::DataKind::kIota, 12345);
+    for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], static_cast<std::int32_t>(i + 1));
+    EXPECT_EQ(sum(v), 500500);
+    // n(n+1)/2 fits int32 up to n = 65535 and wraps modulo 2^32 from n = 65536 on (--help says so).
+    std::vector<std::int32_t> w(65536);
+    rv::fill_data(w.data(), 65535, rv::DataKind::kIota, 0);
+    EXPECT_EQ(rv::sum_wrap(w.data(), 65535), 2147450880);
+    rv::fill_data(w.data(), w.size(), rv::DataKind::kIota, 0);
+    EXPECT_EQ(rv::sum_exact(w.data(), w.size()), 2147516416LL);
+    EXPECT_EQ(sum(w), rv::wrap_to_int32(static_cast<std::uint32_t>(2147516416ULL)));
+    EXPECT_LT(sum(w), 0);
+}
+
 TEST(ParseDataKind, WordsAndErrors) {
     EXPECT_EQ(rv::parse_data_kind("full"), rv::DataKind::kFull);
     EXPECT_EQ(rv::parse_data_kind("extreme"), rv::DataKind::kExtreme);
+    EXPECT_EQ(rv::parse_data_kind("iota"), rv::DataKind::kIota);
     EXPECT_THROW(rv::parse_data_kind("zeros"), cw::UsageError);
 }
 
-TEST(ParseThreads, ListsAndAll) {
+TEST(ParseThreads, ListsAllAndAutomatic) {
     EXPECT_EQ(rv::parse_threads("256"), std::vector<int>({256}));
     EXPECT_EQ(rv::parse_threads("64,1024"), std::vector<int>({64, 1024}));
     EXPECT_EQ(rv::parse_threads("all"), std::vector<int>({64, 128, 256, 512, 1024}));
+    EXPECT_EQ(rv::parse_threads("0"), std::vector<int>({0}));  // automatic
 }
 
 TEST(ParseThreads, Errors) {
-    for (const char* bad : {"", "32", "2048", "100", "abc", "64,64", "256,", "-64", "0"}) {
-        const std::string text = bad;
-        if (text == "256,") {
-            EXPECT_EQ(rv::parse_threads(text), std::vector<int>({256}));  // empty items are ignored
-            continue;
-        }
-        EXPECT_THROW(rv::parse_threads(text), cw::UsageError) << "'" << text << "'";
-    }
-}
-
-TEST(ParseSizes, FormsAndErrors) {
-    EXPECT_EQ(rv::parse_sizes("1,2^28,1e6"), std::vector<long long>({1, 268435456, 1000000}));
-    EXPECT_EQ(rv::parse_sizes("2^30"), std::vector<long long>({1LL << 30}));
-    for (const char* bad : {"", "0", "2^31", "x", "-5", "1.5"}) EXPECT_THROW(rv::parse_sizes(bad), cw::UsageError) << bad;
+    for (const char* bad : {"", "32", "2048", "100", "abc", "64,64", "256,", ",256", "64,,128", "-64", "0,256",
+                            "256,0", "1"})
+        EXPECT_THROW(rv::parse_threads(bad), cw::UsageError) << "'" << bad << "'";
 }
 
 }  // namespace
