@@ -7,5 +7,6 @@ grep -l '^include \.\./common/assignment\.mk' */Makefile 2>/dev/null |
   while read -r mk; do
     d=${mk%/Makefile}
     # order: the report number in the assignment's README title ("report 000"), then name
-    printf '%s %s\n' "$(grep -m1 -o 'report 00[0-9]' "$d/README.md" 2>/dev/null | tr -dc 0-9 || echo 9)" "$d"
+    key=$(grep -m1 -o 'report 00[0-9]' "$d/README.md" 2>/dev/null | tr -dc 0-9)
+    printf '%s %s\n' "${key:-999}" "$d"
   done | sort | awk '{print $2}' | xargs

@@ -5,7 +5,9 @@
 #   ncu_profile.sh OUT.csv ASSIGNMENT VERSION "M" N "METRICS" PROGRAM [ARGS...]
 #       runs `ncu --clock-control none --csv --metrics METRICS PROGRAM ARGS` (clocks left as
 #       they are) and appends the tidy rows (common/ncu_tidy.py) for VERSION at size (M, N)
-#       to OUT.csv. METRICS is ncu's comma list (regex:... allowed). ncu's raw CSV and the
+#       to OUT.csv. METRICS is ncu's comma list (regex:... allowed). Options for ncu itself
+#       (--kernel-name, --launch-count, --print-units ...) may stand before PROGRAM: every
+#       argument after METRICS is passed to ncu as given. ncu's raw CSV and the
 #       program's own output go to build/profile/ (CW_PROFILE_LOG_DIR), never to results/.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,8 +33,9 @@ shift 6
 check
 dir=${CW_PROFILE_LOG_DIR:-build/profile}
 mkdir -p "$dir"
-raw="$dir/ncu-$assignment-$version-$n.csv"
-log="$dir/ncu-$assignment-$version-$n.log"
+safe=$(printf '%s' "$assignment-$version-$n" | tr -c 'A-Za-z0-9._-' '_')  # a label such as 2:float
+raw="$dir/ncu-$safe.csv"
+log="$dir/ncu-$safe.log"
 ncu_version=$("$ncu" --version | sed -n 's/.*Version \([0-9][0-9.]*\).*/\1/p' | head -n 1)
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 "$ncu" --clock-control none --csv --log-file "$raw" --metrics "$metrics" "$@" >"$log" 2>&1

@@ -8,7 +8,10 @@ one line per (kernel launch, metric) with the columns "ID", "Kernel Name", "Metr
 "Metric Unit", "Metric Value" (among others), or the "raw" layout (--page raw: one line per
 launch, one column per metric, a second line of units). Lines before the header (ncu's
 ==PROF== messages) are skipped. Several launches of one kernel (a version's timing loop)
-are reduced to their median, metric by metric; the `launches` column says how many.
+are reduced to their median, metric by metric; the `launches` column says how many. Launches
+of one kernel that do different work (a recursive scan's levels, a reduction's later passes
+launching the same kernel on fewer elements) are mixed by that median: restrict what ncu
+profiles (--launch-count, --kernel-name) where the first pass alone is meant.
 Kernels whose name matches --exclude (default: the L2 flush between timed runs) are left out.
 
 OUT.csv gets the rows appended (header written when new):

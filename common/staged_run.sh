@@ -9,16 +9,19 @@
 #   build/runs/<run>-failed-exit<N>       COMMAND exited N (1 a wrong result, 2 bad input, 3 no GPU, ...)
 #   build/runs/<run>-interrupted-SIG<S>   SIGINT, SIGTERM (Slurm's time limit, scancel) or SIGHUP
 #   build/runs/<run>.incomplete           the run was killed with SIGKILL (nothing could rename it)
-# Exit status: COMMAND's, or 128 + the signal's number.
+# COMMAND's output is also kept in build/runs/<run>.log. When COMMAND is make, the status of
+# the recipe's program (make's "Error N") names the failure, not make's own 2.
+# Exit status: COMMAND's (the recipe's), or 128 + the signal's number.
 set -u
 name=$1
 shift
 runs_dir=${CW_RUNS_DIR:-build/runs}
 run_id="$name-$(date +%Y%m%d-%H%M%S)-$$"
 stage="$runs_dir/$run_id.incomplete"
+log="$runs_dir/$run_id.log"
 mkdir -p "$stage" results || { echo "report-run $name: cannot create $stage" >&2; exit 2; }
 stage_abs=$(cd "$stage" && pwd)
-echo "report-run $name: staging in $stage_abs; results/ changes only if the whole run succeeds"
+echo "report-run $name: staging in $stage_abs; results/ changes only if the whole run succeeds (log: $log)"
 
 child=
 finish_failed() {  # reason status
@@ -33,23 +36,35 @@ on_signal() {  # SIGNAME NUMBER
     kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null
     wait "$child" 2>/dev/null
   fi
+  exec 3>&-
   finish_failed "interrupted-$1" $((128 + $2))
 }
 trap 'on_signal SIGINT 2' INT
 trap 'on_signal SIGTERM 15' TERM
 trap 'on_signal SIGHUP 1' HUP
 
-# COMMAND in its own process group, so that a signal to this script reaches all of it.
+# COMMAND's output goes through a tee that this script owns (opened here, not in COMMAND:
+# a tee inside COMMAND's process group would wait for COMMAND's output to close while an
+# interrupted make waits for it). COMMAND runs in its own process group, so that a signal
+# to this script reaches all of it.
+exec 3> >(tee -a "$log")
+tee_pid=$!
 if command -v setsid >/dev/null; then
-  RESULTS_DIR="$stage_abs" setsid "$@" &
+  RESULTS_DIR="$stage_abs" setsid "$@" >&3 2>&1 &
 else
-  RESULTS_DIR="$stage_abs" "$@" &
+  RESULTS_DIR="$stage_abs" "$@" >&3 2>&1 &
 fi
 child=$!
 wait "$child"
 status=$?
 child=
-[ "$status" -eq 0 ] || finish_failed "failed-exit$status" "$status"
+exec 3>&-
+wait "$tee_pid" 2>/dev/null
+if [ "$status" -ne 0 ]; then
+  recipe=$(grep -Eo '\] Error [0-9]+$' "$log" 2>/dev/null | tail -n 1 | grep -Eo '[0-9]+$')
+  [ -n "$recipe" ] && status=$recipe
+  finish_failed "failed-exit$status" "$status"
+fi
 if [ -z "$(ls -A "$stage")" ]; then
   finish_failed "failed-no-results" 1
 fi

@@ -18,10 +18,28 @@ from readme_tables import Readme, md_table, read_csv  # noqa: E402
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
 
-# The report's numbers (report 001, OpenCL GPU with 8 multiprocessors, its CPU), in us.
-REPORT_T1 = {32768: (169, 539), 65536: (147, 1118), 262144: (151, 4316), 524288: (217, 8944), 1048576: (304, 17723)}
-REPORT_T2 = {134217728: (28219, 26252), 268435456: (56479, 51758), 536870912: (112669, 103251),
-             1073741824: (225098, 206182)}
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_commented_csv(path):
+    """A CSV whose first lines may be '#' comments (original/*.csv say where each number is)."""
+    import csv
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def report_tables():
+    """The report's numbers (original/report_001.csv, transcribed from its two tables), in us:
+    {1: {n: (kernel 2, CPU)}, 2: {n: (kernel 1, kernel 2)}}."""
+    rows = read_commented_csv(os.path.join(HERE, "original", "report_001.csv"))
+    t = {"1": {}, "2": {}}
+    for r in rows:
+        t[r["table"]].setdefault(int(r["n"]), {})[r["version"]] = float(r["time_us"])
+    return ({n: (v.get("2", float("nan")), v.get("cpu", float("nan"))) for n, v in t["1"].items()},
+            {n: (v.get("1", float("nan")), v.get("2", float("nan"))) for n, v in t["2"].items()})
+
+
+REPORT_T1, REPORT_T2 = report_tables()
 
 # Per 64 terms (one tile) in the inner loop of version single, counted in `cuobjdump -sass`
 # of the sm_90 build (CUDA 13.0; see the README, "How close to the chip's limit"):
@@ -231,6 +249,230 @@ def report_formula():
     ])
 
 
+# ---- Nsight Compute counters (results/profile.csv, `make profile`) -----------------------
+
+PROFILE_PLACEHOLDER = "(run make profile)"
+M_TIME, M_CLOCK = "gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"
+M_ACTIVE, M_ELAPSED, M_INST = "sm__cycles_active.avg", "sm__cycles_elapsed.avg", "sm__inst_executed.sum"
+M_ISSUE = "smsp__issue_active.avg.pct_of_peak_sustained_active"
+M_SM = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
+PIPES = [  # name, % of peak (instructions), % of peak (cycles busy, where there is one), instructions
+    ("FMA", "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",
+     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fma.sum"),
+    ("FP64", "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active",
+     "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fp64.sum"),
+    ("XU", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", None, "sm__inst_executed_pipe_xu.sum"),
+]
+PROFILED = [(v, p) for p in ("float", "double") for v in ("1", "2", "single", "thrust")]
+NAMES = {"1": "kernel 1", "2": "kernel 2", "single": "single", "thrust": "Thrust"}
+SCALE = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def in_unit(value, unit, base):
+    """value (ncu prints it in an auto-scaled unit: Kinst, Mcycle) in the plain `base` unit."""
+    u = (unit or "").strip()
+    if u == base or u == "":
+        return value
+    if u.endswith(base) and u[: -len(base)] in SCALE:
+        return value * SCALE[u[: -len(base)]]
+    return float("nan")
+
+
+def to_us(value, unit):
+    return value * {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,
+                    "second": 1e6, "s": 1e6}.get((unit or "").strip().lower(), float("nan"))
+
+
+def to_ghz(value, unit):
+    return value * {"cycle/nsecond": 1.0, "ghz": 1.0, "cycle/usecond": 1e-3, "mhz": 1e-3, "cycle/msecond": 1e-6,
+                    "khz": 1e-6, "cycle/second": 1e-9, "hz": 1e-9}.get((unit or "").strip().lower(), float("nan"))
+
+
+def kernel_short(name):
+    """pi::pi_chunks_tree_block_sum<float> -> pi_chunks_tree_block_sum<float>; CUB's
+    cub::CUB_300000_SM_900::DeviceReduceKernel<long arguments> -> DeviceReduceKernel."""
+    base, sep, args = name.partition("<")
+    return base.split("::")[-1] + (sep + args if sep and len(args) <= 16 else "")
+
+
+def load_profile():
+    """{(label, precision): record of the version's main kernel (the longest), None if absent}, n;
+    None when results/profile.csv does not exist yet."""
+    rows = load("profile.csv")
+    if rows is None:
+        return None
+    by_version = {}
+    for r in rows:
+        label, _, prec = r["version"].partition(":")
+        k = by_version.setdefault((label, prec), {}).setdefault(r["kernel"], {})
+        k[r["metric"]] = (float(r["value"]), r["unit"], int(float(r["n"])), r.get("device", ""))
+    out = {}
+    for key, kernels in by_version.items():
+        def time_of(k):
+            m = kernels[k].get(M_TIME)
+            return to_us(m[0], m[1]) if m else float("nan")
+        main_kernel = max(kernels, key=lambda k: (time_of(k) if not math.isnan(time_of(k)) else -1))
+        m = kernels[main_kernel]
+
+        def get(metric, conv=None, base=None):
+            if metric not in m:
+                return float("nan")
+            value, unit = m[metric][0], m[metric][1]
+            return conv(value, unit) if conv else (in_unit(value, unit, base) if base else value)
+        n = next(iter(m.values()))[2]
+        rec = {
+            "kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
+            "device": next(iter(m.values()))[3],
+            "t_us": get(M_TIME, to_us), "t_all_us": sum(time_of(k) for k in kernels),
+            "ghz": get(M_CLOCK, to_ghz),
+            "active": get(M_ACTIVE, base="cycle") / get(M_ELAPSED, base="cycle"),
+            "issue": get(M_ISSUE), "sm": get(M_SM),
+            "ipt": get(M_INST, base="inst") * 32.0 / n,
+        }
+        for name, pct_metric, cycles, count in PIPES:
+            rec[name] = get(pct_metric)
+            rec[name + "_cycles"] = get(cycles) if cycles else float("nan")
+            rec[name + "_ipt"] = get(count, base="inst") * 32.0 / n
+        busy = [(rec[name], name) for name, _, _, _ in PIPES if not math.isnan(rec[name])]
+        rec["busiest"] = max(busy)[1] if busy else ""
+        out[key] = rec
+    return out
+
+
+def pct(x, digits=0):
+    return "" if x is None or math.isnan(x) else "{:.{}f} %".format(x, digits)
+
+
+def profile_table(prof):
+    if prof is None:
+        return md_table([{"v": PROFILE_PLACEHOLDER}], [("v", "version", "{}")])
+    out = []
+    for v, p in PROFILED:
+        r = prof.get((v, p))
+        if r is None:
+            out.append({"v": NAMES[v], "p": p, "k": "(not in profile.csv)"})
+            continue
+
+        def pipe(name):
+            both = pct(r[name], 1)
+            if not math.isnan(r[name + "_cycles"]):
+                both += " ({:.1f})".format(r[name + "_cycles"])
+            return both
+        out.append({
+            "v": NAMES[v], "p": p, "k": r["kernel"] + (" (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else ""),
+            "t": fmt_us(r["t_us"]), "ghz": "" if math.isnan(r["ghz"]) else "{:.3f}".format(r["ghz"]),
+            "act": pct(100 * r["active"], 1), "fma": pipe("FMA"), "fp64": pipe("FP64"), "xu": pipe("XU"),
+            "issue": pct(r["issue"], 1), "busiest": r["busiest"],
+            "ipt": "" if math.isnan(r["ipt"]) else "{:.2f}".format(r["ipt"]),
+        })
+    return md_table(out, [
+        ("v", "version", "{}"), ("p", "precision", "{}"), ("k", "kernel (longest)", "{}"),
+        ("t", "time under ncu (us)", "{}"), ("ghz", "SM clock (GHz)", "{}"), ("act", "SMs active", "{}"),
+        ("fma", "FMA pipe (cycles busy)", "{}"), ("fp64", "FP64 pipe (cycles busy)", "{}"), ("xu", "XU pipe", "{}"),
+        ("issue", "issue slots", "{}"), ("busiest", "busiest pipe", "{}"),
+        ("ipt", "instructions per term", "{}"),
+    ])
+
+
+def profile_compare(prof):
+    """The SASS-based fractions of the targets table (bench.csv) against the counters, for
+    version single, with the factors that separate them."""
+    if prof is None:
+        return "_" + PROFILE_PLACEHOLDER + ": the comparison needs results/profile.csv._"
+    rows = load("bench.csv") or []
+    lines = []
+    for prec in ("float", "double"):
+        r = prof.get(("single", prec))
+        b = next((x for x in rows if x["version"] == "single" and x["precision"] == prec), None)
+        s = SASS[prec]
+        pipe_name = "FMA" if prec == "float" else "FP64"
+        if r is None or b is None or "H100" not in b["device"]:
+            lines.append("- single, {}: _no profile or bench row on an H100 to compare_".format(prec))
+            continue
+        if r["n"] != int(b["n"]):
+            lines.append("- single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(prec, r["n"], b["n"]))
+            continue
+        g = num(b, "gterms_per_s")
+        t_bench = num(b, "kernel_us")
+        sass_pipe_pt, sass_all_pt = s["pipe_per_tile"] / 64.0, s["all_per_tile"] / 64.0
+        frac_pipe = 100 * g / (limit_terms_per_s(prec, "pipe", b["device"]) / 1e9)
+        frac_issue = 100 * g / (limit_terms_per_s(prec, "issue", b["device"]) / 1e9)
+        f_clock = H100["ghz"] / r["ghz"]
+        f_time = t_bench / r["t_us"]
+        f_active = 1.0 / r["active"]
+        f_pipe = r[pipe_name + "_ipt"] / sass_pipe_pt
+        f_all = r["ipt"] / sass_all_pt
+        pred_pipe = frac_pipe * f_clock * f_time * f_active * f_pipe
+        pred_issue = frac_issue * f_clock * f_time * f_active * f_all
+        if any(math.isnan(x) for x in (pred_pipe, pred_issue, r[pipe_name], r["issue"])):
+            lines.append("- single, {}: _a counter is missing from results/profile.csv_".format(prec))
+            continue
+        extra = "the tile set-up, the remainder, the reduction" + (", and IMADs on the FMA pipe" if prec == "float" else "")
+        lines.append(
+            "- **single, {p}**: the counters read the {pn} pipe at **{cp}** of its peak and the issue slots at "
+            "**{ci}**, where the targets table's SASS-based fractions are {fp} ({sp} pipe) and {fi} (issue). "
+            "Four factors separate them: the SM clock under ncu was {ghz:.3f} GHz, not the assumed {a:.2f} "
+            "(×{fc:.3f}); the profiled launch took {tn} us against bench.csv's {tb} us (×{ft:.3f}); the counters "
+            "divide by SM-active cycles, {act} of the elapsed ones (×{fa:.3f}: the tail, the last block's "
+            "reduction); and the whole kernel executes {pipt:.2f} {pn}-pipe and {ipt:.2f} instructions per term "
+            "against the inner loop's {spt:.2f} and {sat:.2f} in the SASS count (×{fpp:.3f} and ×{fal:.3f}: "
+            "{extra}). Together they predict "
+            "{pp} and {pi}: {verdict}.".format(
+                p=prec, pn=pipe_name, cp=pct(r[pipe_name], 1), ci=pct(r["issue"], 1), fp=pct(frac_pipe),
+                sp=s["pipe"], fi=pct(frac_issue), ghz=r["ghz"], a=H100["ghz"], fc=f_clock, tn=fmt_us(r["t_us"]),
+                tb=fmt_us(t_bench), ft=f_time, act=pct(100 * r["active"], 1), fa=f_active, pipt=r[pipe_name + "_ipt"],
+                ipt=r["ipt"], spt=sass_pipe_pt, sat=sass_all_pt, fpp=f_pipe, fal=f_all, pp=pct(pred_pipe, 1),
+                pi=pct(pred_issue, 1), extra=extra,
+                verdict=agreement(pred_pipe, r[pipe_name], pred_issue, r["issue"])))
+    return "\n".join(lines)
+
+
+def agreement(pred_pipe, meas_pipe, pred_issue, meas_issue):
+    """How well the factors explain the counters, in words."""
+    parts = []
+    for what, pred, meas in (("the pipe", pred_pipe, meas_pipe), ("the issue slots", pred_issue, meas_issue)):
+        off = pred / meas - 1
+        parts.append("{} {} % off the counter ({})".format(
+            what, "{:+.1f}".format(100 * off) if round(100 * off, 1) != 0 else "0.0", "explained" if abs(off) <= 0.05 else "not fully explained by these factors"))
+    return "; ".join(parts)
+
+
+def profile_values(readme, prof):
+    """Numbers from the counters cited in the README's prose (placeholders until profile.csv exists)."""
+    def rec(v, p):
+        return None if prof is None else prof.get((v, p))
+
+    def put(name, r, text):
+        readme.value(name, text(r) if r is not None else PROFILE_PLACEHOLDER)
+    put("prof-k1f-ipt", rec("1", "float"), lambda r: "{:.2f}".format(r["ipt"]))
+    put("prof-k2f-ipt", rec("2", "float"), lambda r: "{:.2f}".format(r["ipt"]))
+    put("prof-k1d-ipt", rec("1", "double"), lambda r: "{:.2f}".format(r["ipt"]))
+    put("prof-k2d-ipt", rec("2", "double"), lambda r: "{:.2f}".format(r["ipt"]))
+    k1, k2 = rec("1", "float"), rec("2", "float")
+    if k1 and k2:
+        d = k1["ipt"] - k2["ipt"]
+        readme.value("prof-k12-diff", "{:.2f} instructions per term (kernel {} executes more)".format(abs(d), "1" if d > 0 else "2"))
+    else:
+        readme.value("prof-k12-diff", PROFILE_PLACEHOLDER)
+    for v, p, tag in (("2", "float", "k2f"), ("2", "double", "k2d"), ("thrust", "float", "thf"),
+                      ("thrust", "double", "thd")):
+        put("prof-{}-busiest".format(tag), rec(v, p), lambda r: "{} ({})".format(r["busiest"], pct(r[r["busiest"]])))
+        put("prof-{}-issue".format(tag), rec(v, p), lambda r: pct(r["issue"]))
+    put("prof-sf-fma", rec("single", "float"), lambda r: pct(r["FMA"]))
+    put("prof-sf-issue", rec("single", "float"), lambda r: pct(r["issue"]))
+    put("prof-sd-fp64", rec("single", "double"), lambda r: pct(r["FP64"]))
+    put("prof-sd-issue", rec("single", "double"), lambda r: pct(r["issue"]))
+
+
+def sample_output():
+    path = os.path.join(RESULTS, "sample_output.txt")
+    if not os.path.exists(path):
+        return "_(run make report-run: it writes results/sample_output.txt, shown here)_"
+    with open(path) as f:
+        text = f.read().rstrip("\n")
+    return "```text\n$ bin/pi 1048576 64 --precision=float --repeat=10 --warmup=2 --cpu-repeat=3\n" + text + "\n```"
+
+
 def main():
     readme = Readme(README)
     readme.block("table1", table1())
@@ -240,6 +482,13 @@ def main():
     readme.block("targets", targets)
     readme.block("errors", errors())
     readme.block("report-formula", report_formula())
+    readme.block("sample-output", sample_output())
+    prof = load_profile()
+    readme.block("profile", profile_table(prof))
+    readme.block("profile-figure", "![pipe utilisation](figures/pipe_utilisation.png)" if prof is not None
+                 else "_(run make profile: figures/pipe_utilisation.png is drawn from results/profile.csv)_")
+    readme.block("profile-compare", profile_compare(prof))
+    profile_values(readme, prof)
     readme.save()
     print("tables.py: README tables regenerated from {}/".format(RESULTS))
 

@@ -7,7 +7,16 @@ targets-table   version 8 against CUB at 8,388,608 and 2^28 ints (versions.csv, 
 sweep-table     bandwidth against size for every version and the serial CPU (size_sweep.csv)
 threads-table   time per version and block size at 8,388,608 ints (threads.csv)
 unfixed-table   the report's version 5 as printed against the fixed one (unfixed_v5.csv)
+iota-table      random data against the report's 1, 2, ..., n at 8,388,608 ints (versions.csv, data=iota)
+latency-table   dependent-load latency: shared memory, L1, L2, DRAM (latency.csv)
+profile-table   Nsight Compute counters of each version's first pass (profile.csv, `make profile`)
+claims-table    the report's claims about each version, each against the counter that tests it,
+                with the verdict rule written in claims() below (profile.csv)
+and the numbers in the prose (value markers <!-- v:name -->), in conclusions() below.
+A CSV that is not there yet gives a placeholder row "(run make report-run)" or "(run make
+profile)" instead of a table.
 """
+import math
 import os
 import sys
 
@@ -44,6 +53,24 @@ def load(name):
 
 def missing(name):
     return f"(no `results/{name}` yet: run `make report` on a GPU)"
+
+
+RUN_REPORT = "(run make report-run)"
+RUN_PROFILE = "(run make profile)"
+
+
+def placeholder(columns, text):
+    """A one-row table saying what to run: the table's columns, the first cell `text`."""
+    return md_table([{"x": text}], [("x", columns[0], "{}")] + [((lambda r: ""), c, "{}") for c in columns[1:]])
+
+
+def random_rows(rows):
+    """The rows on random data (data = full; the committed CSVs may predate the data column)."""
+    return [r for r in rows if r.get("data", "full") != "iota"] if rows else rows
+
+
+def iota_rows(rows):
+    return [r for r in rows if r.get("data") == "iota"] if rows else []
 
 
 def f(x):
@@ -208,14 +235,380 @@ def unfixed_table(rows):
                           ("example", "a wrong sum (as printed)", "{}"), ("cpu", "CPU sum", "{}")])
 
 
+def iota_table(vrows):
+    full = {r["version"]: r for r in random_rows(vrows) if r["version"] in VERSIONS}
+    iota = {r["version"]: r for r in iota_rows(vrows) if r["version"] in VERSIONS}
+    cols = ["version", "random ints: time (ms)", "1, 2, ..., n: time (ms)", "1, 2, ..., n / random",
+            "1, 2, ..., n: GB/s", "GPU sum = CPU sum"]
+    if not iota:
+        return placeholder(cols, RUN_REPORT)
+    out = []
+    for v in VERSIONS:
+        if v not in iota:
+            continue
+        r = iota[v]
+        out.append({"version": "CUB" if v == "cub" else v, "full": f(full[v]["kernel_ms"]) if v in full else None,
+                    "iota": f(r["kernel_ms"]), "ratio": f(r["kernel_ms"]) / f(full[v]["kernel_ms"]) if v in full else None,
+                    "gbps": f(r["bandwidth_GBps"]), "ok": "yes" if r["result_ok"] in ("1", "true") else "**no**"})
+    num = lambda spec: (lambda x: "" if x is None else spec.format(x))  # noqa: E731
+    r0 = next(iter(iota.values()))
+    n = int(r0["n"])
+    exact = n * (n + 1) // 2
+    wrapped = exact % (1 << 32)
+    wrapped = wrapped - (1 << 32) if wrapped >= 1 << 31 else wrapped
+    note = (f"n = {n:,}: the exact sum n(n+1)/2 = {exact:,} does not fit in int32; modulo 2^32, read as int32, it is "
+            f"{wrapped:,}, and the CPU sum in the CSV is {int(r0['cpu_sum']):,} "
+            f"({'the same' if int(r0['cpu_sum']) == wrapped else '**not the same**'}). "
+            f"Serial CPU: {f(r0['cpu_ms']):.3f} ms on 1, 2, ..., n.")
+    return note + "\n\n" + md_table(out, [("version", cols[0], "{}"), ("full", cols[1], num("{:.4f}")),
+                                          ("iota", cols[2], num("{:.4f}")), ("ratio", cols[3], num("{:.3f}x")),
+                                          ("gbps", cols[4], num("{:.0f}")), ("ok", cols[5], "{}")])
+
+
+def latency_by_memory(lrows):
+    return {r["memory"]: f(r["cycles_per_load"]) for r in lrows} if lrows else {}
+
+
+def latency_table(lrows):
+    cols = ["memory", "footprint", "stride (bytes)", "cycles per dependent load", "relative to shared memory"]
+    lat = latency_by_memory(lrows)
+    if "shared" not in lat:
+        return placeholder(cols, RUN_REPORT)
+    def size(b):
+        return f"{b / 1048576:,.0f} MiB" if b >= 1048576 else f"{b / 1024:,.0f} KiB"
+    out = [{"memory": r["memory"], "foot": size(int(r["footprint_bytes"])), "stride": r["stride_bytes"],
+            "cyc": f(r["cycles_per_load"]), "rel": f(r["cycles_per_load"]) / lat["shared"]} for r in lrows]
+    return (f"Device: {lrows[0]['device']}; pointer chasing with one thread (`experiments/memory_latency.cu`), "
+            "median of 3 runs.\n\n" +
+            md_table(out, [("memory", cols[0], "{}"), ("foot", cols[1], "{}"), ("stride", cols[2], "{}"),
+                           ("cyc", cols[3], "{:.0f}"), ("rel", cols[4], "{:.1f}x")]))
+
+
+# --- Nsight Compute counters (results/profile.csv, `make profile`) -------------------------
+UNIT_SCALE = {"nsecond": 1.0, "usecond": 1e3, "msecond": 1e6, "second": 1e9,  # -> ns
+              "byte": 1.0, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}          # -> bytes
+M_TIME = "gpu__time_duration.sum"
+M_DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+M_OCC = "sm__warps_active.avg.pct_of_peak_sustained_active"
+M_OCC_MAX = "sm__maximum_warps_per_active_cycle_pct"
+M_INST = "smsp__inst_executed.sum"
+M_THREADS = "smsp__thread_inst_executed_per_inst_executed.ratio"
+M_DIV = "smsp__sass_branch_targets_threads_divergent.sum"
+M_LD = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+M_ST = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+M_BAR = "smsp__average_warp_latency_issue_stalled_barrier.ratio"
+M_GRID = "launch__grid_size"
+
+
+def first_pass(prows):
+    """{version: {metric: value in base units, "kernel": name, "kernels": count}} of each
+    version's FIRST PASS: of the kernels profiled for a version, the one with the largest grid
+    (launch__grid_size), i.e. the launch that reads the input. Versions 1-7 are profiled with
+    their first launch only (their later passes run the same kernel on the partials); CUB's
+    second kernel (the single tile that sums its partials) is left out by this rule."""
+    by = {}
+    for r in prows or []:
+        v = num(r["value"])
+        if v is None:
+            continue
+        by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = v * UNIT_SCALE.get(r["unit"], 1.0)
+    out = {}
+    for v, kernels in by.items():
+        k = max(kernels, key=lambda name: kernels[name].get(M_GRID, 0.0))
+        out[v] = dict(kernels[k], kernel=k, kernels=len(kernels))
+    return out
+
+
+def num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def profile_table(prows):
+    cols = ["version", "kernel (first pass)", "grid", "time (us)", "DRAM % of peak", "achieved occupancy %",
+            "theoretical occupancy %", "warp instructions (M)", "threads per warp instruction",
+            "divergent branch targets", "shared ld bank conflicts", "shared st bank conflicts", "barrier stall (cycles)"]
+    fp = first_pass(prows)
+    if not fp:
+        return placeholder(cols, RUN_PROFILE)
+    g = lambda d, m, scale=1.0: (d[m] / scale) if m in d else None  # noqa: E731
+    out = []
+    for v in VERSIONS:
+        if v not in fp:
+            continue
+        d = fp[v]
+        out.append({"version": "CUB" if v == "cub" else v, "kernel": f"`{d['kernel']}`", "grid": g(d, M_GRID),
+                    "t": g(d, M_TIME, 1e3), "dram": g(d, M_DRAM), "occ": g(d, M_OCC), "occmax": g(d, M_OCC_MAX),
+                    "inst": g(d, M_INST, 1e6), "thr": g(d, M_THREADS), "div": g(d, M_DIV), "ld": g(d, M_LD),
+                    "st": g(d, M_ST), "bar": g(d, M_BAR)})
+    n1 = lambda spec: (lambda x: "" if x is None else spec.format(x))  # noqa: E731
+    r0 = prows[0]
+    head = (f"{int(r0['n']):,} ints, 256 threads per block; Nsight Compute {r0['ncu_version']} on {r0['device']} "
+            f"(`--clock-control none`, caches flushed before each profiled kernel). First pass of each version only "
+            f"(the kernel launch with the largest grid, the one that reads the input); CUB: its first of two kernels.")
+    return head + "\n\n" + md_table(out, [
+        ("version", cols[0], "{}"), ("kernel", cols[1], "{}"), ("grid", cols[2], n1("{:.0f}")),
+        ("t", cols[3], n1("{:.1f}")), ("dram", cols[4], n1("{:.0f}")), ("occ", cols[5], n1("{:.0f}")),
+        ("occmax", cols[6], n1("{:.0f}")), ("inst", cols[7], n1("{:.2f}")), ("thr", cols[8], n1("{:.1f}")),
+        ("div", cols[9], n1("{:,.0f}")), ("ld", cols[10], n1("{:,.0f}")), ("st", cols[11], n1("{:,.0f}")),
+        ("bar", cols[12], n1("{:.2f}"))])
+
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):  # average ranks for ties
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0
+        i = j + 1
+    return r
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (Pearson's on the ranks); None when undefined."""
+    if len(xs) < 3:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = math.sqrt(sum((a - mx) ** 2 for a in rx))
+    syy = math.sqrt(sum((b - my) ** 2 for b in ry))
+    return sxy / (sxx * syy) if sxx > 0 and syy > 0 else None
+
+
+def claims(prows):
+    """[(claim, counter, measured, verdict)]: each of the report's claims about a version against
+    the counter that tests it, first passes only. The rule of each verdict is the `holds`
+    expression beside it; a counter missing from profile.csv gives "not measured"."""
+    fp = first_pass(prows)
+
+    def c(v, m):
+        return fp.get(v, {}).get(m)
+
+    def conflicts(v):
+        a, b = c(v, M_LD), c(v, M_ST)
+        return None if a is None or b is None else a + b
+
+    def ratio(a, b):
+        return None if a is None or b is None else (a / b if b else math.inf)
+
+    def fx(x):
+        return "n/a" if x is None else ("inf" if x == math.inf else f"{x:.3g}x")
+
+    out = []
+
+    def add(claim, counter, measured, holds):
+        out.append({"claim": claim, "counter": counter, "measured": measured,
+                    "verdict": "not measured" if holds is None else ("holds" if holds else "**does not hold**")})
+
+    d1, d2 = c("1", M_DIV), c("2", M_DIV)
+    r = ratio(d1, d2)
+    add("version 1: the `tid % (2*stride)` branch makes warps diverge", "divergent branch targets, v1 / v2",
+        f"{d1:,.0f} / {d2:,.0f} = {fx(r)}" if r is not None else "n/a", None if r is None else r > 2)  # rule: > 2x
+    t1, t2 = c("1", M_THREADS), c("2", M_THREADS)
+    add("version 2: the strided index keeps the active threads together (no divergence)",
+        "active threads per warp instruction, v2 vs v1",
+        f"{t2:.1f} vs {t1:.1f} of 32" if t1 is not None and t2 is not None else "n/a",
+        None if t1 is None or t2 is None else t2 > 1.1 * t1)  # rule: at least 10% more
+    c1, c2, c3 = conflicts("1"), conflicts("2"), conflicts("3")
+    r = ratio(c2, max(c1, 1.0) if c1 is not None else None)
+    add("version 2 has shared-memory bank conflicts", "bank conflicts (loads + stores), v2 / v1",
+        f"{c2:,.0f} / {c1:,.0f} = {fx(r)}" if r is not None else "n/a", None if r is None else r > 2)  # rule: > 2x
+    r = ratio(c3, c2)
+    add("version 3 (sequential addressing) removes them", "bank conflicts (loads + stores), v3 / v2",
+        f"{c3:,.0f} / {c2:,.0f} = {fx(r)}" if r is not None else "n/a", None if r is None else r <= 0.1)  # rule: <= 10%
+    i3, i4, i5, i6, i7 = (c(v, M_INST) for v in "34567")
+    r = ratio(i4, i3)
+    add("version 4 puts the idle half of the threads to work (first add during the load)",
+        "warp instructions executed, v4 / v3", fx(r), None if r is None else r <= 0.75)  # rule: <= 0.75x
+    r = ratio(i5, i4)
+    add("version 5: unrolling the last warp executes fewer instructions", "warp instructions executed, v5 / v4",
+        fx(r), None if r is None else r < 0.95)  # rule: at least 5% fewer
+    b4, b5 = c("4", M_BAR), c("5", M_BAR)
+    r = ratio(b5, b4)
+    add("version 5: ... and waits less at `__syncthreads`", "barrier stall per instruction, v5 / v4", fx(r),
+        None if r is None else r < 0.9)  # rule: at least 10% less
+    r = ratio(i6, i5)
+    add("version 6 (Harris): complete unrolling executes fewer instructions", "warp instructions executed, v6 / v5",
+        fx(r), None if r is None else r < 0.95)
+    r = ratio(i7, i6)
+    add("version 7 (Harris): many elements per thread executes fewer instructions",
+        "warp instructions executed, v7 / v6", fx(r), None if r is None else r < 0.95)
+    rho_dram, rho_occ = occupancy_vs_memory(fp)
+    add("memory usage, not occupancy, is the major determinant of performance",
+        "Spearman rank correlation over versions 1-8 of the time with achieved occupancy (and, for comparison, "
+        "with DRAM throughput, which is bytes / time here and so near -1 by construction)",
+        "n/a" if rho_occ is None else f"{rho_occ:+.2f} (DRAM: {rho_dram:+.2f})",
+        None if rho_occ is None else occupancy_rule(rho_occ))
+    return out
+
+
+def occupancy_rule(rho_occ):
+    """The claim holds unless a higher achieved occupancy goes with a shorter time, strongly:
+    a rank correlation of the time with occupancy of -0.5 or below would make occupancy a major
+    determinant."""
+    return rho_occ > -0.5
+
+
+def occupancy_vs_memory(fp):
+    vs = [v for v in "12345678" if v in fp and all(m in fp[v] for m in (M_TIME, M_DRAM, M_OCC))]
+    t = [fp[v][M_TIME] for v in vs]
+    return spearman(t, [fp[v][M_DRAM] for v in vs]), spearman(t, [fp[v][M_OCC] for v in vs])
+
+
+def claims_table(prows):
+    cols = ["the report's claim", "counter (first pass, H100)", "measured", "verdict"]
+    if not first_pass(prows):
+        return placeholder(cols, RUN_PROFILE)
+    return md_table(claims(prows), [("claim", cols[0], "{}"), ("counter", cols[1], "{}"),
+                                    ("measured", cols[2], "{}"), ("verdict", cols[3], "{}")])
+
+
+def pow2(n):
+    return f"2^{n.bit_length() - 1}" if n > 0 and (n & (n - 1)) == 0 else f"{n:,}"
+
+
+def conclusions(readme, vrows, srows, urows, lrows, prows):
+    """Every number of the README's prose that comes from results, through value markers."""
+    vfull = random_rows(vrows)
+    V = lambda name, text: readme.value(name, text)  # noqa: E731
+    chain = [v for v in VERSIONS if v != "cub"]
+    if vfull:
+        by = {r["version"]: r for r in vfull}
+        r0 = vfull[0]
+        ms = {v: f(by[v]["kernel_ms"]) for v in VERSIONS if v in by}
+        V("device", f"{r0['device']} (driver {r0['driver']}, CUDA {r0['runtime']})")
+        steps = [(a, b, ms[a] / ms[b]) for a, b in zip(chain, chain[1:]) if a in ms and b in ms]
+        V("steps-8m", ", ".join(f"{a}→{b} {x:.2f}x" for a, b, x in steps))
+        V("all-steps-8m", "every step is faster" if all(x > 1 for _, _, x in steps) else
+          "not every step is faster (" + ", ".join(f"{a}→{b} {x:.2f}x" for a, b, x in steps if x <= 1) + ")")
+        V("cum5-8m", f"{ms['1'] / ms['5']:.2f}x")
+        V("cum8-8m", f"{ms['1'] / ms['8']:.2f}x")
+        for a, b in (("1", "2"), ("2", "3"), ("3", "4"), ("4", "5"), ("5", "6"), ("6", "7")):
+            V(f"s{a}{b}-8m", f"{ms[a] / ms[b]:.2f}x")
+        V("cpu-ms-8m", f"{f(r0['cpu_ms']):.3f} ms")
+        V("v1-ms-8m", f"{ms['1']:.4f} ms")
+        V("v1-vs-cpu-8m", f"{f(r0['cpu_ms']) / ms['1']:.0f}x")
+        V("v8-ms-8m", f"{ms['8']:.4f} ms")
+        V("v8-vs-cpu-8m", f"{f(r0['cpu_ms']) / ms['8']:.0f}x")
+        V("copy-in-8m", f"{f(r0['copy_in_ms']):.2f} ms")
+        V("v7-blocks-8m", f"{int(by['7']['blocks']):,}")
+        V("v6-blocks-8m", f"{int(by['6']['blocks']):,}")
+        V("v8-vs-cub-8m", f"{f(by['8']['speedup_vs_baseline']):.3f}x")
+        V("v8-ms-target", f"{ms['8']:.4f} ms")
+        V("cub-ms-target", f"{f(by['8']['baseline_ms']):.4f} ms")
+    if srows:
+        sizes = sorted({int(r["n"]) for r in srows})
+        t = {(int(r["n"]), r["version"]): f(r["kernel_ms"]) for r in srows}
+        big = sizes[-1]
+        def step_list(n):
+            return [(a, b, t[(n, a)] / t[(n, b)]) for a, b in zip(chain, chain[1:]) if (n, a) in t and (n, b) in t]
+        V("steps-max", ", ".join(f"{a}→{b} {x:.2f}x" for a, b, x in step_list(big)))
+        V("max-size", pow2(big))
+        good = [n for n in sizes if all(x > 1 for _, _, x in step_list(n))]
+        first_good = next((n for n in sizes if all(m in good for m in sizes if m >= n)), None)
+        V("all-faster-from", pow2(first_good) if first_good else "no size")
+        small = [n for n in sizes if n <= 1 << 16]
+        st = [t[(n, v)] for n in small for v in chain if (n, v) in t]
+        V("small-range", f"{1000 * min(st):.0f}-{1000 * max(st):.0f} µs" if st else "n/a")
+        slow = [f"{a}→{b} {x:.2f}x" for a, b, x in step_list(sizes[0])]
+        V("steps-smallest", ", ".join(slow))
+        V("smallest-size", pow2(sizes[0]))
+        for a, b in (("1", "2"), ("2", "3"), ("3", "4"), ("4", "5"), ("5", "6"), ("6", "7")):
+            V(f"s{a}{b}-max", f"{t[(big, a)] / t[(big, b)]:.2f}x")
+        r67 = [t[(n, "6")] / t[(n, "7")] for n in sizes if n <= 1 << 18 and (n, "6") in t and (n, "7") in t]
+        V("s67-small-range", f"{min(r67):.2f}x to {max(r67):.2f}x" if r67 else "n/a")
+        cpu = {int(r["n"]): f(r["cpu_ms"]) for r in srows}
+        cpu_wins = [n for n in sizes if all(cpu[n] < t[(n, v)] for v in VERSIONS if (n, v) in t)]
+        last = max(cpu_wins) if cpu_wins else None
+        V("cpu-wins-upto", pow2(last) if last else "no size")
+        V("cpu-ms-wins", f"{cpu[last]:.4f} ms against ≥ {min(t[(last, v)] for v in VERSIONS if (last, v) in t):.4f} ms"
+          if last else "n/a")
+        # O(log N): passes of a tree version, tree steps per pass, and time against size.
+        launches = {int(r["n"]): int(r["launches"]) for r in srows if r["version"] == "3" and r["launches"]}
+        threads = next((int(r["threads"]) for r in srows if r["version"] == "3" and r["threads"]), 256)
+        lg = int(math.log2(threads))
+        V("logn-steps", "; ".join(f"{pow2(n)}: {launches[n]} × {lg} = {launches[n] * lg} (log2 n = {n.bit_length() - 1})"
+                                  for n in (sizes[0], 1 << 20, big) if n in launches))
+        n_lo = big >> 4
+        if (n_lo, "8") in t and (big, "8") in t:
+            V("logn-time", f"{t[(big, '8')] / t[(n_lo, '8')]:.1f}x for version 8 and "
+              f"{t[(big, '3')] / t[(n_lo, '3')]:.1f}x for version 3 from {pow2(n_lo)} to {pow2(big)} ints (16x the data)")
+        else:
+            V("logn-time", "n/a")
+        r8 = next((r for r in srows if int(r["n"]) == big and r["version"] == "8"), None)
+        if r8:
+            V("v8-ms-big", f"{f(r8['kernel_ms']):.4f} ms")
+            V("cub-ms-big", f"{f(r8['baseline_ms']):.4f} ms")
+            ratio = f(r8["speedup_vs_baseline"])
+            V("v8-vs-cub-big", f"{ratio:.3f}x")
+            V("v8-big-note", "faster than CUB" if ratio >= 1 else f"{100 * (1 / ratio - 1):.1f}% slower than CUB")
+            V("bw-big", f"{f(r8['bandwidth_GBps']):,.0f} GB/s (CUB {4.0 * big / (f(r8['baseline_ms']) * 1e6):,.0f} GB/s)")
+            V("copy-bw-big", f"{f(r8['copy_bw_GBps']):,.0f} GB/s")
+    if urows:
+        u = [r for r in urows if r["version"] == "5-unfixed"]
+        fx = [r for r in urows if r["version"] == "5"]
+        wrong = sum(int(r["wrong_checks"]) for r in u)
+        checks = sum(int(r["checks"]) for r in u)
+        V("unfixed-wrong", f"{wrong} of {checks} checked runs in {len(u)} configurations")
+        V("unfixed-always", "every time" if wrong == checks else "not every time")
+        ex = next((r for r in u if r["n"] == "8388608" and r["threads"] == "256"), u[0] if u else None)
+        V("unfixed-example", f"{ex['gpu_sum']} instead of {ex['cpu_sum']} at {int(ex['n']):,} ints with "
+          f"{ex['threads']} threads" if ex else "n/a")
+        fw = sum(int(r["wrong_checks"]) for r in fx)
+        V("fixed-wrong", f"{fw} wrong in {sum(int(r['checks']) for r in fx)} checks")
+    lat = latency_by_memory(lrows)
+    if "shared" in lat and "DRAM" in lat:
+        V("lat-shared", f"{lat['shared']:.0f} cycles")
+        V("lat-dram", f"{lat['DRAM']:.0f} cycles")
+        V("lat-l2", f"{lat.get('L2', float('nan')):.0f} cycles")
+        V("lat-ratio", f"{lat['DRAM'] / lat['shared']:.0f}x")
+        V("lat-ratio-l2", f"{lat.get('L2', float('nan')) / lat['shared']:.0f}x")
+        # rule: "roughly 100x" holds when the measured factor is within 2x of 100 (50x to 200x)
+        V("lat-verdict", "holds" if 50 <= lat["DRAM"] / lat["shared"] <= 200 else "does not hold as stated")
+    else:
+        for k in ("lat-shared", "lat-dram", "lat-l2", "lat-ratio", "lat-ratio-l2", "lat-verdict"):
+            V(k, RUN_REPORT)
+    fp = first_pass(prows)
+    vs = [v for v in "12345678" if v in fp and M_OCC in fp[v] and M_TIME in fp[v]]
+    if vs:
+        occ = [fp[v][M_OCC] for v in vs]
+        tm = [fp[v][M_TIME] for v in vs]
+        rho_dram, rho_occ = occupancy_vs_memory(fp)
+        V("occ-range", f"{min(occ):.0f}% to {max(occ):.0f}%")
+        V("occ-time-range", f"{max(tm) / min(tm):.1f}x")
+        V("occ-rho", "n/a" if rho_occ is None else f"{rho_occ:+.2f}")
+        V("occ-verdict", "n/a" if rho_occ is None else ("holds" if occupancy_rule(rho_occ) else "does not hold"))
+        d = [fp[v][M_DRAM] for v in vs if M_DRAM in fp[v]]
+        V("dram-range", f"{min(d):.0f}% to {max(d):.0f}%" if d else "n/a")
+    else:
+        for k in ("occ-range", "occ-time-range", "occ-rho", "occ-verdict", "dram-range"):
+            V(k, RUN_PROFILE)
+
+
 def main():
-    vrows, srows, trows, urows = (load(n) for n in ("versions.csv", "size_sweep.csv", "threads.csv", "unfixed_v5.csv"))
+    names = ("versions.csv", "size_sweep.csv", "threads.csv", "unfixed_v5.csv", "latency.csv", "profile.csv")
+    vrows, srows, trows, urows, lrows, prows = (load(n) for n in names)
     readme = Readme(README)
-    readme.block("versions-table", versions_table(vrows) if vrows else missing("versions.csv"))
-    readme.block("targets-table", targets_table(vrows, srows))
+    vfull = random_rows(vrows)
+    readme.block("versions-table", versions_table(vfull) if vfull else missing("versions.csv"))
+    readme.block("targets-table", targets_table(vfull, srows))
     readme.block("sweep-table", sweep_table(srows) if srows else missing("size_sweep.csv"))
     readme.block("threads-table", threads_table(trows) if trows else missing("threads.csv"))
     readme.block("unfixed-table", unfixed_table(urows) if urows else missing("unfixed_v5.csv"))
+    readme.block("iota-table", iota_table(vrows or []))
+    readme.block("latency-table", latency_table(lrows))
+    readme.block("profile-table", profile_table(prows))
+    readme.block("claims-table", claims_table(prows))
+    conclusions(readme, vrows, srows, urows, lrows, prows)
+    for name in readme.unset_values():  # a CSV not there yet: say what to run
+        readme.value(name, RUN_PROFILE if name.startswith(("occ-", "dram-")) else RUN_REPORT)
     readme.save()
 
 

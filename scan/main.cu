@@ -4,6 +4,8 @@
 //
 // Every validated version is checked against the CPU reference on every run (exact
 // equality); the two racy demonstrations are measured (MSE, wrong runs) but never counted.
+// The versions and everything the driver knows about them come from the registry
+// (scan_versions.cu); run() is the shared sequence of phases (common/session.cuh).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,45 +16,33 @@
 
 #include "common.cuh"
 #include "scan_cpu.h"
-#include "scan_cub.cuh"
 #include "scan_kernels.cuh"
 #include "scan_plan.h"
+#include "scan_policy.h"
+#include "scan_versions.cuh"
 
 namespace {
 
 constexpr const char* kProgram = "scan";
+constexpr int kDefaultThreads = 1024;  // the report's BLOCK_SIZE: what --threads=0 chooses
+
+using scan_versions::Version;
 
 struct Config : cw::SharedOptions {
     long long n = 1250000;
     std::string sizes;
     std::string mode = "both";
     std::string data = "random";
-    int threads = 1024;
+    int threads = kDefaultThreads;
     int per_thread = 8;
     int runs = 5;
     std::string lb_items = "auto";
     std::string l2 = "flush";
-    bool corrupt = false;
-    Config() { seed = 2024; }
 };
-
-// Why a version cannot run size n ("" when it can).
-std::string cannot_run(const std::string& version, long long n, const Config& cfg) {
-    if (version == "hs_inplace_racy" && n > scan_plan::kMaxOneBlock)
-        return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
-    if (version == "hs_buffered" && n > cfg.threads)
-        return "a single block of --threads=" + std::to_string(cfg.threads) + " threads scans at most " +
-               std::to_string(cfg.threads) + " elements" +
-               (cfg.threads < scan_plan::kMaxOneBlock ? " (--threads=1024 allows 1024)" : "");
-    return "";
-}
 
 // What one version measured at one (size, mode).
 struct Measurement {
-    std::string version;
-    bool validated = true;
     std::vector<scan_gpu::KernelLaunch> launches;
-    std::string threads, blocks;  // empty for cub (its own choice)
     cw::Timing timing;
     bool ok = false;
     std::size_t mismatches = 0, first_mismatch = 0;
@@ -80,212 +70,235 @@ void add_launch_columns(cw::CsvRow& row, const std::vector<scan_gpu::KernelLaunc
                 .add(p + "smem_bytes", static_cast<long long>(l.smem_bytes))
                 .add(p + "blocks_per_sm", l.blocks_per_sm)
                 .add(p + "occupancy", l.occupancy, 4)
-                .add(p + "waves", per_wave > 0 ? static_cast<double>(l.grid) / per_wave : NAN, 4, true);
+                .add(p + "waves", per_wave > 0 ? static_cast<double>(l.grid) / per_wave : NAN, 4);
         } else {
-            row.add(p + "name", "").add(p + "grid", "").add(p + "block", "").add(p + "regs", "");
-            row.add(p + "smem_bytes", "").add(p + "blocks_per_sm", "").add(p + "occupancy", "").add(p + "waves", "");
+            for (const char* c : {"name", "grid", "block", "regs", "smem_bytes", "blocks_per_sm", "occupancy", "waves"})
+                row.add_na(p + c);
         }
     }
 }
 
-cw::CsvRow make_row(const Config& cfg, const cw::DeviceInfo& dev, double copy_bw, const SizeContext& sc,
-                    const Measurement& m) {
-    const double ms = m.timing.median_ms();
-    const double n = static_cast<double>(sc.n);
-    const double bw = cw::gigabytes_per_second(8.0 * n, ms);  // read n + write n int32
-    const double model = scan_plan::model_bytes(m.version, static_cast<std::size_t>(sc.n), cfg.threads, cfg.per_thread);
-    cw::CsvRow row;
-    row.add("assignment", "scan").add("version", m.version).add("validated", m.validated).add("mode", sc.mode);
-    dev.add_csv_columns(row);
-    row.add("n", sc.n)
+// One CSV row: the core columns, then scan's own (mode, data, CPU and copy times, the
+// traffic model, the error measures of the racy demonstrations, the launches).
+cw::CsvRow make_row(const Config& cfg, const scan_versions::Params& params, const cw::DeviceColumns& dev,
+                    int sm_count, double copy_bw, const SizeContext& sc, const Version& v, const Measurement& m) {
+    const double ms = m.timing.samples_ms.empty() ? NAN : m.timing.median_ms();
+    const double model = v.model_bytes(static_cast<std::size_t>(sc.n), params);
+    cw::CoreRow core;
+    core.assignment = "scan";
+    core.version = v.label;
+    core.validated = v.validated;
+    core.is_baseline = v.is_baseline;
+    core.sizes = {{"n", sc.n}};
+    if (!m.launches.empty()) {
+        core.threads = m.launches[0].block;
+        core.blocks = m.launches[0].grid;
+    }
+    core.kernel_ms = ms;
+    core.bytes = 8.0 * static_cast<double>(sc.n);  // n int32 read + n written
+    core.copy_bw_GBps = copy_bw;
+    core.baseline_ms = sc.baseline_ms;
+    core.result_ok = m.ok;
+    cw::CsvRow row = cw::core_row(dev, core);
+    const int items = v.items_per_thread(params);
+    row.add("mode", sc.mode)
         .add("data", cfg.input.empty() ? cfg.data : std::string("file"))
-        .add("seed", cfg.seed)
-        .add("threads", m.threads)
-        .add("blocks", m.blocks)
-        .add("per_thread", m.version == "map" ? std::to_string(cfg.per_thread) : std::string())
-        .add("l2", cfg.l2)
+        .add("seed", cfg.seed);
+    if (items > 0) row.add("per_thread", items); else row.add_na("per_thread");
+    row.add("l2", cfg.l2)
         .add("repeat", cfg.repeat)
         .add("warmup", cfg.warmup)
-        .add("kernel_ms", ms, 6)
-        .add("kernel_min_ms", m.timing.min_ms(), 6)
-        .add("bandwidth_GBps", bw, 6)
-        .add("pct_of_copy_bw", copy_bw > 0 ? 100.0 * bw / copy_bw : NAN, 4, true)
-        .add("copy_bw_GBps", copy_bw, 6)
+        .add("kernel_min_ms", m.timing.samples_ms.empty() ? NAN : m.timing.min_ms())
+        .add("copy_bw_GBps", copy_bw)
         .add("model_bytes", model, 8)
-        .add("model_GBps", cw::gigabytes_per_second(model, ms), 6)
-        .add("baseline_ms", sc.baseline_ms, 6, true)
-        .add("speedup_vs_baseline", std::isnan(sc.baseline_ms) ? NAN : sc.baseline_ms / ms, 4, true)
-        .add("cpu_ms", sc.cpu_ms, 6)
-        .add("speedup_vs_cpu", ms > 0 ? sc.cpu_ms / ms : NAN, 4, true)
-        .add("h2d_ms", sc.h2d_ms, 6)
-        .add("d2h_ms", sc.d2h_ms, 6)
-        .add("total_ms", sc.h2d_ms + ms + sc.d2h_ms, 6)
-        .add("result_ok", m.ok)
-        .add("mismatches", static_cast<long long>(m.mismatches))
-        .add("first_mismatch", m.mismatches > 0 ? std::to_string(m.first_mismatch) : std::string())
-        .add("runs", m.runs)
+        .add("model_GBps", ms > 0 ? model / (ms * 1.0e6) : NAN)
+        .add("cpu_ms", sc.cpu_ms)
+        .add("speedup_vs_cpu", ms > 0 ? sc.cpu_ms / ms : NAN, 4)
+        .add("h2d_ms", sc.h2d_ms)
+        .add("d2h_ms", sc.d2h_ms)
+        .add("total_ms", sc.h2d_ms + ms + sc.d2h_ms)
+        .add("mismatches", static_cast<long long>(m.mismatches));
+    if (m.mismatches > 0) row.add("first_mismatch", static_cast<long long>(m.first_mismatch));
+    else row.add_na("first_mismatch");
+    row.add("runs", m.runs)
         .add("wrong_runs", m.wrong_runs)
         .add("mse", m.mse, 8)
         .add("mse_max", m.mse_max, 8)
         .add("sse", m.sse, 12);
-    add_launch_columns(row, m.launches, dev.sm_count);
+    add_launch_columns(row, m.launches, sm_count);
     return row;
 }
 
-// The CSV columns (they do not depend on the values of a row).
-std::string csv_header(const Config& cfg) {
-    Measurement m;
-    m.version = "cub";
-    m.timing.samples_ms.push_back(1.0);
-    return make_row(cfg, cw::DeviceInfo(), 0.0, SizeContext(), m).header();
+// The CSV header (the columns do not depend on the values of a row).
+std::string csv_header(const Config& cfg, const scan_versions::Params& params) {
+    SizeContext sc;
+    sc.mode = "inclusive";
+    return make_row(cfg, params, cw::DeviceColumns(), 0, NAN, sc, scan_versions::registry().front(), Measurement())
+        .header();
+}
+
+// One timed series of a version: `warmup` untimed runs, then `repeat` timed ones (median
+// reported), the L2 flushed before each when a flusher is given. An in-place version gets
+// a fresh copy of the input in `out` before every run, outside the timed interval.
+cw::Timing time_version(scan_gpu::Runner& runner, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
+                        int warmup, int repeat, cw::L2Flusher* flusher, cudaStream_t stream) {
+    if (!runner.in_place())
+        return cw::time_gpu(
+            warmup, repeat, [&](cudaStream_t s) { runner.run(in, out, n, exclusive, s); }, flusher, stream);
+    const std::size_t bytes = n * sizeof(unsigned);
+    for (int i = 0; i < warmup; ++i) {
+        CUDA_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream));
+        runner.run(in, out, n, exclusive, stream);
+    }
+    cw::GpuTimer timer;
+    cw::Timing t;
+    for (int i = 0; i < repeat; ++i) {
+        CUDA_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream));
+        if (flusher != nullptr) flusher->flush(stream);
+        timer.start(stream);
+        runner.run(in, out, n, exclusive, stream);
+        t.samples_ms.push_back(timer.stop(stream));
+    }
+    return t;
 }
 
 int run(int argc, char** argv) {
     Config cfg;
-    const std::vector<std::string>& labels = scan_plan::version_labels();
-    std::string label_list;
-    for (const std::string& l : labels) label_list += (label_list.empty() ? "" : ",") + l;
+    const std::vector<Version>& registry = scan_versions::registry();
 
+    // ---- 1. options and input, checked before any CUDA call (exit 2) ----
     cw::Options opts(kProgram,
                      "Prefix sums (scan) of int32 with two's-complement wrap-around: report 002's Hillis-Steele,\n"
                      "map and Brent-Kung scans, a decoupled look-back scan and cub::DeviceScan, each validated\n"
-                     "against the CPU (exactly). hs_inplace_racy and hs_multiblock_racy are the report's racy\n"
-                     "kernels: shown (MSE over --runs runs), never validated. Versions: " + label_list + ".");
+                     "against the CPU (exactly). The racy demonstrations are the report's in-place kernels:\n"
+                     "shown (MSE over --runs runs), never validated.");
     opts.add_int("n", &cfg.n, 1, scan_plan::kMaxN, "number of int32 elements")
-        .add_string("sizes", &cfg.sizes, "several sizes in one run, instead of --n: a comma list of N and A..B ranges")
+        .add_string("sizes", &cfg.sizes,
+                    "several sizes in one run, instead of --n: comma list of N, A..B ranges, 2^k, 1e6")
         .add_choice("mode", &cfg.mode, {"inclusive", "exclusive", "both"}, "which scan (racy versions: inclusive only)")
         .add_choice("data", &cfg.data, scan_plan::data_patterns(),
                     "input: random [-1000,1000], full int32 range (wraps), negative, extreme, iota 1,2,3,...")
-        .add_int("threads", &cfg.threads, 32, 1024,
-                 "block size of the report's versions, a power of two (lookback: 256; cub: its own)")
+        .add_int("threads", &cfg.threads, 0, 1024,
+                 "block size of the report's versions, a power of two >= 32; 0: automatic = 1024, the report's "
+                 "BLOCK_SIZE (lookback: its tuning policy; cub: its own)")
         .add_int("per-thread", &cfg.per_thread, 2, 1024, "elements per thread of the map scan (NUM_OF_ADDS_PER_THREAD)")
         .add_int("runs", &cfg.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
         .add_choice("lb-items", &cfg.lb_items, {"auto", "16", "32"},
-                    "ints per thread of lookback (auto: 32 where 4 of its blocks fit on an SM, else 16)")
-        .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm")
-        .add_flag("corrupt", &cfg.corrupt,
-                  "testing aid: alter one element of every validated GPU result (must FAIL, exit 1)");
-    cw::SharedOptionsHelp help{"append one row per (size, mode, version) to this CSV file",
-                               "read the input from this file (raw little-endian int32; n = its length)",
-                               "write the result of the first validated version run to this file",
-                               "run only these versions (comma list of " + label_list + ")"};
+                    "ints per thread of lookback (auto: its tuning policy chooses for the device)")
+        .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm");
+    cw::SharedOptionsHelp help;
+    help.csv = "append one row per (size, mode, version) to this CSV file";
+    help.input = "read the input from this file (raw little-endian int32; n = its length)";
+    help.output = "write the result of the first validated version to this file (raw int32; with --mode=both, "
+                  "its inclusive scan)";
     help.seed = "seed of the random input";
-    help.seed_max = 1LL << 62;
     cw::add_shared_options(opts, cfg, help).positional({"n"});
-    opts.parse_or_exit(argc, argv);
+    opts.epilog(cw::versions_help(registry));
+    if (!opts.parse(argc, argv)) {
+        std::fputs(opts.help_text().c_str(), stdout);
+        return cw::kExitOk;
+    }
 
-    // ---- everything the user gave is checked here, before any CUDA call ----
-    if (!scan_plan::is_power_of_two(cfg.threads))
-        throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) + " must be a power of two");
+    scan_versions::Params params;
+    if (cfg.threads != 0 && (cfg.threads < 32 || !scan_plan::is_power_of_two(cfg.threads)))
+        throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
+                             " is out of range: 0 (automatic) or a power of two in [32, 1024]");
+    params.threads = cfg.threads == 0 ? kDefaultThreads : cfg.threads;
+    params.per_thread = cfg.per_thread;
+    const int forced_items = cfg.lb_items == "auto" ? 0 : (cfg.lb_items == "32" ? 32 : 16);
+
+    cw::check_input_excludes(opts, {"n", "sizes"});
     if (opts.given("sizes") && opts.given("n")) throw cw::UsageError("give either --n (or N) or --sizes, not both");
     std::vector<long long> sizes;
-    std::vector<std::int32_t> file_data;
+    std::unique_ptr<cw::InputFile> input;
     if (!cfg.input.empty()) {
-        if (opts.given("sizes") || opts.given("n"))
-            throw cw::UsageError("option --input sets n from the file; do not give --n or --sizes");
-        file_data = cw::read_binary<std::int32_t>(cfg.input);
-        if (static_cast<long long>(file_data.size()) > scan_plan::kMaxN)
-            throw cw::UsageError("input file '" + cfg.input + "' holds more than " + std::to_string(scan_plan::kMaxN) +
-                                 " elements");
-        sizes.push_back(static_cast<long long>(file_data.size()));
+        input.reset(new cw::InputFile(cfg.input, sizeof(std::int32_t)));
+        input->require_count(static_cast<unsigned long long>(scan_plan::kMaxN), "the largest n scan accepts");
+        sizes.push_back(static_cast<long long>(input->count()));
     } else if (opts.given("sizes")) {
-        sizes = scan_plan::parse_sizes(cfg.sizes, 1, scan_plan::kMaxN);
+        sizes = cw::parse_size_list("sizes", cfg.sizes, 1, scan_plan::kMaxN);
     } else {
         sizes.push_back(cfg.n);
     }
-    const cw::VersionFilter filter(cfg.only, labels);
-    const bool explicit_only = opts.given("only");
+    const std::vector<const Version*> chosen = cw::select_versions(registry, cfg.only, opts.given("only"));
     std::vector<std::string> modes;
     if (cfg.mode != "exclusive") modes.push_back("inclusive");
     if (cfg.mode != "inclusive") modes.push_back("exclusive");
 
-    // A version that cannot run a size skips it with a note; one asked for by name (--only)
-    // that cannot run the single size given, or any of the --sizes, is a usage error.
+    // The plan: every (size, mode, version) that can run. A version that cannot run a size
+    // skips it with a note; one named by --only that can run none of the sizes is a usage
+    // error.
     int planned = 0;
-    std::string output_version;
-    for (const std::string& v : labels) {
-        if (!filter.wants(v)) continue;
+    const Version* output_version = nullptr;
+    for (const Version* v : chosen) {
         std::string why_not;
         int runnable = 0;
         for (long long n : sizes) {
-            const std::string why = cannot_run(v, n, cfg);
+            const std::string why = v->cannot_run(n, params);
             if (!why.empty()) {
                 if (why_not.empty()) why_not = "n=" + std::to_string(n) + ": " + why;
                 continue;
             }
             ++runnable;
             for (const std::string& mode : modes) {
-                if (scan_plan::is_racy(v) && mode != "inclusive") continue;
+                if (mode == "exclusive" && !v->has_exclusive) continue;
                 ++planned;
-                if (!scan_plan::is_racy(v) && output_version.empty()) output_version = v;
+                if (v->validated && output_version == nullptr) output_version = v;
             }
         }
-        if (explicit_only && runnable == 0) throw cw::UsageError("version " + v + " cannot run " + why_not);
+        if (opts.given("only") && runnable == 0) throw cw::UsageError("version " + v->label + " cannot run " + why_not);
     }
     if (planned == 0)
         throw cw::UsageError("nothing to run: the racy versions scan inclusively only (--mode=inclusive or both)");
     if (!cfg.output.empty()) {
+        cw::check_output_path(cfg.output, "output file");
         if (sizes.size() != 1) throw cw::UsageError("option --output needs a single size (not --sizes)");
-        if (modes.size() != 1) throw cw::UsageError("option --output needs --mode=inclusive or --mode=exclusive");
-        if (output_version.empty())
+        if (output_version == nullptr)
             throw cw::UsageError("option --output needs a validated version (the racy ones are not)");
-        cw::check_writable(cfg.output);
     }
-    if (!cfg.csv.empty()) cw::check_csv_file(cfg.csv, csv_header(cfg));
+    const std::string header = csv_header(cfg, params);
+    if (!cfg.csv.empty()) cw::check_csv_file(cfg.csv, header);
+    if (cw::print_csv_header_if_asked(cfg, header)) return cw::kExitOk;
 
-    // ---- the device ----
-    const cw::DeviceInfo dev = cw::select_device(cfg.device);
-    std::printf("%s\n", dev.describe().c_str());
+    // ---- 2. the device (exit 3 without one), the look-back policy for it ----
+    cw::Session::Settings settings;
+    settings.l2_flusher = cfg.l2 == "flush";
+    cw::Session session(kProgram, cfg.device, cfg.csv, cfg.output, settings);
+    params.lookback = scan_policy::LookbackPolicy::for_current_device(forced_items);
+    std::printf("lookback tuning policy: %d threads x %d ints per tile (%s)\n", params.lookback.threads,
+                params.lookback.items, params.lookback.forced ? "--lb-items" : "chosen for this device");
+
+    // ---- 3. memory, before any buffer is allocated or filled (exit 2 if it cannot fit) ----
     const long long max_n = *std::max_element(sizes.begin(), sizes.end());
     const std::size_t nmax = static_cast<std::size_t>(max_n);
-    bool any_racy = false;
-    for (const std::string& v : labels) any_racy = any_racy || (filter.wants(v) && scan_plan::is_racy(v));
-    const double bytes_n = 4.0 * static_cast<double>(nmax);
-    const double need = bytes_n * (any_racy ? 3.0 : 2.0) + bytes_n / (cfg.per_thread - 1) +
-                        bytes_n / (2.0 * cfg.threads - 1) + 2.0 * bytes_n / scan_plan::kLookbackSmallestTile +
-                        2.0 * static_cast<double>(dev.l2_bytes) + 64.0 * (1 << 20);
-    cw::require_device_memory(static_cast<std::size_t>(need), "n=" + std::to_string(max_n));
+    const double elem_bytes = 4.0 * static_cast<double>(nmax);
+    double device_bytes = 2.0 * elem_bytes + 64.0 * (1 << 20);  // input, output, slack
+    for (const Version* v : chosen) device_bytes += v->workspace_bytes(nmax, params);
+    session.require_memory(static_cast<unsigned long long>(elem_bytes * (2.0 + static_cast<double>(modes.size()))),
+                           static_cast<unsigned long long>(device_bytes), "n=" + std::to_string(max_n));
 
-    const double copy_bw = cw::measure_copy_bandwidth_GBps();
-    std::printf("device-to-device copy bandwidth: %.1f GB/s (bytes read + written)\n", copy_bw);
-    std::unique_ptr<cw::L2Flusher> flusher;
-    if (cfg.l2 == "flush") flusher.reset(new cw::L2Flusher());
-
+    // ---- 4. data and workspaces ----
     cw::DeviceBuffer<unsigned> d_in(nmax), d_out(nmax);
-    std::unique_ptr<cw::DeviceBuffer<unsigned>> d_work;
-    if (any_racy) d_work.reset(new cw::DeviceBuffer<unsigned>(nmax));
-    std::unique_ptr<scan_gpu::CubScan> cub;
-    std::unique_ptr<scan_gpu::MapScan> map;
-    std::unique_ptr<scan_gpu::BrentKungScan> brent_kung;
-    std::unique_ptr<scan_gpu::LookbackScan> lookback;
-    if (filter.wants("cub")) cub.reset(new scan_gpu::CubScan(nmax));
-    if (filter.wants("map")) map.reset(new scan_gpu::MapScan(nmax, cfg.threads, cfg.per_thread));
-    if (filter.wants("brent_kung")) brent_kung.reset(new scan_gpu::BrentKungScan(nmax, cfg.threads));
-    if (filter.wants("lookback")) {
-        lookback.reset(new scan_gpu::LookbackScan(nmax, cfg.lb_items == "auto" ? 0 : std::stoi(cfg.lb_items)));
-        std::printf("lookback: 256 threads x %d ints per tile\n", lookback->items());
-    }
+    std::vector<std::unique_ptr<scan_gpu::Runner>> runners;
+    for (const Version* v : chosen) runners.push_back(v->make(nmax, params));
 
     cw::HostBuffer<std::int32_t> h_in(nmax, cfg.pinned), h_out(nmax, cfg.pinned);
     std::vector<std::int32_t> ref_incl, ref_excl;
     if (cfg.mode != "exclusive") ref_incl.resize(nmax);
     if (cfg.mode != "inclusive") ref_excl.resize(nmax);
-    const bool stable = !cfg.input.empty() || scan_plan::pattern_is_prefix_stable(cfg.data);
-    if (!cfg.input.empty())
-        std::copy(file_data.begin(), file_data.end(), h_in.data());
+    const bool stable = input != nullptr || scan_plan::pattern_is_prefix_stable(cfg.data);
+    if (input != nullptr)
+        input->read_into(h_in.data());
     else if (stable)
         scan_plan::fill_pattern(cfg.data, h_in.data(), nmax, static_cast<std::uint64_t>(cfg.seed));
 
-    cw::ResultBook book(kProgram);
+    // ---- 5. every (size, mode, version) of the plan ----
+    session.plan(planned);
     const cudaStream_t stream = 0;
-    for (std::size_t si = 0; si < sizes.size(); ++si) {
-        const long long n = sizes[si];
+    for (const long long n : sizes) {
         const std::size_t un = static_cast<std::size_t>(n);
         const std::size_t bytes = un * sizeof(std::int32_t);
         if (!stable) scan_plan::fill_pattern(cfg.data, h_in.data(), un, static_cast<std::uint64_t>(cfg.seed));
-        cw::progress_line(static_cast<int>(si + 1), static_cast<int>(sizes.size()),
-                          "n=" + std::to_string(n) + " mode=" + cfg.mode + " data=" +
-                              (cfg.input.empty() ? cfg.data : cfg.input));
 
         // CPU reference, timed once per size and mode.
         double cpu_incl_ms = 0, cpu_excl_ms = 0;
@@ -310,10 +323,9 @@ int run(int argc, char** argv) {
             CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_in.data(), bytes, cudaMemcpyDeviceToHost, stream));
             d2h_ms = t.stop(stream);
         }
-        for (const std::string& v : labels) {
-            if (!filter.wants(v)) continue;
-            const std::string why = cannot_run(v, n, cfg);
-            if (!why.empty()) std::printf("%s version=%s n=%lld: skipped (%s)\n", kProgram, v.c_str(), n, why.c_str());
+        for (const Version* v : chosen) {
+            const std::string why = v->cannot_run(n, params);
+            if (!why.empty()) std::printf("%s version=%s n=%lld: skipped (%s)\n", kProgram, v->label.c_str(), n, why.c_str());
         }
 
         for (const std::string& mode : modes) {
@@ -325,43 +337,22 @@ int run(int argc, char** argv) {
             sc.cpu_ms = exclusive ? cpu_excl_ms : cpu_incl_ms;
             sc.h2d_ms = h2d_ms;
             sc.d2h_ms = d2h_ms;
-            for (const std::string& v : labels) {
-                if (!filter.wants(v) || !cannot_run(v, n, cfg).empty()) continue;
-                if (scan_plan::is_racy(v) && exclusive) continue;
+            for (std::size_t vi = 0; vi < chosen.size(); ++vi) {
+                const Version& v = *chosen[vi];
+                scan_gpu::Runner& runner = *runners[vi];
+                if (!v.cannot_run(n, params).empty() || (exclusive && !v.has_exclusive)) continue;
                 Measurement m;
-                m.version = v;
-                m.validated = !scan_plan::is_racy(v);
-
-                if (m.validated) {
-                    // Runs `v` once on d_in -> d_out.
-                    auto launch = [&](cudaStream_t s) {
-                        if (v == "cub") {
-                            cub->run(d_in.data(), d_out.data(), un, exclusive, s);
-                        } else if (v == "hs_buffered") {
-                            scan_gpu::hillis_steele_double_buffered(d_in.data(), d_out.data(), un, cfg.threads,
-                                                                    exclusive, s);
-                        } else if (v == "map") {
-                            map->run(d_in.data(), d_out.data(), un, exclusive, s);
-                        } else if (v == "brent_kung") {
-                            brent_kung->run(d_in.data(), d_out.data(), un, exclusive, s);
-                        } else {
-                            lookback->run(d_in.data(), d_out.data(), un, exclusive, s);
-                        }
-                    };
-                    if (v == "hs_buffered")
-                        m.launches.push_back(scan_gpu::hillis_steele_double_buffered_launch(un, cfg.threads));
-                    else if (v == "map")
-                        m.launches = map->launches(un, exclusive);
-                    else if (v == "brent_kung")
-                        m.launches = brent_kung->launches(un, exclusive);
-                    else if (v == "lookback")
-                        m.launches = lookback->launches(un, exclusive);
-                    // A result left by another version must not pass for this one's.
-                    CUDA_CHECK(cudaMemsetAsync(d_out.data(), 0xa5, bytes, stream));
-                    m.timing = cw::time_gpu(cfg.warmup, cfg.repeat, launch, flusher.get(), stream);
+                m.launches = runner.launches(un, exclusive);
+                // A result left by another version must not pass for this one's.
+                CUDA_CHECK(cudaMemsetAsync(d_out.data(), 0xa5, bytes, stream));
+                m.timing = time_version(runner, d_in.data(), d_out.data(), un, exclusive, cfg.warmup, cfg.repeat,
+                                        session.flusher(), stream);
+                const double ms = m.timing.median_ms();
+                if (v.validated) {
+                    // The result of the last timed run.
                     CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost, stream));
                     CUDA_CHECK(cudaStreamSynchronize(stream));
-                    if (cfg.corrupt) h_out.data()[un / 2] = scan_cpu::wrap_add(h_out.data()[un / 2], 1);
+                    if (cfg.inject_fault) h_out.data()[un / 2] = scan_cpu::wrap_add(h_out.data()[un / 2], 1);
                     const cw::ExactComparison c = cw::compare_exact(h_out.data(), ref.data(), un);
                     m.ok = c.ok();
                     m.mismatches = c.mismatches;
@@ -371,36 +362,20 @@ int run(int argc, char** argv) {
                         m.sse = m.mse * static_cast<double>(un);
                     }
                     m.wrong_runs = m.ok ? 0 : 1;
-                    if (v == "cub") sc.baseline_ms = m.timing.median_ms();
-                    if (!cfg.output.empty() && v == output_version)
-                        cw::write_binary(cfg.output, h_out.data(), un);
+                    if (v.is_baseline) sc.baseline_ms = ms;
+                    if (&v == output_version) session.set_output(h_out.data(), un);  // its first scan
                 } else {
-                    // The report's in-place kernel: every run starts from a fresh copy of the input.
-                    const long long blocks =
-                        v == "hs_inplace_racy" ? 1 : static_cast<long long>(scan_plan::ceil_div(un, cfg.threads));
-                    unsigned* work = d_work->data();
-                    auto restore = [&](cudaStream_t s) {
-                        CUDA_CHECK(cudaMemcpyAsync(work, d_in.data(), bytes, cudaMemcpyDeviceToDevice, s));
-                    };
-                    m.launches.push_back(scan_gpu::hillis_steele_inplace_racy_launch(un, cfg.threads, blocks));
-                    for (int i = 0; i < cfg.warmup; ++i) {
-                        restore(stream);
-                        scan_gpu::hillis_steele_inplace_racy(work, un, cfg.threads, blocks, stream);
-                    }
-                    cw::GpuTimer timer;
-                    for (int i = 0; i < cfg.repeat; ++i) {
-                        restore(stream);
-                        if (flusher) flusher->flush(stream);
-                        timer.start(stream);
-                        scan_gpu::hillis_steele_inplace_racy(work, un, cfg.threads, blocks, stream);
-                        m.timing.samples_ms.push_back(timer.stop(stream));
-                    }
+                    // A demonstration: --runs runs, each from a fresh copy of the input, each
+                    // compared with the reference; result_ok says whether every run happened
+                    // to be right.
                     m.runs = cfg.runs;
                     double mse_sum = 0;
                     for (int r = 0; r < cfg.runs; ++r) {
-                        restore(stream);
-                        scan_gpu::hillis_steele_inplace_racy(work, un, cfg.threads, blocks, stream);
-                        CUDA_CHECK(cudaMemcpyAsync(h_out.data(), work, bytes, cudaMemcpyDeviceToHost, stream));
+                        if (runner.in_place())
+                            CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(), bytes, cudaMemcpyDeviceToDevice,
+                                                       stream));
+                        runner.run(d_in.data(), d_out.data(), un, exclusive, stream);
+                        CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost, stream));
                         CUDA_CHECK(cudaStreamSynchronize(stream));
                         const cw::ExactComparison c = cw::compare_exact(h_out.data(), ref.data(), un);
                         const double mse = cw::mean_squared_error(h_out.data(), ref.data(), un);
@@ -417,36 +392,35 @@ int run(int argc, char** argv) {
                     m.mse = mse_sum / cfg.runs;
                     m.ok = m.wrong_runs == 0;
                 }
-                if (!m.launches.empty()) {
-                    m.threads = std::to_string(m.launches[0].block);
-                    m.blocks = std::to_string(m.launches[0].grid);
-                }
 
-                char detail[256];
-                std::snprintf(detail, sizeof detail, "n=%lld mode=%s threads=%s blocks=%s %.4f ms %.1f GB/s", n,
-                              mode.c_str(), m.threads.empty() ? "-" : m.threads.c_str(),
-                              m.blocks.empty() ? "-" : m.blocks.c_str(), m.timing.median_ms(),
-                              cw::gigabytes_per_second(8.0 * static_cast<double>(n), m.timing.median_ms()));
-                if (m.validated) {
-                    std::string d = detail;
+                const std::string threads = m.launches.empty() ? "-" : std::to_string(m.launches[0].block);
+                const std::string blocks = m.launches.empty() ? "-" : std::to_string(m.launches[0].grid);
+                std::string detail = cw::format("n=%lld mode=%s threads=%s blocks=%s %.4f ms %.1f GB/s", n, mode.c_str(),
+                                                threads.c_str(), blocks.c_str(), ms,
+                                                cw::gigabytes_per_second(8.0 * static_cast<double>(n), ms));
+                std::string outcome;
+                if (v.validated) {
                     if (!m.ok)
-                        d += " mismatches=" + std::to_string(m.mismatches) + " first at " +
-                             std::to_string(m.first_mismatch);
-                    book.record(v, m.ok, d);
+                        detail += cw::format(" mismatches=%zu first at %zu", m.mismatches, m.first_mismatch);
+                    session.record(v.label, m.ok, detail);
+                    outcome = m.ok ? "PASS" : "FAIL";
                 } else {
-                    std::printf("%s version=%s %s: racy demonstration (not validated): mse=%.6g sse(run 1)=%.10g, "
-                                "%d of %d runs wrong%s\n",
-                                kProgram, v.c_str(), detail, m.mse, m.sse, m.wrong_runs, m.runs,
-                                m.wrong_runs > 0 ? (", first wrong element " + std::to_string(m.first_mismatch)).c_str()
-                                                 : "");
-                    std::fflush(stdout);
+                    detail += cw::format(" racy: mse=%.6g sse(run 1)=%.10g, %d of %d runs wrong", m.mse, m.sse,
+                                         m.wrong_runs, m.runs);
+                    if (m.wrong_runs > 0) detail += cw::format(", first wrong element %zu", m.first_mismatch);
+                    session.demonstration(v.label, detail);
+                    outcome = "demonstration";
                 }
-                if (!cfg.csv.empty()) cw::csv_append(cfg.csv, make_row(cfg, dev, copy_bw, sc, m));
+                session.add_row(make_row(cfg, params, session.columns(), session.device().sm_count,
+                                         session.copy_bw_GBps(), sc, v, m));
+                session.progress(cw::format("version=%s n=%lld mode=%s %.4f ms %s", v.label.c_str(), n, mode.c_str(),
+                                            ms, outcome.c_str()));
             }
         }
     }
-    if (book.checked() == 0) std::printf("%s: only racy demonstrations ran; nothing was validated\n", kProgram);
-    return book.exit_status();
+    if (session.book().checked() == 0)
+        std::printf("%s: only racy demonstrations ran; nothing was validated\n", kProgram);
+    return session.finish();
 }
 
 }  // namespace

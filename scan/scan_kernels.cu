@@ -239,47 +239,33 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 //   never depends on the order in which the hardware schedules blocks (no deadlock even if
 //   blocks ran one at a time). The block that draws the last id resets the counter for the
 //   next launch (every other block has drawn its id by then). (blockIdx.x, as CUB does,
-//   is as fast at 2^28 and ~4 % faster at 20M ints on the H100: kept out for the guarantee.)
-// - 256 threads x 32 ints per tile (32 KiB): one look-back per 32 KiB, and 6 tiles per SM
-//   keep ~200 KiB of loads in flight, enough to saturate HBM (on the H100, 16 ints per
-//   thread: 0.95x CUB; 32: 1.05x, measured). Where fewer than 4 blocks of 32 ints fit on an
-//   SM (33 KiB of shared memory each: K40m, GTX 970, Turing, GA10x), the host takes the
-//   16-int tile instead (17 KiB, 2-8 blocks per SM); see LookbackScan.
+//   saves one atomic round trip per block: kept out for the guarantee; README, "tuning".)
+// - the tile shape is LookbackPolicy's (scan_policy.h): 256 threads x kItems ints, 32 where
+//   enough such blocks are resident per SM to keep the memory system busy, else 16; one
+//   look-back per tile, so a larger tile pays for fewer look-backs.
 // - uint4 loads and stores, coalesced per warp (512 contiguous bytes per instruction), and a
 //   warp-private transpose through padded shared memory (conflict-free) to give each thread
-//   kItems consecutive elements to scan serially in registers.
+//   kItems consecutive elements to scan serially in registers. Full tiles need `in` and `out`
+//   16-byte aligned (every tile and warp offset is a multiple of 512 ints): the host checks.
 // - the scanned values go back to shared memory as soon as the warp scan is done, already
 //   offset by the thread's prefix within the warp: nothing but a few scalars stays live
-//   across the look-back (no spills at 40 registers), and the store adds one warp-uniform
-//   offset (+3-5 % on the H100 against keeping them in registers, which spilled).
+//   across the look-back (no spills), and the store adds one warp-uniform offset.
 // - warp scan of the thread totals by shuffles, block scan of the 8 warp totals in shared
 //   memory: three block barriers per tile (tile id, warp totals, prefix).
 // - the aggregate (A) is published before the look-back, so successors rarely wait; the
 //   inclusive prefix (P) right after it. Descriptors carry an epoch that the host bumps per
 //   launch, so they never need clearing between launches (a wrap of the epoch clears them).
 // - partial last tile: scalar loads and stores with bounds checks; missing elements are 0.
-// __launch_bounds__(256, lb_min_blocks<kItems>()): as many blocks per SM as the threads and
-// the shared memory allow, so that the register count does not limit them: 32 ints on
-// sm_90/sm_100 (228 KiB of shared memory): 6 blocks, 40 registers, no spills; 16 ints: 8
-// blocks where an SM runs 2048 threads, 6 where 1536, 4 on sm_75 (ptxas rejects more).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-constexpr int kLbMinBlocksSmall = 4;  // 1024 threads per SM
-#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ >= 860 && __CUDA_ARCH__ <= 890) || __CUDA_ARCH__ >= 1200)
-constexpr int kLbMinBlocksSmall = 6;  // 1536 threads per SM
+// - __launch_bounds__(256, LookbackPolicy::min_blocks_per_sm(arch, kItems)): as many blocks
+//   per SM as the threads and the shared memory allow, so that the register count does not
+//   limit them (the registers and blocks per SM are in the CSV's k1_regs, k1_blocks_per_sm).
+#if defined(__CUDA_ARCH__)
+constexpr int kCompiledArch = __CUDA_ARCH__;
 #else
-constexpr int kLbMinBlocksSmall = 8;  // 2048 threads per SM
+constexpr int kCompiledArch = 0;  // host pass: __launch_bounds__ is not used
 #endif
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
-constexpr int kLbMinBlocksLarge = 6;  // 228 KiB of shared memory: 6 x 33 KiB
-#else
-constexpr int kLbMinBlocksLarge = 2;  // few 33 KiB blocks fit anyway: no register cap
-#endif
-template <int kItems>
-constexpr int lb_min_blocks() {
-    return kItems == 32 ? kLbMinBlocksLarge : kLbMinBlocksSmall;
-}
 template <bool kExclusive, int kItems>
-__global__ void __launch_bounds__(kLbThreads, lb_min_blocks<kItems>())
+__global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(kCompiledArch, kItems))
     scan_decoupled_lookback(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
                             unsigned long long* descriptors, unsigned* tile_counter, unsigned num_tiles,
                             unsigned epoch) {
@@ -426,32 +412,46 @@ unsigned* device_alloc(std::size_t count) {
 
 }  // namespace
 
+void internal_error(const std::string& what) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "scan: internal error: %s\n", what.c_str());
+    std::exit(cw::kExitCuda);
+}
+
 // ---------------------------------------------------------------------------------------
 // Hillis-Steele
 // ---------------------------------------------------------------------------------------
 
-void hillis_steele_inplace_racy(unsigned* data, std::size_t n, int threads, long long blocks, cudaStream_t s) {
-    hillis_steele_in_place<<<static_cast<unsigned>(blocks), threads, 0, s>>>(data, n);
+long long HillisSteeleInPlace::blocks(std::size_t n) const { return one_block_ ? 1 : grid_for(n, threads_); }
+
+void HillisSteeleInPlace::run(const unsigned*, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    if (exclusive) internal_error("the in-place Hillis-Steele kernel has no exclusive scan");
+    hillis_steele_in_place<<<static_cast<unsigned>(blocks(n)), threads_, 0, s>>>(out, n);
     CUDA_CHECK_LAUNCH();
 }
 
-KernelLaunch hillis_steele_inplace_racy_launch(std::size_t, int threads, long long blocks) {
-    return describe("hillis_steele_in_place", hillis_steele_in_place, blocks, threads, 0);
+std::vector<KernelLaunch> HillisSteeleInPlace::launches(std::size_t n, bool) const {
+    return {describe("hillis_steele_in_place", hillis_steele_in_place, blocks(n), threads_, 0)};
 }
 
-void hillis_steele_double_buffered(const unsigned* in, unsigned* out, std::size_t n, int threads, bool exclusive,
-                                   cudaStream_t s) {
-    const std::size_t smem = 2 * static_cast<std::size_t>(threads) * sizeof(unsigned);
+void HillisSteeleBuffered::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    if (n > static_cast<std::size_t>(threads_))
+        internal_error("hs_buffered asked for n=" + std::to_string(n) + " with " + std::to_string(threads_) +
+                       " threads");
+    const std::size_t smem = 2 * static_cast<std::size_t>(threads_) * sizeof(unsigned);
     if (exclusive)
-        hillis_steele_double_buffered_kernel<true><<<1, threads, smem, s>>>(in, out, static_cast<int>(n));
+        hillis_steele_double_buffered_kernel<true><<<1, threads_, smem, s>>>(in, out, static_cast<int>(n));
     else
-        hillis_steele_double_buffered_kernel<false><<<1, threads, smem, s>>>(in, out, static_cast<int>(n));
+        hillis_steele_double_buffered_kernel<false><<<1, threads_, smem, s>>>(in, out, static_cast<int>(n));
     CUDA_CHECK_LAUNCH();
 }
 
-KernelLaunch hillis_steele_double_buffered_launch(std::size_t, int threads) {
-    return describe("hillis_steele_double_buffered", hillis_steele_double_buffered_kernel<false>, 1, threads,
-                    2 * static_cast<std::size_t>(threads) * sizeof(unsigned));
+std::vector<KernelLaunch> HillisSteeleBuffered::launches(std::size_t, bool exclusive) const {
+    const std::size_t smem = 2 * static_cast<std::size_t>(threads_) * sizeof(unsigned);
+    return {exclusive ? describe("hillis_steele_double_buffered", hillis_steele_double_buffered_kernel<true>, 1,
+                                 threads_, smem)
+                      : describe("hillis_steele_double_buffered", hillis_steele_double_buffered_kernel<false>, 1,
+                                 threads_, smem)};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -585,13 +585,6 @@ std::vector<KernelLaunch> BrentKungScan::launches(std::size_t n, bool exclusive)
 // ---------------------------------------------------------------------------------------
 
 namespace {
-int lookback_items_for_device(int requested) {
-    if (requested != 0) return requested;
-    int blocks = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, scan_decoupled_lookback<false, scan_plan::kLookbackItemsLarge>, kLbThreads, 0));
-    return blocks >= 4 ? scan_plan::kLookbackItemsLarge : scan_plan::kLookbackItemsSmall;
-}
 
 // One block per tile.
 template <int kItems>
@@ -618,12 +611,25 @@ KernelLaunch describe_lookback(std::size_t n, bool exclusive) {
     return exclusive ? describe("scan_decoupled_lookback", scan_decoupled_lookback<true, kItems>, grid, kLbThreads, 0)
                      : describe("scan_decoupled_lookback", scan_decoupled_lookback<false, kItems>, grid, kLbThreads, 0);
 }
+
+// The kernel exists for the policy's two tile shapes only; any other is a loud failure,
+// never a launch of another instantiation.
+void check_policy(const LookbackPolicy& p) {
+    if (p.threads != kLbThreads || (p.items != LookbackPolicy::kItemsSmall && p.items != LookbackPolicy::kItemsLarge))
+        internal_error("lookback is built for " + std::to_string(kLbThreads) + " threads x " +
+                       std::to_string(LookbackPolicy::kItemsSmall) + " or " +
+                       std::to_string(LookbackPolicy::kItemsLarge) + " ints, not " + std::to_string(p.threads) +
+                       " x " + std::to_string(p.items));
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
 }  // namespace
 
-LookbackScan::LookbackScan(std::size_t max_n, int items)
-    : items_(lookback_items_for_device(items)),
-      // Sized for the smaller tile, so that either tile fits.
-      max_tiles_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(scan_plan::kLookbackSmallestTile))) {
+LookbackScan::LookbackScan(std::size_t max_n, const LookbackPolicy& policy)
+    : policy_(policy),
+      max_tiles_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(policy.tile() > 0 ? policy.tile() : 1))) {
+    check_policy(policy_);
     CUDA_CHECK(cudaMalloc(&descriptors_, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(descriptors_, 0, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&tile_counter_, sizeof(unsigned)));
@@ -636,21 +642,44 @@ LookbackScan::~LookbackScan() {
 }
 
 void LookbackScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    if (!aligned16(in) || !aligned16(out))
+        internal_error("lookback needs 16-byte aligned input and output (uint4 loads and stores)");
+    if (scan_plan::ceil_div(n, static_cast<std::size_t>(policy_.tile())) > max_tiles_)
+        internal_error("lookback asked for n=" + std::to_string(n) + ", more than its workspace holds");
     // Epochs 1 .. 2^30 - 1 (0 is the cleared state); on wrap-around, clear the descriptors so
     // that no descriptor of 2^30 launches ago can pass for this launch's.
     if (++epoch_ >= (1u << 30)) {
         epoch_ = 1;
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
     }
-    if (items_ == scan_plan::kLookbackItemsLarge)
-        launch_lookback<scan_plan::kLookbackItemsLarge>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
-    else
-        launch_lookback<scan_plan::kLookbackItemsSmall>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
+    switch (policy_.items) {
+        case LookbackPolicy::kItemsLarge:
+            launch_lookback<LookbackPolicy::kItemsLarge>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
+            break;
+        case LookbackPolicy::kItemsSmall:
+            launch_lookback<LookbackPolicy::kItemsSmall>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
+            break;
+        default: check_policy(policy_);
+    }
 }
 
 std::vector<KernelLaunch> LookbackScan::launches(std::size_t n, bool exclusive) const {
-    return {items_ == scan_plan::kLookbackItemsLarge ? describe_lookback<scan_plan::kLookbackItemsLarge>(n, exclusive)
-                                                     : describe_lookback<scan_plan::kLookbackItemsSmall>(n, exclusive)};
+    switch (policy_.items) {
+        case LookbackPolicy::kItemsLarge: return {describe_lookback<LookbackPolicy::kItemsLarge>(n, exclusive)};
+        case LookbackPolicy::kItemsSmall: return {describe_lookback<LookbackPolicy::kItemsSmall>(n, exclusive)};
+        default: check_policy(policy_);
+    }
+    return {};
 }
 
 }  // namespace scan_gpu
+
+// The policy for the current device: the occupancy API says how many 32-int blocks are
+// resident per SM (shared memory, registers and threads all counted).
+scan_policy::LookbackPolicy scan_policy::LookbackPolicy::for_current_device(int forced_items) {
+    int large_blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &large_blocks, scan_gpu::scan_decoupled_lookback<false, LookbackPolicy::kItemsLarge>, LookbackPolicy::kThreads,
+        0));
+    return choose(large_blocks, forced_items);
+}

@@ -4,9 +4,10 @@
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ next to the shared helpers
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
-from readme_tables import md_table, read_csv, replace_block  # noqa: E402
+from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 RESULTS = os.path.join(HERE, "results")
@@ -191,15 +192,17 @@ def main():
     table = load("table1_1.csv")
     sweep = load("sweep.csv")
     mse = load("mse.csv")
+    readme = Readme(README)  # every table replaced in memory, the file written once
     if table:
-        replace_block(README, "table1_1", table1_1(table))
-        replace_block(README, "occupancy", occupancy(table))
-        replace_block(README, "target", target(table, sweep))
-        replace_block(README, "bytes", bytes_table(table))
+        readme.block("table1_1", table1_1(table))
+        readme.block("occupancy", occupancy(table))
+        readme.block("target", target(table, sweep))
+        readme.block("bytes", bytes_table(table))
     if mse:
-        replace_block(README, "mse", mse_summary(mse))
+        readme.block("mse", mse_summary(mse))
     if sweep:
-        replace_block(README, "sweep", sweep_table(sweep))
+        readme.block("sweep", sweep_table(sweep))
+    readme.save()
     print("tables.py: README.md tables regenerated from", ", ".join(
         n for n, d in (("table1_1.csv", table), ("sweep.csv", sweep), ("mse.csv", mse)) if d) or "nothing")
 

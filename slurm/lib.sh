@@ -2,9 +2,12 @@
 # repository and made it the current directory).
 #
 # Environment a user may set (sbatch passes the submitting shell's environment to the job):
-#   CUDA_MODULE       module loaded before building/running (default cuda/9.0, the reports'
-#                     `module add cuda/9.0`); empty: load nothing. Skipped where `module`
-#                     does not exist (a workstation, the H100 machine).
+#   CUDA_MODULE       module loaded before building/running (default "cuda": the cluster's
+#                     default CUDA module; e.g. CUDA_MODULE=cuda/12.2); empty: load nothing.
+#                     Skipped, with a log line, where `module` does not exist (a workstation).
+#                     A module that cannot be loaded ends the job at once with exit 2. The
+#                     build needs CUDA 11.8 or newer (CUB ships with the toolkit from 11.0;
+#                     CI builds with 11.8 as the oldest).
 #   CW_SLURM_DRY_RUN  1: print every build and GPU command instead of running it (`dry run: ...`)
 #                     and exit 0; for checking a submission without a GPU.
 #   CW_GPU_CHECK      0: skip the check for a usable GPU that runs before any experiment
@@ -12,7 +15,7 @@
 #                     exit 3 and leaves results/ untouched).
 # shellcheck shell=bash
 
-CUDA_MODULE=${CUDA_MODULE-cuda/9.0}
+CUDA_MODULE=${CUDA_MODULE-cuda}
 CW_SLURM_DRY_RUN=${CW_SLURM_DRY_RUN:-0}
 CW_GPU_CHECK=${CW_GPU_CHECK:-1}
 CW_REPO=$PWD
@@ -44,24 +47,46 @@ cw_do() {
 }
 
 # cw_make ARGS...: make through cw_do; when a recipe's program failed, returns that
-# program's status (make itself says 2 whatever the program said: "Error 3" means exit 3).
+# program's status (make itself says 2 whatever the program said: "Error 3" means exit 3; with
+# nested makes the first such line is the program's). Afterwards:
+#   CW_INTERRUPTED  SIGINT/SIGTERM/SIGHUP when the job was signalled meanwhile (scancel, the
+#                   time limit, Ctrl-C), else empty
+#   CW_RUN_KEPT     the folder common/staged_run.sh kept a failed or interrupted run in
+#   CW_RUN_UPDATED  the results/ files a successful staged run replaced
+# A signal does not end the job script at once: make and staged_run.sh get it too (Slurm
+# signals every process of the job), stop, and say where the run was kept; tee ignores it so
+# that this reaches the log; then the caller reports it.
 cw_make() {
+  CW_INTERRUPTED="" CW_RUN_KEPT="" CW_RUN_UPDATED=""
   if cw_dry; then cw_do make "$@"; return 0; fi
   local out status recipe
   out=$(mktemp)
   echo "+ make $*"
-  make "$@" 2>&1 | tee "$out"
+  trap 'CW_INTERRUPTED=SIGINT' INT
+  trap 'CW_INTERRUPTED=SIGTERM' TERM
+  trap 'CW_INTERRUPTED=SIGHUP' HUP
+  make "$@" 2>&1 | (trap '' INT TERM HUP; exec tee "$out")
   status=${PIPESTATUS[0]}
+  trap - INT TERM HUP
   if [ "$status" -ne 0 ]; then
-    recipe=$(grep -Eo '\] Error [0-9]+$' "$out" | tail -n 1 | grep -Eo '[0-9]+$')
+    recipe=$(grep -Eo '\] Error [0-9]+$' "$out" | head -n 1 | grep -Eo '[0-9]+$')
     [ -n "$recipe" ] && status=$recipe
   fi
+  CW_RUN_KEPT=$(sed -n 's/^report-run .*what this run produced is in \(.*\)$/\1/p' "$out" | tail -n 1)
+  CW_RUN_UPDATED=$(sed -n 's/^report-run [^:]*: results\/ updated: *//p' "$out" | tail -n 1)
   rm -f "$out"
   return "$status"
 }
 
 # The CUDA module, where environment modules exist (batch shells often lack the `module`
-# function even when the cluster has it: source its init script first).
+# function even when the cluster has it: source its init script first). A module that cannot
+# be loaded ends the job here, before any build or GPU probe. Lmod prints an error for an
+# unknown module but may return 0: the module must also show as loaded afterwards.
+cw_module_loaded() {
+  local m=$1
+  case ":${LOADEDMODULES:-}:" in *":$m:"*|*":$m/"*) return 0 ;; esac
+  module is-loaded "$m" >/dev/null 2>&1
+}
 cw_load_module() {
   if [ -z "$CUDA_MODULE" ]; then cw_log "CUDA_MODULE is empty: no module loaded"; return 0; fi
   if ! type module >/dev/null 2>&1; then
@@ -73,12 +98,30 @@ cw_load_module() {
     done
   fi
   if ! type module >/dev/null 2>&1; then
-    cw_log "no 'module' command here: CUDA_MODULE=$CUDA_MODULE skipped, using $(command -v nvcc || echo 'nvcc from CUDA_PATH')"
+    cw_log "no 'module' command here: CUDA_MODULE=$CUDA_MODULE not loaded"
     return 0
   fi
-  if cw_dry; then echo "dry run: module add $CUDA_MODULE"; return 0; fi
-  echo "+ module add $CUDA_MODULE"
-  module add "$CUDA_MODULE" || cw_log "warning: 'module add $CUDA_MODULE' failed; set CUDA_MODULE to one 'module avail cuda' lists"
+  if cw_dry; then echo "dry run: module load $CUDA_MODULE"; return 0; fi
+  echo "+ module load $CUDA_MODULE"
+  local status=0
+  module load "$CUDA_MODULE" || status=$?
+  if [ "$status" -ne 0 ] || ! cw_module_loaded "$CUDA_MODULE"; then
+    cw_fail 2 "cannot load module '$CUDA_MODULE' (module load exit $status, not loaded afterwards): pick one that 'module avail cuda' lists (CUDA_MODULE=cuda/12.2), or CUDA_MODULE= to load none"
+  fi
+}
+
+# The nvcc the build uses (as common/arch.mk picks it: $CUDA_PATH/bin/nvcc, else nvcc on
+# PATH, else /usr/local/cuda/bin/nvcc), named in the log before anything is built; none: exit 2.
+cw_require_nvcc() {
+  local nvcc release
+  if [ -n "${CUDA_PATH:-}" ]; then nvcc=$CUDA_PATH/bin/nvcc
+  else nvcc=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc); fi
+  if [ ! -x "$nvcc" ]; then
+    cw_dry && { echo "dry run: no nvcc ($nvcc); a real run stops here with exit 2"; return 0; }
+    cw_fail 2 "no nvcc ($nvcc not found; CUDA_MODULE=${CUDA_MODULE:-(empty)}): load a CUDA module (CUDA_MODULE=cuda/12.2, see 'module avail cuda') or set CUDA_PATH"
+  fi
+  release=$("$nvcc" --version 2>/dev/null | grep -m 1 'release') || release="(nvcc --version printed no release line)"
+  cw_log "nvcc: $nvcc: $release"
 }
 
 # cw_build FOLDER [TARGET]: make FOLDER's program or TARGET (a no-op when up to date). Jobs
@@ -106,16 +149,24 @@ cw_require_gpu() {
   [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(hostname) (CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): nothing was run, results/ left as it was"
 }
 
-# cw_report FOLDER: the assignment's experiments (`make report-run`), writing FOLDER/results/.
+# cw_report FOLDER: the assignment's experiments (`make report-run`, staged by
+# common/staged_run.sh): FOLDER/results/ is replaced only by a whole, successful run; a failed
+# or interrupted run is kept, and named in the log, under FOLDER/build/runs/.
+cw_signal_number() { case $1 in SIGHUP) echo 1 ;; SIGINT) echo 2 ;; *) echo 15 ;; esac; }
 cw_report() {
-  local folder=$1 status=0
+  local folder=$1 status=0 kept
   cw_load_module
+  cw_require_nvcc
   cw_require_gpu
   cw_build "$folder"
-  mkdir -p "$folder/results"
   cw_make -C "$folder" report-run || status=$?
-  [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make report-run failed"
-  cw_log "done: $folder/results/ written$(cw_dry && echo ' (dry run: nothing written)')"
+  kept=${CW_RUN_KEPT:-"(not named above: see $CW_REPO/$folder/build/runs/)"}
+  if [ -n "$CW_INTERRUPTED" ]; then
+    cw_fail $((128 + $(cw_signal_number "$CW_INTERRUPTED"))) "$folder: interrupted by $CW_INTERRUPTED (scancel, the time limit or Ctrl-C): $folder/results/ unchanged; this run's files are kept in $kept"
+  fi
+  [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make report-run failed: $folder/results/ unchanged; this run's files are kept in $kept"
+  if cw_dry; then cw_log "done (dry run: nothing written)"
+  else cw_log "done: $folder/results/ updated:${CW_RUN_UPDATED:+ $CW_RUN_UPDATED}"; fi
 }
 
 # The sweep's configurations, one "threads blocks" pair per line, from the one list in the

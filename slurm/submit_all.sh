@@ -4,8 +4,8 @@
 #
 #   slurm/submit_all.sh [--print] [--partition=NAME] [JOB...]
 #
-#   JOB          vecmax pi scan colreduce reduction_versions vecmax_sweep
-#                (default: every assignment folder that exists, and vecmax_sweep with vecmax)
+#   JOB          an assignment (the list: bash common/assignments.sh) or vecmax_sweep
+#                (default: every assignment, and vecmax_sweep with vecmax)
 #   --print      print the sbatch commands, submit nothing (ids shown as <job>)
 #   --partition  the GPU partition for every job (default: the scripts' `gpu`, the reports'
 #                partition, or $SBATCH_PARTITION when set)
@@ -16,10 +16,14 @@
 # Environment such as CUDA_MODULE or CW_SLURM_DRY_RUN=1 is passed on to the jobs.
 set -u
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+self=$repo/slurm/$(basename "${BASH_SOURCE[0]}")
 cd "$repo" || exit 2
-assignments=(vecmax pi scan colreduce reduction_versions)
+# The one list of assignments (folders whose Makefile includes common/assignment.mk).
+read -r -a assignments <<<"$(bash common/assignments.sh)"
+[ ${#assignments[@]} -gt 0 ] || { echo "submit_all.sh: common/assignments.sh lists no assignment in $repo" >&2; exit 2; }
+is_assignment() { [[ " ${assignments[*]} " == *" $1 "* ]]; }
 
-usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^[^#]/{/^#/p}' "$self" | sed 's/^# \{0,1\}//'; }
 die() { echo "submit_all.sh: $*" >&2; exit 2; }
 
 print=0 plots=1 jobs=()
@@ -30,17 +34,18 @@ for arg in "$@"; do
     --partition=?*) export SBATCH_PARTITION=${arg#--partition=} ;;
     -h|--help) usage; exit 0 ;;
     -*) die "unknown option '$arg' (see --help)" ;;
-    vecmax|pi|scan|colreduce|reduction_versions|vecmax_sweep)
-      [ -f "${arg%_sweep}/Makefile" ] || die "$arg: ${arg%_sweep}/ has no Makefile in $repo"
-      jobs+=("$arg") ;;
-    *) die "unknown job '$arg' (one of: ${assignments[*]} vecmax_sweep)" ;;
+    *)
+      if is_assignment "$arg" || { [ "$arg" = vecmax_sweep ] && is_assignment vecmax; }; then jobs+=("$arg")
+      else die "unknown job '$arg' (one of: ${assignments[*]}$(is_assignment vecmax && echo ' vecmax_sweep'))"; fi ;;
   esac
 done
 if [ ${#jobs[@]} -eq 0 ]; then
-  for a in "${assignments[@]}"; do [ -f "$a/Makefile" ] && jobs+=("$a"); done
-  [ -f vecmax/Makefile ] && jobs+=(vecmax_sweep)
+  jobs=("${assignments[@]}")
+  is_assignment vecmax && jobs+=(vecmax_sweep)
 fi
-[ ${#jobs[@]} -gt 0 ] || die "no assignment folder with a Makefile in $repo"
+for job in "${jobs[@]}"; do
+  [ -f "slurm/$job.sbatch" ] || die "$job: no slurm/$job.sbatch (every assignment needs its job script)"
+done
 if [ "$print" = 0 ] && ! command -v sbatch >/dev/null 2>&1; then
   die "sbatch not found: run this on the cluster's login node (or use --print; without Slurm run 'bash slurm/<job>.sbatch')"
 fi
@@ -101,6 +106,7 @@ printf '%s\n' "${table[@]}"
 cat <<EOF
 Watch: squeue -u \$USER   |   scontrol show job <id>   |   sacct -j <id> (where accounting is on)
        tail -f slurm/logs/<job>-<id>.out
-A job that fails (exit 3: no usable GPU) cancels the ones that depend on it; fix, then rerun
-this script or 'make plots' once the CSVs are there.
+A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc) cancels the ones that
+depend on it; results/ stays as it was (its log names the folder under <assignment>/build/runs/
+where the failed run was kept). Fix, then rerun this script or 'make plots' once the CSVs are there.
 EOF

@@ -11,7 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common"))
-from readme_tables import md_table, read_csv, replace_block  # noqa: E402
+from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 
@@ -41,7 +41,7 @@ def key(row):
     return (int(float(row["threads"])), int(float(row["blocks"])))
 
 
-def sweep_table():
+def sweep_table(readme):
     rows = [r for r in read_csv(path("results", "sweep.csv")) if r["version"] == "report"]
     original = {key(r): r for r in read_commented_csv(path("original", "report_000_gtx970.csv"))}
     order = {k: i for i, k in enumerate(sweep_order())}
@@ -101,10 +101,10 @@ def sweep_table():
             n=r0["n"], device=r0["device"], driver=r0["driver"], runtime=r0["runtime"],
             host_memory=r0["host_memory"], repeat=r0["repeat"], warmup=r0["warmup"],
             ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1")
-    replace_block(README, "sweep-table", text)
+    readme.block("sweep-table", text)
 
 
-def copies_table():
+def copies_table(readme):
     rows = read_csv(path("results", "copies.csv"))
     columns = [
         ("host_memory", "host memory", "{}"),
@@ -120,10 +120,10 @@ def copies_table():
         ("speedup_gpu", "speed-up", "{:.3f}"),
         ("result_ok", "ok", "{}"),
     ]
-    replace_block(README, "copies-table", md_table(rows, columns))
+    readme.block("copies-table", md_table(rows, columns))
 
 
-def bench_table():
+def bench_table(readme):
     rows = read_csv(path("results", "bench.csv"))
     targets = {40960000: ("single_pass kernel <= cub / 1.05", 1.05), 268435456: ("single_pass >= 0.97 x cub", 0.97)}
 
@@ -155,19 +155,21 @@ def bench_table():
     if rows:
         text += "\n\n{} (driver {}, runtime {}); median of {} runs after {} warm-ups.".format(
             rows[0]["device"], rows[0]["driver"], rows[0]["runtime"], rows[0]["repeat"], rows[0]["warmup"])
-    replace_block(README, "bench-table", text)
+    readme.block("bench-table", text)
 
 
 def main():
+    readme = Readme(README)
     done = []
     for name, csv_name, fn in (("sweep-table", "sweep.csv", sweep_table),
                                ("copies-table", "copies.csv", copies_table),
                                ("bench-table", "bench.csv", bench_table)):
         if os.path.exists(path("results", csv_name)):
-            fn()
+            fn(readme)
             done.append(name)
         else:
             print("tables.py: results/{} not found, {} left as it is".format(csv_name, name))
+    readme.save()  # one atomic write, whatever was regenerated
     print("tables.py: updated " + (", ".join(done) if done else "nothing") + " in README.md")
 
 

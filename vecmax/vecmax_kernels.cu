@@ -3,8 +3,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "cuda_check.cuh"
+#include "device_info.cuh"
+#include "exit_codes.h"
 #include "vecmax_order_key.h"
 
 namespace vecmax {
@@ -66,25 +70,30 @@ __device__ __forceinline__ float block_reduce_max(float v, float* slots) {
 
 // version=single_pass: the whole maximum in one launch, no host step.
 //  - float4 (16-byte) loads: a quarter of the load instructions of scalar loads;
-//  - kSinglePassUnroll independent float4 loads per thread per iteration: 64 bytes in flight
-//    per thread, enough outstanding requests per SM to cover HBM latency at full bandwidth;
-//  - 1024 threads per block, grid = resident blocks per SM (occupancy API) x SMs, grid-stride:
-//    every block stays resident, no tail of a second wave, and the per-block overhead is paid
-//    by 264 blocks on an H100 instead of 1056 with 256 threads (+3 % at 40,960,000 floats,
-//    measured: experiments/single_pass_tuning.cu);
+//  - kUnroll independent float4 loads per thread per iteration, so that each SM keeps enough
+//    requests outstanding to cover the memory latency at full bandwidth;
+//  - large blocks and a grid of resident blocks only (SinglePassPolicy, single_pass_grid),
+//    grid-stride: no tail of a second wave, and the per-block costs (block reduction, atomic)
+//    are paid by few blocks;
 //  - warp shuffles for the block reduction: one barrier instead of log2(blockDim) of them;
 //  - the blocks' maxima meet in one unsigned atomicMax of an order-preserving key
 //    (vecmax_order_key.h) per block: no fence, no ticket, no last-block pass over the block
-//    maxima (+3 % at 40,960,000 against that last-block finish, measured). The key goes to
-//    key_slots[slot]; block 0 clears key_slots[slot ^ 1], where the next launch, which uses
-//    the other slot, accumulates (launches on one stream are ordered, so the clear is done
-//    before that launch starts, and this launch's own slot was cleared by the previous one);
-//  - a pointer that is not 16-byte aligned (--offset) and an n that is not a multiple of 4
-//    are handled: the up to 3 elements before the first 16-byte boundary and the up to 3
-//    after the last whole float4 are read as scalars by the grid's first threads.
-__global__ void __launch_bounds__(kSinglePassThreads)
+//    maxima. The key goes to key_slots[slot]; block 0 clears key_slots[slot ^ 1], where the
+//    next launch, which uses the other slot, accumulates (launches on one stream are ordered,
+//    so the clear is done before that launch starts, and this launch's own slot was cleared
+//    by the previous one);
+//  - alignment (see vecmax_kernels.cuh): x is float-aligned; the float4 loads start at the
+//    first 16-byte boundary at or after x (head = 0..3 floats), and the head and the up to 3
+//    floats after the last whole float4 are read as scalars by the grid's first threads
+//    (kThreads >= 4, so one block covers both).
+// What each choice is worth was measured by experiments/single_pass_tuning.cu
+// (results/single_pass_tuning.csv).
+template <int kThreads, int kUnroll>
+__global__ void __launch_bounds__(kThreads)
     vecmax_single_pass_vec4(const float* __restrict__ x, long long n, unsigned int* __restrict__ key_slots,
                             unsigned int slot) {
+    static_assert(kThreads >= 4 && kThreads % 32 == 0, "whole warps, and at least 4 threads for the scalar ends");
+    static_assert(kUnroll >= 1 && (kUnroll & (kUnroll - 1)) == 0, "the pairwise combine needs a power of two");
     __shared__ float slots[32];
 
     const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -101,12 +110,20 @@ __global__ void __launch_bounds__(kSinglePassThreads)
 
     const float4* __restrict__ v = reinterpret_cast<const float4*>(x + head);
     long long i = tid;
-    for (; i + 3 * stride < nvec; i += 4 * stride) {
-        const float4 a = __ldg(v + i);  // read-only path, like CUB's LOAD_LDG
-        const float4 b = __ldg(v + i + stride);
-        const float4 c = __ldg(v + i + 2 * stride);
-        const float4 d = __ldg(v + i + 3 * stride);
-        m = nan_max(m, nan_max(nan_max(max4(a), max4(b)), nan_max(max4(c), max4(d))));
+    for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
+        float4 a[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) a[u] = __ldg(v + i + u * stride);  // read-only path, like CUB's LOAD_LDG
+        float r[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) r[u] = max4(a[u]);
+        // Pairwise: ((r0, r1), (r2, r3)) for 4 loads.
+#pragma unroll
+        for (int w = 1; w < kUnroll; w *= 2) {
+#pragma unroll
+            for (int u = 0; u + w < kUnroll; u += 2 * w) r[u] = nan_max(r[u], r[u + w]);
+        }
+        m = nan_max(m, r[0]);
     }
     for (; i < nvec; i += stride) m = nan_max(m, max4(__ldg(v + i)));
 
@@ -117,6 +134,23 @@ __global__ void __launch_bounds__(kSinglePassThreads)
     }
 }
 
+namespace {
+
+using SinglePassKernel = void (*)(const float*, long long, unsigned int*, unsigned int);
+
+// The instantiation of a policy. A (threads, unroll) pair that SinglePassPolicy::for_device
+// can return must be listed here; any other stops the program instead of launching another
+// instantiation.
+SinglePassKernel single_pass_kernel(const SinglePassPolicy& p) {
+    if (p.threads == 1024 && p.unroll == 4) return vecmax_single_pass_vec4<1024, 4>;
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: internal error: single_pass is not built for %d threads x %d loads (vecmax_kernels.cu)\n",
+                 cw::program_name(), p.threads, p.unroll);
+    std::exit(cw::kExitCuda);
+}
+
+}  // namespace
+
 void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int threads, int blocks,
                           cudaStream_t stream) {
     vecmax_grid_stride_shared_tree<<<blocks, threads, static_cast<size_t>(threads) * sizeof(float), stream>>>(
@@ -124,7 +158,8 @@ void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int
     CUDA_CHECK_LAUNCH();
 }
 
-SinglePassMax::SinglePassMax() {
+SinglePassMax::SinglePassMax(const SinglePassPolicy& policy) : policy_(policy) {
+    (void)single_pass_kernel(policy_);  // an unbuilt policy stops the program here, before any work
     CUDA_CHECK(cudaMalloc(&key_slots_, 2 * sizeof(unsigned int)));
     CUDA_CHECK(cudaMemset(key_slots_, 0, 2 * sizeof(unsigned int)));
 }
@@ -132,21 +167,22 @@ SinglePassMax::SinglePassMax() {
 SinglePassMax::~SinglePassMax() { cudaFree(key_slots_); }
 
 void SinglePassMax::launch(const float* d_x, long long n, int blocks, cudaStream_t stream) {
+    if (reinterpret_cast<std::uintptr_t>(d_x) % alignof(float) != 0) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: internal error: single_pass needs a float-aligned (4-byte) input pointer\n",
+                     cw::program_name());
+        std::exit(cw::kExitCuda);
+    }
     slot_ ^= 1u;
-    vecmax_single_pass_vec4<<<blocks, kSinglePassThreads, 0, stream>>>(d_x, n, key_slots_, slot_);
+    single_pass_kernel(policy_)<<<blocks, policy_.threads, 0, stream>>>(d_x, n, key_slots_, slot_);
     CUDA_CHECK_LAUNCH();
 }
 
-int single_pass_grid(long long n, int sm_count) {
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vecmax_single_pass_vec4,
-                                                             kSinglePassThreads, 0));
-    const long long resident = static_cast<long long>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
-    const long long per_block = static_cast<long long>(kSinglePassThreads) * 4 * kSinglePassUnroll;
-    const long long needed = (n + per_block - 1) / per_block;
-    long long grid = resident < needed ? resident : needed;
-    if (grid < 1) grid = 1;
-    return static_cast<int>(grid);
+int single_pass_grid(const SinglePassPolicy& policy, long long n, int sm_count) {
+    const unsigned long long floats_per_block = static_cast<unsigned long long>(policy.threads) * 4 * policy.unroll;
+    return static_cast<int>(cw::occupancy_grid(single_pass_kernel(policy), policy.threads, 0,
+                                               sm_count > 0 ? sm_count : 1, static_cast<unsigned long long>(n),
+                                               floats_per_block));
 }
 
 }  // namespace vecmax

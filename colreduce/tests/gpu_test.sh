@@ -17,17 +17,21 @@ cr_sizes() {  # "M..." "N..." -> M1xN1,M1xN2,...
 
 # The issue's grid: m in {1, 15, 16, 17, 1000, 160000, 1600003} x n in {1, 3, 7, 8, 9, 32, 63,
 # 64, 65, 1000}, every version, random signed data. One process per group of m; the CSV of
-# the first group is checked for one passing row per (size, version).
+# the first group is checked for one passing row per run the program planned (its
+# "planned: N runs" line: sizes x versions of the registry).
 cr_small=$(cr_sizes "1 15 16 17 1000" "$cr_ns")
 gpu_case "every version, m in {1,15,16,17,1000} x n in {$cr_ns}" \
   $cr --sizes="$cr_small" $cr_fast --csv="$cr_tmp/small.csv"
 cw_detect_gpu
 if [ "$CW_GPU_OK" = 1 ]; then
+  cr_planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
   rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "result_ok") c = i; next } $c == 1' "$cr_tmp/small.csv" 2>/dev/null | wc -l)
-  if [ "$rows" -eq 300 ]; then t_pass "CSV: 300 passing rows (50 sizes x 6 versions)"
-  else t_fail "CSV: 300 passing rows (50 sizes x 6 versions)" "found $rows"; fi
+  cr_passes=$(grep -c 'Result = PASS' "$T_OUT")
+  if [ -n "$cr_planned" ] && [ "$cr_planned" -gt 0 ] && [ "$rows" -eq "$cr_planned" ] && [ "$cr_passes" -eq "$cr_planned" ]; then
+    t_pass "CSV: one passing row per planned run ($cr_planned)"
+  else t_fail "CSV: one passing row per planned run" "planned '$cr_planned', $cr_passes PASS lines, $rows passing rows"; fi
 else
-  t_skip "CSV: 300 passing rows (50 sizes x 6 versions)" "$CW_GPU_REASON"
+  t_skip "CSV: one passing row per planned run" "$CW_GPU_REASON"
 fi
 gpu_case "every version, m = 160000 x n in {$cr_ns}" $cr --sizes="$(cr_sizes 160000 "$cr_ns")" $cr_fast
 gpu_case "every version, m = 1600003 x n in {1,3,7,8,9,32,63,64,65}" \
@@ -74,7 +78,7 @@ else
   t_skip "tall_det: two processes give the same bits" "$CW_GPU_REASON"
 fi
 
-# --input and --output: a 7 x 5 integer matrix (exact sums) through three versions.
+# --input and --output: a 7 x 5 integer matrix (exact sums; --n=5, m = 35 / 5) through three versions.
 python3 -c "
 import struct, sys
 m, n = 7, 5
@@ -84,7 +88,7 @@ open('$cr_tmp/want.bin', 'wb').write(struct.pack('<%dd' % n, *[sum(a[i * n + j] 
 " >"$cr_tmp/in.bin"
 for cr_v in original high2 tall; do
   if [ "$CW_GPU_OK" != 1 ]; then t_skip "--input/--output exact sums, $cr_v" "$CW_GPU_REASON"; continue; fi
-  t_run $cr 7 5 --input="$cr_tmp/in.bin" --output="$cr_tmp/out-$cr_v.bin" --only=$cr_v $cr_fast
+  t_run $cr --n=5 --input="$cr_tmp/in.bin" --output="$cr_tmp/out-$cr_v.bin" --only=$cr_v $cr_fast
   if [ "$T_STATUS" -eq 0 ] && cmp -s "$cr_tmp/out-$cr_v.bin" "$cr_tmp/want.bin"; then t_pass "--input/--output exact sums, $cr_v"
   else t_fail "--input/--output exact sums, $cr_v" "exit $T_STATUS or wrong sums"; t_show_failure; fi
 done
@@ -96,3 +100,21 @@ sanitize memcheck "memcheck, every version" $cr --sizes=$cr_san $cr_fast
 sanitize memcheck "memcheck, tall/tall_det --threads=1 --blocks=3" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=1 --blocks=3
 sanitize racecheck "racecheck, original/high1/high2/tall/tall_det" $cr --sizes=$cr_san $cr_fast --only=original,high1,high2,tall,tall_det
 sanitize synccheck "synccheck, tall/tall_det --threads=96 --blocks=2" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=96 --blocks=2
+
+# --inject-fault: every version of the registry must FAIL (one FAIL line per planned run),
+# exit 1, and neither the CSV nor the output is written.
+if [ "$CW_GPU_OK" = 1 ]; then
+  rm -f "$cr_tmp/fault.csv" "$cr_tmp/fault.bin"
+  t_run $cr --sizes=17x9,1000x63 $cr_fast --inject-fault --csv="$cr_tmp/fault.csv" --output="$cr_tmp/fault.bin"
+  cr_planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
+  cr_fails=$(grep -c 'Result = FAIL' "$T_OUT")
+  if [ "$T_STATUS" -eq 1 ] && [ -n "$cr_planned" ] && [ "$cr_fails" -eq "$cr_planned" ] &&
+     ! grep -q 'Result = PASS' "$T_OUT" && [ ! -e "$cr_tmp/fault.csv" ] && [ ! -e "$cr_tmp/fault.bin" ]; then
+    t_pass "--inject-fault: every planned run FAILs, exit 1, no file written"
+  else
+    t_fail "--inject-fault: every planned run FAILs, exit 1, no file written" "exit $T_STATUS, planned '$cr_planned', $cr_fails FAIL lines"
+    t_show_failure
+  fi
+else
+  t_skip "--inject-fault: every planned run FAILs, exit 1, no file written" "$CW_GPU_REASON"
+fi

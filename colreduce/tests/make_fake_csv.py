@@ -19,7 +19,8 @@ with open(sys.argv[1], "w") as out:
             kernel = {"original": m * 1.7e-4, "high1": m * 1e-5, "high2": m * n * 3e-8,
                       "tall": mb / 2900 + 0.004, "tall_det": mb / 2850 + 0.006, "cublas": mb / 2300}[v]
             row = {c: "" for c in header}
-            row.update(assignment="colreduce", version=v, kernel="fake", device="FAKE GPU", compute_capability="9.0",
+            row.update(assignment="colreduce", version=v, validated=1, is_baseline=int(v == "cublas"),
+                       kernel_ms_scope="kernels", kernel="fake", device="FAKE GPU", compute_capability="9.0",
                        driver="13.0", runtime="13.0", m=m, n=n, size_label=f"{m}x{n}", config_index=k,
                        data="random", seed=0, threads=1024, blocks=264, grid="264x1x1", block="1024x1x1",
                        kernel_ms=kernel, kernel_min_ms=kernel, bandwidth_GBps=mb / kernel, copy_bw_GBps=2900,

@@ -117,3 +117,48 @@ sanitize racecheck "pi: racecheck, kernels 1, 2 and single" $P $S --only=1,2,sin
 sanitize racecheck "pi: racecheck, single with 1 block" $P $S --only=single --blocks=1
 sanitize synccheck "pi: synccheck, kernels 1, 2 and single" $P $S --only=1,2,single
 sanitize initcheck "pi: initcheck, kernels 1, 2 and single" $P $S --only=1,2,single
+
+# make profile's recipe at a small size (niter 2^20, every profiled version and precision):
+# ncu accepts every metric of PI_METRICS, each of the 8 version labels has a row for each of
+# them, and the figure and the README's counter table are made from the file. Skipped without
+# a GPU or without Nsight Compute (ncu_profile.sh --check says which).
+name="pi: make profile-experiments at niter=2^20: every metric of every version, figure and tables"
+if ! bash ../common/ncu_profile.sh --check 2>"$CW_TEST_TMP/ncu.check"; then
+  t_skip "$name" "$(head -n 1 "$CW_TEST_TMP/ncu.check")"
+else
+  prof=$CW_TEST_TMP/profile
+  rm -rf "$prof"; mkdir -p "$prof"
+  t_run env CW_PROFILE_LOG_DIR="$prof/ncu" make --no-print-directory -s profile-experiments RESULTS_DIR="$prof" \
+    PI_PROFILE_NITER=1048576
+  if [ "$T_STATUS" -ne 0 ]; then
+    t_fail "$name" "make profile-experiments exited $T_STATUS"; t_show_failure
+  else
+    verdict=$(python3 - "$prof/profile.csv" "$(make --no-print-directory -s print-profile-metrics)" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+metrics = sys.argv[2].strip().split(",")
+bad = []
+for v in ("1", "2", "single", "thrust"):
+    for p in ("float", "double"):
+        got = {r["metric"] for r in rows if r["version"] == v + ":" + p}
+        missing = [m for m in metrics if m not in got]
+        if missing: bad.append("%s:%s lacks %s" % (v, p, ",".join(missing)))
+        if any(r["n"] != "1048576" for r in rows if r["version"] == v + ":" + p): bad.append("%s:%s: n" % (v, p))
+print("; ".join(bad) if bad else "ok")
+PY
+)
+    cp README.md "$prof/README.md"
+    cp results/bench.csv "$prof/bench.csv" 2>/dev/null
+    if [ "$verdict" != ok ]; then
+      t_fail "$name" "$verdict"
+    elif ! gnuplot -c plots/pipe_utilisation.gp "$prof/profile.csv" "$prof/pipe.png" >"$prof/gp.log" 2>&1 ||
+         grep -qiE 'warning|error' "$prof/gp.log"; then
+      t_fail "$name" "pipe_utilisation.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
+    elif ! python3 tables.py "$prof" "$prof/README.md" >"$prof/tables.log" 2>&1 ||
+         grep -q "(run make profile)\|not in profile.csv" "$prof/README.md"; then
+      t_fail "$name" "tables.py left a placeholder or failed: $(tail -n 1 "$prof/tables.log")"
+    else
+      t_pass "$name"
+    fi
+  fi
+fi

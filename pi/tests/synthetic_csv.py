@@ -55,3 +55,40 @@ gen(os.path.join(out, "table1.csv"), [2 ** k for k in range(15, 21)], allv)
 gen(os.path.join(out, "table2.csv"), [2 ** k for k in range(27, 31)], ["1", "2", "single", "thrust"])
 gen(os.path.join(out, "error.csv"), [4 ** k for k in range(0, 16)], allv)
 gen(os.path.join(out, "bench.csv"), [2 ** 30], ["1", "2", "single", "thrust", "cpu", "cpu_omp"])
+
+# A profile.csv as `make profile` writes it (common/ncu_tidy.py's columns; version
+# "<label>:<precision>"; Thrust with its two kernels), made-up values, units as ncu prints them.
+PROFILE = {  # version: (time_us, FMA %, FP64 %, XU %, issue %, warp instructions per 64 terms)
+    "1:float": (900, 35, 1, 60, 55, 38), "2:float": (910, 34, 1, 60, 54, 37.5),
+    "single:float": (129, 80, 3, 12, 82, 6.1), "thrust:float": (1000, 30, 1, 55, 50, 40),
+    "1:double": (1110, 10, 85, 30, 40, 60), "2:double": (1105, 10, 85, 30, 40, 59),
+    "single:double": (250, 20, 88, 8, 45, 8.1), "thrust:double": (1300, 9, 80, 28, 38, 62),
+}
+NITER = 2 ** 30
+with open(os.path.join(out, "profile.csv"), "w") as f:
+    f.write("assignment,version,kernel,m,n,metric,unit,value,launches,device,ncu_version\n")
+    for version, (t, fma, fp64, xu, issue, warp_per_64) in PROFILE.items():
+        kernels = [("cub::DeviceReduceKernel<float>", 1.0), ("cub::DeviceReduceSingleTileKernel<float>", 0.004)] \
+            if version.startswith("thrust") else [("pi::kernel<float>", 1.0)]
+        for kernel, share in kernels:
+            metrics = [
+                ("gpu__time_duration.sum", "usecond", t * share),
+                ("sm__cycles_elapsed.avg.per_second", "cycle/nsecond", 1.755),
+                ("sm__cycles_active.avg", "cycle", t * share * 1755 * 0.95),
+                ("sm__cycles_elapsed.avg", "cycle", t * share * 1755),
+                ("sm__inst_executed.sum", "inst", NITER / 64 * warp_per_64 * share),
+                ("smsp__issue_active.avg.pct_of_peak_sustained_active", "%", issue * share),
+                ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "%", max(fma, fp64) * share),
+                ("sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active", "%", fma * share),
+                ("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "%", fma * share),
+                ("sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active", "%", fp64 * share),
+                ("sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "%", fp64 * share),
+                ("sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", "%", xu * share),
+            ]
+            active = t * share * 1755 * 0.95 * 132  # SM-active cycles of all SMs
+            metrics += [("sm__inst_executed_pipe_fma.sum", "inst", fma / 100 * 4 * active),
+                        ("sm__inst_executed_pipe_fp64.sum", "inst", fp64 / 100 * 2 * active),
+                        ("sm__inst_executed_pipe_xu.sum", "inst", xu / 100 * 0.5 * active)]
+            for metric, unit, value in metrics:
+                f.write("pi,%s,%s,,%d,%s,%s,%.6g,3,NVIDIA H100 80GB HBM3,2025.3.0\n" % (version, kernel, NITER, metric, unit,
+                                                                                     value))

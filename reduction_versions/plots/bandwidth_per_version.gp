@@ -1,24 +1,44 @@
 # Report 004's Figure 4: bandwidth of each version at one size, bytes read once (4 n / time),
-# with the device-to-device copy bandwidth measured in the same run as the ceiling.
+# with the device-to-device copy bandwidth measured in the same run as the ceiling, on two data
+# sets side by side: random ints over the whole int32 range (data = full) and the report's own
+# 1, 2, ..., n (data = iota). A data set with no rows in the CSV is left out and the title says so.
 #   gnuplot -c plots/bandwidth_per_version.gp results/versions.csv figures/bandwidth_per_version.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
+labels = "1 2 3 4 5 6 7 8 cub"
+nver = words(labels)
+# Position of a version on the x axis (0 ... 8), NaN for a label not listed.
+vpos(v) = (sum [i = 1:nver] (word(labels, i) eq v ? i : 0)) - 1
+at(v, d, off) = (strcol("data") eq d && vpos(v) >= 0) ? vpos(v) + off : NaN
+stats input using (strcol("data") eq "full" ? 1 : 0) nooutput
+nfull = STATS_sum
+stats input using (strcol("data") eq "iota" ? 1 : 0) nooutput
+niota = STATS_sum
 stats input using (column("bandwidth_GBps")) nooutput
-nrows = STATS_records
 top = STATS_max
 stats input using (column("copy_bw_GBps")) nooutput
 ceiling = STATS_max
 stats input using (column("n")) nooutput
 n = STATS_max
-set title sprintf("Sum of %.0f ints (%.0f MiB): bandwidth per version (bytes read / time)", n, 4 * n / 1048576)
+w = (nfull > 0 && niota > 0) ? 0.4 : 0.7
+off_full = (niota > 0) ? -0.2 : 0
+off_iota = (nfull > 0) ? 0.2 : 0
+missing = (niota == 0) ? " (no iota rows in this CSV: make report-run)" : ""
+set title sprintf("Sum of %.0f ints (%.0f MiB): bandwidth per version (bytes read / time)%s", n, 4 * n / 1048576, missing)
 set ylabel "bandwidth (GB/s)"
 set xlabel "version (report's labels 1-5, Harris's 6-7, ours 8, CUB)"
-set yrange [0:1.15 * (ceiling > top ? ceiling : top)]
-set xrange [-0.6:nrows - 0.4]
+set yrange [0:1.3 * (ceiling > top ? ceiling : top)]
+set xrange [-0.7:nver - 0.3]
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "7" 6, "8" 7, "CUB" 8)
 set style fill solid 0.7 border -1
-set boxwidth 0.7
-set key top left
+set boxwidth w
+set key top left box opaque
 set arrow from graph 0, first ceiling to graph 1, first ceiling nohead dt 2 lw 2 lc rgb "#c03030"
-set label sprintf("device-to-device copy, same run: %.0f GB/s", ceiling) at graph 0.02, first ceiling offset 0,0.7 tc rgb "#c03030"
-plot input using 0:(column("bandwidth_GBps")):xtic(strcol("version")) with boxes lc rgb "#3060c0" title "bandwidth (GB/s)", \
-     input using 0:(column("bandwidth_GBps")):(sprintf("%.0f", column("bandwidth_GBps"))) with labels offset 0,0.7 font ",9" notitle
+set label sprintf("device-to-device copy, same run: %.0f GB/s", ceiling) at graph 0.98, first ceiling right offset 0,0.7 tc rgb "#c03030"
+full_title = "random ints (full int32 range)"
+iota_title = "1, 2, ..., n (the data of the report)"
+bars(d, off, colour, name) = sprintf("input using (at(strcol('version'), '%s', %g)):(column('bandwidth_GBps')) with boxes lc rgb '%s' title '%s', ", d, off, colour, name)
+cmd = (nfull > 0 ? bars("full", off_full, "#3060c0", full_title) : "") . (niota > 0 ? bars("iota", off_iota, "#e69f00", iota_title) : "")
+offset_of(d) = (d eq "iota" ? off_iota : off_full)
+eval "plot ".cmd. \
+  "input using (at(strcol('version'), strcol('data'), offset_of(strcol('data')))):(column('bandwidth_GBps')):(sprintf('%.0f', column('bandwidth_GBps'))) with labels rotate left offset 0,0.4 font ',8' notitle"

@@ -107,3 +107,68 @@ sanitize memcheck "memcheck: every version, threads 64..1024, n=33 and 1025" $P 
 sanitize memcheck "memcheck: versions 7 and 8, --blocks=3, n=4099" $P --only=7,8 --n=4099 --threads=all --blocks=3 $FAST
 sanitize racecheck "racecheck: every version, threads 64,256,1024, n=1025" $P --n=1025 --threads=64,256,1024 $FAST
 sanitize synccheck "synccheck: every version, threads 64,256,1024, n=1025" $P --n=1025 --threads=64,256,1024 $FAST
+
+# The latency experiment (report-experiments step 6): four rows, shared memory the fastest and
+# DRAM the slowest (an ordering any GPU must show; the factors are what the README reports).
+LAT=build/experiments/memory_latency
+if [ "$CW_GPU_OK" != 1 ]; then
+  t_skip "memory_latency: shared < L2 < DRAM cycles per dependent load" "$CW_GPU_REASON"
+elif [ ! -x "$LAT" ]; then
+  t_skip "memory_latency: shared < L2 < DRAM cycles per dependent load" "$LAT not built (make experiments)"
+else
+  rm -f "$T/lat.csv"
+  t_run $LAT "$T/lat.csv"
+  order=$(python3 -c "import csv,sys; c={r['memory']: float(r['cycles_per_load']) for r in csv.DictReader(open(sys.argv[1]))}; print('ok' if len(c) == 4 and 0 < c['shared'] < c['L2'] < c['DRAM'] and c['L1'] < c['L2'] else c)" "$T/lat.csv" 2>&1)
+  if [ "$T_STATUS" -eq 0 ] && [ "$order" = ok ]; then
+    t_pass "memory_latency: shared < L2 < DRAM cycles per dependent load ($(tr '\n' ' ' <"$T/lat.csv" | cut -c1-160))"
+  else
+    t_fail "memory_latency: shared < L2 < DRAM cycles per dependent load" "exit $T_STATUS, $order"; t_show_failure
+  fi
+fi
+
+# `make profile` on one small size: versions 1 and 8 and CUB as profile-experiments calls them
+# (ncu options before the program); the tidy rows name each version's first-pass kernel,
+# whose grid is the first launch's (65,536 ints / 256 threads = 256 blocks for version 1).
+prof_reason=$(bash ../common/ncu_profile.sh --check 2>&1)
+if [ $? -ne 0 ]; then
+  t_skip "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536" "$prof_reason"
+else
+  rm -f "$T/profile.csv"
+  M=$(make --no-print-directory -s -f Makefile -f - print-profile-metrics <<<'print-profile-metrics: ; @echo $(PROFILE_METRICS)')
+  ok=1
+  for v in 1 8; do
+    CW_PROFILE_LOG_DIR=$T/ncu bash ../common/ncu_profile.sh "$T/profile.csv" reduction_versions $v "" 65536 "$M" \
+      --print-units base --kernel-name regex:reduce_ --launch-count 1 $P --only=$v --n=65536 --threads=256 --repeat=1 --warmup=0 --l2=keep \
+      >"$T/ncu.out" 2>&1 || ok=0
+  done
+  CW_PROFILE_LOG_DIR=$T/ncu bash ../common/ncu_profile.sh "$T/profile.csv" reduction_versions cub "" 65536 "$M" \
+    --print-units base --launch-count 2 $P --only=cub --n=65536 --repeat=1 --warmup=0 --l2=keep >>"$T/ncu.out" 2>&1 || ok=0
+  check=$(python3 - "$T/profile.csv" "$M" <<'PY' 2>&1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = set(sys.argv[2].split(","))
+by = {}
+for r in rows:
+    by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = float(r["value"])
+problems = []
+for v, name in (("1", "reduce_interleaved_divergent"), ("8", "reduce_vectorized_shuffle_atomic")):
+    ks = by.get(v, {})
+    if list(ks) != [name] and not (len(ks) == 1 and name in next(iter(ks), "")):
+        problems.append(f"version {v}: kernels {list(ks)}")
+        continue
+    got = set(next(iter(ks.values())))
+    if got != want:
+        problems.append(f"version {v}: missing {sorted(want - got)}")
+if by.get("1") and next(iter(by["1"].values())).get("launch__grid_size") != 256:
+    problems.append("version 1: first-pass grid is not 256")
+if not any("Reduce" in k for k in by.get("cub", {})):
+    problems.append(f"cub: kernels {list(by.get('cub', {}))}")
+print("ok" if not problems else "; ".join(problems))
+PY
+)
+  if [ "$ok" = 1 ] && [ "$check" = ok ]; then
+    t_pass "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536, every metric of PROFILE_METRICS"
+  else
+    t_fail "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536" "$check"; tail -n 5 "$T/ncu.out"
+  fi
+fi

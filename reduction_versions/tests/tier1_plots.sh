@@ -34,12 +34,42 @@ V = "1 2 3 4 5 6 7 8 cub".split()
 def write(name, lines):
     with open(os.path.join(out, name), "w") as f:
         f.write(",".join(cols) + "\n" + "\n".join(lines) + "\n")
-write("versions.csv", rows(8388608, 256, V))
+iota = []
+for l in rows(8388608, 256, V):  # the report's 1, 2, ..., n: its sum wraps to 2^22 modulo 2^32
+    d = dict(zip(cols, l.split(",")))
+    d.update(data="iota", seed="", cpu_sum=4194304, gpu_sum=4194304, kernel_ms=float(d["kernel_ms"]) * 1.02)
+    iota.append(",".join(str(d[c]) for c in cols))
+write("versions.csv", rows(8388608, 256, V) + iota)
+with open(os.path.join(out, "latency.csv"), "w") as f:
+    f.write("device,memory,footprint_bytes,stride_bytes,loads,cycles_per_load\n"
+            "Synthetic GPU,shared,4096,4,1048576,30\nSynthetic GPU,L1,16384,128,1048576,38\n"
+            "Synthetic GPU,L2,4194304,128,262144,270\nSynthetic GPU,DRAM,268435456,128,65536,820\n")
+# Nsight Compute counters as common/ncu_tidy.py writes them; CUB with its two kernels.
+metrics = {"gpu__time_duration.sum": "nsecond", "dram__throughput.avg.pct_of_peak_sustained_elapsed": "%",
+           "dram__bytes_read.sum": "byte", "sm__warps_active.avg.pct_of_peak_sustained_active": "%",
+           "sm__maximum_warps_per_active_cycle_pct": "%", "smsp__inst_executed.sum": "inst",
+           "smsp__thread_inst_executed_per_inst_executed.ratio": "",
+           "smsp__sass_branch_targets_threads_divergent.sum": "",
+           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "",
+           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "",
+           "smsp__average_warp_latency_issue_stalled_barrier.ratio": "", "launch__grid_size": "",
+           "launch__block_size": "", "launch__registers_per_thread": "register/thread"}
+prof = ["assignment,version,kernel,m,n,metric,unit,value,launches,device,ncu_version"]
+for i, v in enumerate(V):
+    kernels = ["k" + v] if v != "cub" else ['"cub::DeviceReduceKernel<P, unsigned int>"',
+                                            '"cub::DeviceReduceSingleTileKernel<P, unsigned int>"']
+    for j, k in enumerate(kernels):
+        for m, unit in metrics.items():
+            value = 1 if (j == 1 and m == "launch__grid_size") else (1000 * (9 - i) + 10 * j + 7)
+            prof.append(f"reduction_versions,{v},{k},,8388608,{m},{unit},{value},1,Synthetic GPU,2025.3.0")
+with open(os.path.join(out, "profile.csv"), "w") as f:
+    f.write("\n".join(prof) + "\n")
 write("size_sweep.csv", [l for e in range(10, 29) for l in rows(2 ** e, 256, V)])
 write("threads.csv", [l for t in (64, 128, 256, 512, 1024) for l in rows(8388608, t, V[:-1])] + rows(8388608, 256, ["cub"]))
 write("unfixed_v5.csv", [l for n in (1024, 8388608) for t in (64, 1024) for l in rows(n, t, ["5", "5-unfixed"])])
 PY
-  for fig in time_per_version:versions bandwidth_per_version:versions bandwidth_vs_size:size_sweep; do
+  for fig in time_per_version:versions bandwidth_per_version:versions bandwidth_vs_size:size_sweep \
+             profile_counters:profile; do
     name=${fig%%:*} csv=${fig##*:}
     if gnuplot -c "plots/$name.gp" "$T/$csv.csv" "$T/$name.png" >"$T/$name.log" 2>&1 && [ -s "$T/$name.png" ] &&
        ! grep -qiE 'warning|error' "$T/$name.log"; then
@@ -50,9 +80,22 @@ PY
   done
   cp README.md "$T/README.md"
   if python3 tables.py "$T" "$T/README.md" >"$T/tables.log" 2>&1 && ! grep -q 'no `results/' "$T/README.md" &&
-     grep -q '| \*\*8\*\* |' "$T/README.md"; then
+     ! grep -q '(run make ' "$T/README.md" && grep -q '| \*\*8\*\* |' "$T/README.md" &&
+     grep -q 'it is 4,194,304, and the CPU sum in the CSV is 4,194,304 (the same)' "$T/README.md" &&
+     grep -q '| `cub::DeviceReduceKernel<P, unsigned int>` |' "$T/README.md"; then
     t_pass "tables.py fills every README table from synthetic CSVs"
   else
     t_fail "tables.py fills every README table from synthetic CSVs" "$(head -n 3 "$T/tables.log" | tr '\n' ' ')"
+  fi
+  # Without the newer CSVs (latency.csv, profile.csv, iota rows) the tables say what to run.
+  mkdir -p "$T/old"
+  cp "$T/size_sweep.csv" "$T/threads.csv" "$T/unfixed_v5.csv" "$T/old/"
+  grep -v ',iota,' "$T/versions.csv" >"$T/old/versions.csv"
+  cp README.md "$T/old/README.md"
+  if python3 tables.py "$T/old" "$T/old/README.md" >"$T/old/tables.log" 2>&1 &&
+     grep -q '(run make profile)' "$T/old/README.md" && grep -q '(run make report-run)' "$T/old/README.md"; then
+    t_pass "tables.py without profile.csv, latency.csv and iota rows: placeholders naming what to run"
+  else
+    t_fail "tables.py without profile.csv, latency.csv and iota rows: placeholders" "$(head -n 3 "$T/old/tables.log" | tr '\n' ' ')"
   fi
 fi

@@ -1,5 +1,5 @@
-// Tuning experiment for scan's decoupled look-back (not part of `make`; run it with
-// `bash experiments/run.sh` on a GPU): variants of the kernel in scan_kernels.cu that differ in
+// Tuning experiment for scan's decoupled look-back (compiled by `make experiments`; run it
+// with `bash experiments/run.sh` on a GPU): variants of the kernel in scan_kernels.cu that differ in
 // tile shape, tile-id source, spin back-off, cache hints and where the scanned values wait
 // during the look-back. Each variant is validated against the CPU (exact) before it is timed,
 // and timed (median of 15, L2 flushed) alternately with CUB in the same run, two rounds.
@@ -52,11 +52,27 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
     }
 }
 
+// The minimum blocks per SM a variant asks __launch_bounds__ for, capped by what the
+// architecture being compiled can hold (threads per SM), so that every variant builds
+// warning-free for every architecture `make experiments` targets; on the GPU it is tuned
+// for, the cap does not bite.
+constexpr int threads_per_sm(int arch) {
+    return arch == 750 ? 1024 : (((arch >= 860 && arch <= 890) || arch >= 1200) ? 1536 : 2048);
+}
+#if defined(__CUDA_ARCH__)
+constexpr int kArch = __CUDA_ARCH__;
+#else
+constexpr int kArch = 0;
+#endif
+constexpr int capped_min_blocks(int threads, int min_blocks) {
+    return min_blocks * threads <= threads_per_sm(kArch) ? min_blocks : threads_per_sm(kArch) / threads;
+}
+
 // kTileId: 0 = atomic counter, 1 = blockIdx.x. kSleep: ns of __nanosleep between polls (0: none).
 // kHint: 0 = plain, 1 = __ldcs/__stcs (evict-first). kStash: 1 = scanned values wait in shared
 // memory during the look-back, 0 = in registers.
 template <int T, int I, int MINB, int kTileId, int kSleep, int kHint, int kStash>
-__global__ void __launch_bounds__(T, MINB)
+__global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     lb_kernel(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n, unsigned long long* desc,
               unsigned* counter, unsigned num_tiles, unsigned epoch) {
     constexpr int W = T / 32, WI = 32 * I, WS = WI + WI / 32, TILE = T * I;

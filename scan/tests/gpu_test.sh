@@ -1,26 +1,31 @@
-# Tier 2 of scan (GPU): every validated version at the awkward sizes of issue 5, inclusive
-# and exclusive, several launch configurations, random data with negatives, wrap-around and
-# extreme inputs, exact equality with the CPU; the report's n = 33 result; --input/--output;
-# a deliberately corrupted result must FAIL; compute-sanitizer memcheck, racecheck and
+# Tier 2 of scan (GPU): every validated version at awkward sizes, inclusive and exclusive,
+# several launch configurations, random data with negatives, wrap-around and extreme inputs,
+# exact equality with the CPU (the expected counts come from the program's "planned: N runs");
+# the report's n = 33 result; --input/--output; an injected fault must FAIL; compute-sanitizer memcheck, racecheck and
 # synccheck on every version but the two racy demonstrations. Each case is skipped without
 # a GPU. Sourced by common/run_tests.sh from scan/.
 scan=bin/scan
 tmp=$CW_TEST_TMP
 quick="--repeat=1 --warmup=0 --runs=1 --l2=keep"
 
-# scan_case NAME PASS_LINES CMD...: exit 0, no FAIL, and exactly PASS_LINES "Result = PASS"
-# lines (so that a version silently skipped is caught, not just one that fails).
+# scan_case NAME CMD...: exit 0, no FAIL, and as many "Result = PASS" lines plus
+# demonstration lines as the program planned runs ("planned: N runs"), so that a version
+# silently skipped is caught, not just one that fails.
 scan_case() {
-  local name=$1 want=$2; shift 2
+  local name=$1; shift
   cw_detect_gpu
   if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
   t_run "$@"
-  local got
-  got=$(grep -c 'Result = PASS' "$T_OUT")
+  local planned pass demo
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
+  pass=$(grep -c 'Result = PASS' "$T_OUT")
+  demo=$(grep -c ': demonstration, not validated$' "$T_OUT")
   if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
   elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
-  elif [ "$got" -ne "$want" ]; then t_fail "$name" "$got 'Result = PASS' lines, expected $want"; t_show_failure
-  else t_pass "$name"; fi
+  elif [ -z "$planned" ]; then t_fail "$name" "no 'planned: N runs' line"; t_show_failure
+  elif [ "$pass" -lt 1 ] || [ $((pass + demo)) -ne "$planned" ]; then
+    t_fail "$name" "$pass PASS + $demo demonstration lines, $planned runs planned"; t_show_failure
+  else t_pass "$name ($pass PASS, $demo demonstrations)"; fi
 }
 
 # scan_output NAME PATTERN CMD...: on a GPU, exit 0 and stdout matches PATTERN.
@@ -33,31 +38,31 @@ scan_output() {
 
 # Validated versions: cub, map, brent_kung, lookback at every size; hs_buffered where n <= --threads.
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
-scan_case "awkward sizes, every version, both scans (10x2x4 + hs_buffered 7x2)" 94 \
+scan_case "awkward sizes, every version, both scans" \
   $scan --sizes=$awkward --mode=both $quick
-scan_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" 32 \
+scan_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" \
   $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,lookback $quick
-scan_case "--threads=32 --per-thread=2 (deep recursion)" 54 \
+scan_case "--threads=32 --per-thread=2 (deep recursion)" \
   $scan --sizes=1,31,32,33,1025,65537 --threads=32 --per-thread=2 --mode=both $quick
-scan_case "--threads=128 --per-thread=3" 44 \
+scan_case "--threads=128 --per-thread=3" \
   $scan --sizes=127,128,129,4097,999983 --threads=128 --per-thread=3 --mode=both $quick
-scan_case "--threads=256 --per-thread=16" 36 \
+scan_case "--threads=256 --per-thread=16" \
   $scan --sizes=255,256,257,1048579 --threads=256 --per-thread=16 --mode=both $quick
 # lookback's two tiles, whichever this GPU would choose (--lb-items=auto): 8192 ints (32 per
 # thread) and 4096 (16 per thread), at and around their boundaries and at large sizes.
 for items in 32 16; do
-  scan_case "lookback --lb-items=$items: tile boundaries" 36 \
+  scan_case "lookback --lb-items=$items: tile boundaries" \
     $scan --lb-items=$items --sizes=4095,4096,4097,8191,8192,8193,16385,262145,819217 --only=lookback,cub \
     --mode=both $quick
-  scan_case "lookback --lb-items=$items: 20,000,000 and 2^28" 8 \
+  scan_case "lookback --lb-items=$items: 20,000,000 and 2^28" \
     $scan --lb-items=$items --sizes=20000000,2^28 --only=lookback,cub --mode=both $quick
 done
-scan_case "full int32 range: sums wrap around" 16 $scan --sizes=1025,999983 --data=full --mode=both $quick
-scan_case "all-negative input" 18 $scan --sizes=1024,999983 --data=negative --mode=both $quick
-scan_case "single extremes (INT32_MAX, INT32_MIN)" 38 $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
-scan_case "iota input 1, 2, 3, ... at 2^20 + 1" 8 $scan --n=1048577 --data=iota --mode=both $quick
-scan_case "--pinned host buffers" 8 $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback $quick
-scan_case "timed runs with warm-up and L2 flush" 8 $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback \
+scan_case "full int32 range: sums wrap around" $scan --sizes=1025,999983 --data=full --mode=both $quick
+scan_case "all-negative input" $scan --sizes=1024,999983 --data=negative --mode=both $quick
+scan_case "single extremes (INT32_MAX, INT32_MIN)" $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
+scan_case "iota input 1, 2, 3, ... at 2^20 + 1" $scan --n=1048577 --data=iota --mode=both $quick
+scan_case "--pinned host buffers" $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback $quick
+scan_case "timed runs with warm-up and L2 flush" $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback \
   --repeat=3 --warmup=1 --l2=flush
 
 # The report's Figure 1.3: <<<1, 32>>> on 1..33 leaves element 33 unscanned: 528^2 = 278784.
@@ -72,7 +77,8 @@ scan_output "in-place kernel exact for n <= 32 (one warp)" \
 cw_detect_gpu
 if [ "$CW_GPU_OK" = 1 ]; then
   t_run $scan --only=hs_multiblock_racy --n=2^20 --mode=inclusive $quick
-  if [ "$T_STATUS" -eq 0 ] && grep -q 'racy demonstration (not validated)' "$T_OUT" && ! grep -q 'Result = ' "$T_OUT"; then
+  if [ "$T_STATUS" -eq 0 ] && grep -q 'version=hs_multiblock_racy .*: demonstration, not validated$' "$T_OUT" &&
+     ! grep -q 'Result = ' "$T_OUT"; then
     t_pass "racy demonstration is not validated and does not set the exit status"
   else
     t_fail "racy demonstration is not validated and does not set the exit status" "exit $T_STATUS"; t_show_failure
@@ -81,18 +87,24 @@ else
   t_skip "racy demonstration is not validated and does not set the exit status" "$CW_GPU_REASON"
 fi
 
-# A wrong result must be caught: --corrupt alters one element of every validated result.
+# A wrong result must be caught: --inject-fault alters one element of every validated
+# result; every planned run must FAIL, exit 1, and neither --csv nor --output be written.
 cw_detect_gpu
+name="--inject-fault: every validated version FAILs, exit 1, no CSV and no output written"
 if [ "$CW_GPU_OK" = 1 ]; then
-  t_run $scan --n=1000 --mode=both --only=cub,hs_buffered,map,brent_kung,lookback --corrupt $quick
+  rm -f "$tmp/fault.csv" "$tmp/fault.bin"
+  t_run $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,lookback --inject-fault \
+    --csv="$tmp/fault.csv" --output="$tmp/fault.bin" $quick
   fails=$(grep -c 'Result = FAIL' "$T_OUT")
-  if [ "$T_STATUS" -eq 1 ] && [ "$fails" -eq 10 ] && ! grep -q 'Result = PASS' "$T_OUT"; then
-    t_pass "a corrupted result gives FAIL for every version and exit 1"
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
+  if [ "$T_STATUS" -eq 1 ] && [ -n "$planned" ] && [ "$fails" -eq "$planned" ] && ! grep -q 'Result = PASS' "$T_OUT" &&
+     [ ! -e "$tmp/fault.csv" ] && [ ! -e "$tmp/fault.bin" ]; then
+    t_pass "$name"
   else
-    t_fail "a corrupted result gives FAIL for every version and exit 1" "exit $T_STATUS, $fails FAIL lines"; t_show_failure
+    t_fail "$name" "exit $T_STATUS, $fails FAIL lines of $planned planned"; t_show_failure
   fi
 else
-  t_skip "a corrupted result gives FAIL for every version and exit 1" "$CW_GPU_REASON"
+  t_skip "$name" "$CW_GPU_REASON"
 fi
 
 # --input / --output: 1, -1, INT32_MAX, 1 -> inclusive 1, 0, INT32_MAX, INT32_MIN (wraps);
@@ -113,27 +125,39 @@ for v in lookback brent_kung map hs_buffered cub; do
   done
 done
 
-# CSV: one row per (size, mode, version), the required columns, the baseline on every row.
+# CSV: one row per planned run, the core columns first, the baseline on every row; the
+# racy demonstration's row says validated=0 and whether this run happened to be right.
 cw_detect_gpu
+name="CSV: a row per planned run, core columns, baseline on every row, validated=0 for the demonstration"
 if [ "$CW_GPU_OK" = 1 ]; then
   rm -f "$tmp/r.csv"
-  t_run $scan --sizes=1000,5000 --mode=both --only=cub,brent_kung,lookback --csv="$tmp/r.csv" $quick
+  t_run $scan --sizes=1000,5000 --mode=both --only=cub,brent_kung,lookback,hs_multiblock_racy --csv="$tmp/r.csv" $quick
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
   header=$(head -n 1 "$tmp/r.csv" 2>/dev/null)
   rows=$(($(wc -l <"$tmp/r.csv" 2>/dev/null || echo 0) - 1))
-  missing=""
-  for col in assignment version mode device compute_capability driver runtime n threads blocks kernel_ms \
-             bandwidth_GBps pct_of_copy_bw baseline_ms speedup_vs_baseline result_ok mse k1_occupancy; do
-    echo ",$header," | grep -q ",$col," || missing="$missing $col"
-  done
-  empty_baseline=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "baseline_ms") c = i; next } $c == "" { e++ } END { print e + 0 }' "$tmp/r.csv")
-  if [ "$T_STATUS" -eq 0 ] && [ "$rows" -eq 12 ] && [ -z "$missing" ] && [ "$empty_baseline" -eq 0 ]; then
-    t_pass "CSV: 12 rows, required columns, baseline on every row"
+  expected_header=$($scan --print-csv-header)
+  bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["baseline_ms"] == "" { print "no baseline in row " NR }
+    $c["version"] == "hs_multiblock_racy" && $c["validated"] != "0" { print "racy row validated" }
+    $c["version"] != "hs_multiblock_racy" && ($c["validated"] != "1" || $c["result_ok"] != "1") { print "row " NR " not validated/ok" }
+    $c["version"] == "cub" && $c["is_baseline"] != "1" { print "cub not the baseline" }' "$tmp/r.csv" | head -n 3)
+  if [ "$T_STATUS" -eq 0 ] && [ -n "$planned" ] && [ "$rows" -eq "$planned" ] && [ "$header" = "$expected_header" ] &&
+     [ -z "$bad" ]; then
+    t_pass "$name"
   else
-    t_fail "CSV: 12 rows, required columns, baseline on every row" "exit $T_STATUS, $rows rows, missing:$missing, $empty_baseline rows without baseline"
+    t_fail "$name" "exit $T_STATUS, $rows rows of $planned planned, header $([ "$header" = "$expected_header" ] && echo ok || echo differs), $bad"
   fi
 else
-  t_skip "CSV: 12 rows, required columns, baseline on every row" "$CW_GPU_REASON"
+  t_skip "$name" "$CW_GPU_REASON"
 fi
+
+# --threads=0 is the documented automatic choice (1024, the report's BLOCK_SIZE).
+scan_output "--threads=0 runs the report's versions with 1024 threads" \
+  "version=brent_kung n=5000 mode=inclusive threads=1024 " \
+  $scan --threads=0 --n=5000 --mode=inclusive --only=brent_kung $quick
+# The look-back tuning policy is chosen from the device and said in one line.
+scan_output "lookback's tuning policy is reported" "^lookback tuning policy: 256 threads x (16|32) ints per tile" \
+  $scan --n=5000 --mode=inclusive --only=lookback $quick
 
 # compute-sanitizer on every validated version (small sizes; the racy kernels are excluded).
 checked="--only=cub,hs_buffered,map,brent_kung,lookback --mode=both $quick"

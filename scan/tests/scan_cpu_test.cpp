@@ -1,5 +1,6 @@
 // Tier 1: the CPU reference (inclusive/exclusive scans with wrap-around) and the host-side
-// planning of the GPU versions (size lists, data patterns, recursion levels).
+// planning of the GPU versions (size lists, data patterns, recursion levels, traffic
+// models, the look-back tuning policy).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "common.h"
 #include "scan_cpu.h"
 #include "scan_plan.h"
+#include "scan_policy.h"
 
 namespace {
 
@@ -93,16 +95,13 @@ TEST(ScanCpu, ExclusiveIsShiftedInclusiveOnRandomData) {
     for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(scan_cpu::wrap_add(exc[i], in[i]), inc[i]) << i;
 }
 
-TEST(ScanPlan, ParseSizes) {
-    EXPECT_EQ(scan_plan::parse_sizes("1,2,31", 1, 100), std::vector<long long>({1, 2, 31}));
-    EXPECT_EQ(scan_plan::parse_sizes("3..6", 1, 100), std::vector<long long>({3, 4, 5, 6}));
-    EXPECT_EQ(scan_plan::parse_sizes("2^10,1e3,5..5", 1, 1 << 20), std::vector<long long>({1024, 1000, 5}));
-    EXPECT_THROW(scan_plan::parse_sizes("", 1, 100), cw::UsageError);
-    EXPECT_THROW(scan_plan::parse_sizes("0", 1, 100), cw::UsageError);
-    EXPECT_THROW(scan_plan::parse_sizes("7..3", 1, 100), cw::UsageError);
-    EXPECT_THROW(scan_plan::parse_sizes("1..x", 1, 100), cw::UsageError);
-    EXPECT_THROW(scan_plan::parse_sizes("2^40", 1, 1LL << 30), cw::UsageError);
-    EXPECT_THROW(scan_plan::parse_sizes(",,", 1, 100), cw::UsageError);
+TEST(ScanPlan, SizesUseTheSharedGrammar) {
+    // scan's --sizes is cw::parse_size_list with scan's limits [1, kMaxN].
+    EXPECT_EQ(cw::parse_size_list("sizes", "2^10,1e3,5..7", 1, scan_plan::kMaxN),
+              std::vector<long long>({1024, 1000, 5, 6, 7}));
+    EXPECT_THROW(cw::parse_size_list("sizes", "0", 1, scan_plan::kMaxN), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "2^31", 1, scan_plan::kMaxN), cw::UsageError);
+    EXPECT_THROW(cw::parse_size_list("sizes", "1,,2", 1, scan_plan::kMaxN), cw::UsageError);
 }
 
 TEST(ScanPlan, LevelSizes) {
@@ -150,20 +149,51 @@ TEST(ScanPlan, DataPatterns) {
     EXPECT_THROW(scan_plan::fill_pattern("bogus", a.data(), a.size(), 1), cw::UsageError);
 }
 
-TEST(ScanPlan, VersionsAndModelBytes) {
-    EXPECT_TRUE(scan_plan::is_racy("hs_inplace_racy"));
-    EXPECT_TRUE(scan_plan::is_racy("hs_multiblock_racy"));
-    EXPECT_FALSE(scan_plan::is_racy("hs_buffered"));
-    EXPECT_EQ(scan_plan::version_labels().front(), "cub");  // the baseline runs first
+TEST(ScanPlan, ModelBytes) {
     const std::size_t n = 20000000;
-    EXPECT_DOUBLE_EQ(scan_plan::model_bytes("lookback", n, 1024, 8), 8.0 * n);
-    // Brent-Kung: the data read and written twice (scan, add-back) plus the small levels.
-    const double bk = scan_plan::model_bytes("brent_kung", n, 1024, 8);
+    EXPECT_DOUBLE_EQ(scan_plan::model_bytes_single_pass(n), 8.0 * n);
+    // In-place Hillis-Steele: 12 bytes per element per step, ceil(log2 33) = 6 steps.
+    EXPECT_DOUBLE_EQ(scan_plan::model_bytes_hillis_steele_in_place(33), 12.0 * 33 * 6);
+    // Brent-Kung (group 2 x 1024): the data read and written twice (scan, add-back) plus the small levels.
+    const double bk = scan_plan::model_bytes_recursive(n, 2048);
     EXPECT_GT(bk, 16.0 * n);
     EXPECT_LT(bk, 16.1 * n);
+    // One level only (n <= group): one read and one write, like a single pass.
+    EXPECT_DOUBLE_EQ(scan_plan::model_bytes_recursive(2048, 2048), 8.0 * 2048);
     EXPECT_TRUE(scan_plan::is_power_of_two(1024));
     EXPECT_FALSE(scan_plan::is_power_of_two(33));
     EXPECT_FALSE(scan_plan::is_power_of_two(0));
+}
+
+TEST(ScanPolicy, LookbackTileChoice) {
+    using scan_policy::LookbackPolicy;
+    // 32 ints per thread only where at least 4 of its blocks are resident per SM.
+    EXPECT_EQ(LookbackPolicy::choose(6, 0).items, 32);
+    EXPECT_EQ(LookbackPolicy::choose(4, 0).items, 32);
+    EXPECT_EQ(LookbackPolicy::choose(3, 0).items, 16);
+    EXPECT_EQ(LookbackPolicy::choose(0, 0).items, 16);
+    EXPECT_FALSE(LookbackPolicy::choose(6, 0).forced);
+    // --lb-items overrides the device's choice either way.
+    EXPECT_EQ(LookbackPolicy::choose(6, 16).items, 16);
+    EXPECT_EQ(LookbackPolicy::choose(1, 32).items, 32);
+    EXPECT_TRUE(LookbackPolicy::choose(1, 32).forced);
+    EXPECT_EQ(LookbackPolicy::choose(6, 0).tile(), 8192);
+    EXPECT_EQ(LookbackPolicy::choose(1, 0).tile(), 4096);
+    EXPECT_EQ(LookbackPolicy::choose(1, 0).threads, 256);
+}
+
+TEST(ScanPolicy, LaunchBoundsPerArchitecture) {
+    using scan_policy::LookbackPolicy;
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(900, 32), 6);   // H100: 6 x 33 KiB in 228 KiB
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(1000, 32), 6);
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(800, 32), 2);
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(1200, 32), 2);
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(750, 16), 4);   // 1024 threads per SM
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(860, 16), 6);   // 1536 threads per SM
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(890, 16), 6);
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(1200, 16), 6);
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(900, 16), 8);   // 2048 threads per SM
+    EXPECT_EQ(LookbackPolicy::min_blocks_per_sm(520, 16), 8);
 }
 
 }  // namespace

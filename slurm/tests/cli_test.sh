@@ -11,7 +11,7 @@
 
 sl_here=$PWD                      # slurm/
 sl_repo=$(cd .. && pwd)
-sl_assignments="vecmax pi scan colreduce reduction_versions"
+sl_assignments=$(bash "$sl_repo/common/assignments.sh")   # the one list
 sl_stub=$sl_here/tests/fake_vecmax.sh
 # shellcheck source=cluster.sh
 . "$sl_here/tests/cluster.sh"
@@ -36,7 +36,9 @@ sl_make_repo() {
       cp -a "$sl_repo/$a" "$dir/"
     else
       mkdir -p "$dir/$a/results"
-      printf 'all:\n\t@echo placeholder for %s\nreport-run:\n\t@echo placeholder report-run; exit 3\nplots:\n\t@:\n' "$a" >"$dir/$a/Makefile"
+      # (the include line, never read by make, keeps it in common/assignments.sh's list)
+      printf 'all:\n\t@echo placeholder for %s\nreport-run:\n\t@echo placeholder report-run; exit 3\nplots:\n\t@:\nifeq (0,1)\ninclude ../common/assignment.mk\nendif\n' "$a" >"$dir/$a/Makefile"
+      cp "$sl_repo/$a/README.md" "$dir/$a/" 2>/dev/null
       [ -f "$sl_repo/$a/sweep_configs.txt" ] && cp "$sl_repo/$a/sweep_configs.txt" "$dir/$a/"
       echo "placeholder,1" >"$dir/$a/results/placeholder.csv"
     fi
@@ -57,6 +59,18 @@ if command -v shellcheck >/dev/null 2>&1; then
 else
   t_skip "shellcheck finds nothing" "shellcheck not installed (apt-get install shellcheck)"
 fi
+
+if [ -n "$sl_assignments" ]; then t_pass "common/assignments.sh lists the assignments ($sl_assignments)"
+else t_fail "common/assignments.sh lists the assignments" "it printed nothing"; fi
+
+# The repository finder: one source (find_repo.sh), a byte-identical copy in every job script.
+sl_bad=""
+for f in ./*.sbatch; do
+  [ "$(grep -c '^# >>> find the repository' "$f")" = 1 ] || { sl_bad="$sl_bad $f: not exactly one block;"; continue; }
+  sed -n '/^# >>> find the repository/,/^# <<< find the repository/p' "$f" | cmp -s - find_repo.sh || sl_bad="$sl_bad $f differs;"
+done
+if [ -z "$sl_bad" ]; then t_pass "every job script carries find_repo.sh byte for byte ($(ls ./*.sbatch | wc -l) scripts)"
+else t_fail "every job script carries find_repo.sh byte for byte" "$sl_bad (make -C slurm sync-find-repo)"; fi
 
 sl_bad=$(grep -H '^#SBATCH' ./*.sbatch | grep -v '#SBATCH [^ ]* *# ')
 if [ -z "$sl_bad" ]; then t_pass "every #SBATCH line has a comment"; else t_fail "every #SBATCH line has a comment" "$(echo "$sl_bad" | head -n 1)"; fi
@@ -146,15 +160,150 @@ for ((sl_i = 0; sl_i < sl_n; sl_i++)); do
     --csv="$sl_parts/task-$(printf %03d "$sl_i").csv" >/dev/null
 done
 mv "$sl_parts/task-001.csv" "$CW_TEST_TMP/task-001.csv"
-rm -f "$sl_csv"
+# A "committed" sweep.csv that a failed gather must leave byte for byte.
+printf 'assignment,committed\nvecmax,1\n' >"$sl_csv"
+sl_sum=$(md5sum <"$sl_csv")
 t_run env VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_gather.sbatch" "$sl_parts"
-if [ "$T_STATUS" -eq 1 ] && [ ! -e "$sl_csv" ] && grep -q 'no CSV from task(s) 1;' "$T_ERR"; then t_pass "gather refuses a missing task's part, writes nothing"
-else t_fail "gather refuses a missing task's part, writes nothing" "exit $T_STATUS"; t_show_failure; fi
+sl_kept=$(sed -n 's/.*the [0-9]* valid parts, combined, and the problems are in \(.*\)$/\1/p' "$T_ERR")
+if [ "$T_STATUS" -eq 1 ] && [ "$(md5sum <"$sl_csv")" = "$sl_sum" ] && grep -q 'no CSV from task(s) 1;' "$T_ERR" &&
+   [ "$(wc -l <"$T_ERR")" -eq 1 ] && [ -d "$sl_kept" ] && [ "$(tail -n +2 "$sl_kept/sweep.csv" | wc -l)" -eq $((sl_n - 1)) ] &&
+   grep -q 'no CSV from task(s) 1' "$sl_kept/problems.txt"; then
+  t_pass "gather refuses a missing task's part: sweep.csv unchanged, the $((sl_n - 1)) valid parts kept in a named folder"
+else t_fail "gather refuses a missing task's part: sweep.csv unchanged, the valid parts kept in a named folder" "exit $T_STATUS, kept '$sl_kept'"; t_show_failure; fi
 "$sl_stub" --threads=999 --blocks=7 --csv="$sl_parts/task-001.csv" >/dev/null
 t_run env VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_gather.sbatch" "$sl_parts"
-if [ "$T_STATUS" -eq 1 ] && [ ! -e "$sl_csv" ] && grep -q 'task 1 (threads=[0-9]* blocks=[0-9]*): no row has threads=' "$T_ERR"; then t_pass "gather refuses a part whose rows are another configuration's"
-else t_fail "gather refuses a part whose rows are another configuration's" "exit $T_STATUS"; t_show_failure; fi
+if [ "$T_STATUS" -eq 1 ] && [ "$(md5sum <"$sl_csv")" = "$sl_sum" ] && grep -q 'task 1 (threads=[0-9]* blocks=[0-9]*): no row has threads=' "$T_ERR"; then t_pass "gather refuses a part whose rows are another configuration's, sweep.csv unchanged"
+else t_fail "gather refuses a part whose rows are another configuration's, sweep.csv unchanged" "exit $T_STATUS"; t_show_failure; fi
+mv "$CW_TEST_TMP/task-001.csv" "$sl_parts/task-001.csv"
+t_run env VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_gather.sbatch" "$sl_parts"
+if [ "$T_STATUS" -eq 0 ] && [ "$(tail -n +2 "$sl_csv" | wc -l)" -eq "$sl_n" ] && [ -z "$(find "$sl_parts" -name 'gather-*.incomplete')" ] &&
+   [ -z "$(find "$(dirname "$sl_csv")" -maxdepth 1 -name '.sweep.csv.tmp.*')" ]; then t_pass "gather with every part replaces sweep.csv, leaves no temporary file"
+else t_fail "gather with every part replaces sweep.csv, leaves no temporary file" "exit $T_STATUS"; t_show_failure; fi
 expect_exit 2 "gather without its parts folder argument: exit 2" bash "$sl_t/slurm/vecmax_gather.sbatch"
+
+# ---------------------------------------------------------------- staged runs, module, nvcc
+# A second copy whose pi/ is a stand-in (tests/fake_assignment.sh): the assignments' own staged
+# report-run, with an experiment that writes a partial CSV and then succeeds, fails or sleeps;
+# a stub nvcc (release 12.2) so that nothing depends on this machine's toolkit.
+sl_f=$CW_TEST_TMP/fakerepo
+mkdir -p "$sl_f"
+cp -a "$sl_repo/slurm" "$sl_repo/common" "$sl_f/"
+find "$sl_f/slurm/logs" -mindepth 1 ! -name .gitignore -exec rm -rf {} + 2>/dev/null
+bash "$sl_here/tests/fake_assignment.sh" "$sl_f" pi
+sl_fakecuda=$CW_TEST_TMP/fakecuda
+mkdir -p "$sl_fakecuda/bin"
+printf '#!/bin/sh\ncase "$1" in --list-gpu-arch) printf "compute_52\\ncompute_90\\n" ;; *) echo "nvcc: NVIDIA (R) Cuda compiler driver"; echo "Cuda compilation tools, release 12.2, V12.2.140" ;; esac\n' >"$sl_fakecuda/bin/nvcc"
+chmod +x "$sl_fakecuda/bin/nvcc"
+sl_fpath=$sl_fakecuda/bin:$PATH
+sl_fsum() { (cd "$sl_f/pi" && find results -type f -exec md5sum {} + | sort); }
+sl_fcommitted=$(sl_fsum)
+sl_runs=$sl_f/pi/build/runs
+# sl_kept_of FILE: the folder a failed/interrupted job's last line names.
+sl_kept_of() { sed -n 's/.*this run.s files are kept in \(.*\)$/\1/p' "$1" | tail -n 1; }
+# A bash -c prelude defining an exported Lmod-like `module`: `load cuda` works (LOADEDMODULES,
+# the stub nvcc on PATH); any other module is unknown: an error and status $FAKE_MODULE_RC
+# (Lmod's 0 by default).
+sl_module_fn='module() { case "$1 ${2:-}" in
+  "load cuda") export LOADEDMODULES=cuda/12.2 PATH='"$sl_fakecuda"'/bin:$PATH ;;
+  "is-loaded "*) case ":${LOADEDMODULES:-}:" in *":$2"[:/]*) return 0 ;; esac; return 1 ;;
+  "load "*) echo "Lmod has detected the following error: The following module(s) are unknown: \"$2\"" >&2; return "${FAKE_MODULE_RC:-0}" ;;
+  esac; }; export -f module; '
+
+t_run env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT=fail bash "$sl_f/slurm/pi.sbatch"
+sl_kept=$(sl_kept_of "$T_ERR")
+if [ "$T_STATUS" -ne 3 ]; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "exit $T_STATUS"; t_show_failure
+elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "pi/results/ changed"
+elif [[ "$sl_kept" != "$sl_runs"/pi-*-failed-exit* ]] || [ ! -s "$sl_kept/table.csv" ]; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "kept '$sl_kept'"; t_show_failure
+elif ! grep -q "report-run pi: staging in $sl_runs/pi-" "$T_OUT"; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "the log does not name the staging folder"
+else t_pass "a failing report run (exit 3): results/ unchanged, the log names the kept run (${sl_kept##*/})"; fi
+
+# SIGTERM to make -C pi report-run alone, mid-run (the partial CSV written, the experiment asleep).
+sl_started=$CW_TEST_TMP/started
+sl_interrupt() {  # GROUP(0|1) CMD...: starts CMD, waits for the experiment, sends SIGTERM (to its process group: 1)
+  local group=$1 pid i; shift
+  rm -f "$sl_started"
+  if [ "$group" = 1 ]; then setsid "$@" >"$CW_TEST_TMP/out" 2>"$CW_TEST_TMP/err" & else "$@" >"$CW_TEST_TMP/out" 2>"$CW_TEST_TMP/err" & fi
+  pid=$!
+  for ((i = 0; i < 300; i++)); do [ -e "$sl_started" ] && break; sleep 0.1; done
+  if [ ! -e "$sl_started" ]; then kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; T_STATUS=-1; return; fi
+  if [ "$group" = 1 ]; then kill -TERM -- "-$pid"; else kill -TERM "$pid"; fi
+  for ((i = 0; i < 300; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && { kill -KILL -- "-$pid" "$pid" 2>/dev/null; T_STATUS=-2; wait "$pid" 2>/dev/null; return; }
+  wait "$pid"; T_STATUS=$?
+  T_OUT=$CW_TEST_TMP/out T_ERR=$CW_TEST_TMP/err
+}
+sl_case="SIGTERM to make -C pi report-run mid-run: results/ unchanged, the run kept as ...-interrupted-SIGTERM"
+sl_interrupt 0 env PATH="$sl_fpath" FAKE_EXPERIMENT_STARTED="$sl_started" make --no-print-directory -C "$sl_f/pi" report-run
+sl_kept=$(sed -n 's/.*what this run produced is in \(.*\)$/\1/p' "$T_ERR" | tail -n 1)
+if [ "$T_STATUS" -lt 0 ]; then t_fail "$sl_case" "the experiment never started ($T_STATUS)"
+elif [ "$T_STATUS" -eq 0 ]; then t_fail "$sl_case" "make exited 0"
+elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
+elif [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] || [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
+else t_pass "$sl_case (make exit $T_STATUS)"; fi
+
+# SIGTERM to every process of the job, as scancel and the time limit do.
+sl_case="SIGTERM to the whole job mid-run (as scancel): exit 143, results/ unchanged, the last line names the kept run"
+sl_interrupt 1 env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT_STARTED="$sl_started" bash "$sl_f/slurm/pi.sbatch"
+sl_kept=$(sl_kept_of "$T_ERR")
+if [ "$T_STATUS" -lt 0 ]; then t_fail "$sl_case" "the experiment never started, or the job did not stop ($T_STATUS)"
+elif [ "$T_STATUS" -ne 143 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
+elif ! tail -n 1 "$T_ERR" | grep -q 'FAILED (exit 143): pi: interrupted by SIGTERM' || [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] ||
+     [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
+else t_pass "$sl_case"; fi
+[ -z "$(find "$sl_runs" -maxdepth 1 -name '*.incomplete')" ] && t_pass "no staging folder is left .incomplete after those runs" ||
+  t_fail "no staging folder is left .incomplete after those runs" "$(ls "$sl_runs")"
+
+# CUDA_MODULE: the default `cuda` loads (Lmod-like stub), the log names nvcc before the build.
+t_run env PATH="$PATH" CW_GPU_CHECK=0 FAKE_EXPERIMENT=ok bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
+sl_nvcc_line=$(grep -n "nvcc: $sl_fakecuda/bin/nvcc: Cuda compilation tools, release 12.2" "$T_OUT" | cut -d: -f1 | head -n 1)
+sl_build_line=$(grep -n '^+ .*make -C pi' "$T_OUT" | cut -d: -f1 | head -n 1)
+if [ "$T_STATUS" -ne 0 ]; then t_fail "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv" "exit $T_STATUS"; t_show_failure
+elif ! grep -qx '+ module load cuda' "$T_OUT" || [ -z "$sl_nvcc_line" ] || [ -z "$sl_build_line" ] || [ "$sl_nvcc_line" -ge "$sl_build_line" ]; then
+  t_fail "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv" "module/nvcc lines missing or after the build"; t_show_failure
+elif ! grep -q 'done: pi/results/ updated: table.csv' "$T_OUT" || [ "$(tail -n 1 "$sl_f/pi/results/table.csv")" != "pi,2,0.25" ] ||
+     ! grep -q 'committed GPU' "$sl_f/pi/results/device.csv"; then
+  t_fail "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv" "results/ not as expected"; t_show_failure
+else t_pass "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv, keeps device.csv"; fi
+sl_fcommitted=$(sl_fsum)
+
+for sl_rc in 0 1; do
+  sl_case="an unknown CUDA_MODULE (module load says so, exit $sl_rc): exit 2 at once, one line naming it, nothing built"
+  t_run env CUDA_MODULE=cuda/nosuch FAKE_MODULE_RC=$sl_rc CW_GPU_CHECK=1 bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
+  if [ "$T_STATUS" -ne 2 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+  elif [ "$(grep -c 'FAILED' "$T_ERR")" -ne 1 ] || ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 2): cannot load module 'cuda/nosuch'.*'module avail cuda'"; then t_fail "$sl_case" "no one-line reason"; t_show_failure
+  elif grep -Eq '^\+ (flock|make)|devinfo|nvcc:' "$T_OUT"; then t_fail "$sl_case" "something was built or probed after the failed module load"; t_show_failure
+  elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
+  else t_pass "$sl_case"; fi
+done
+
+sl_case="no nvcc (CUDA_MODULE= and CUDA_PATH without one): exit 2, one line, nothing built"
+t_run env CUDA_MODULE= CUDA_PATH="$CW_TEST_TMP/nocuda" bash "$sl_f/slurm/pi.sbatch"
+if [ "$T_STATUS" -eq 2 ] && [ "$(wc -l <"$T_ERR")" -eq 1 ] && grep -q "FAILED (exit 2): no nvcc ($CW_TEST_TMP/nocuda/bin/nvcc not found" "$T_ERR" &&
+   grep -q 'CUDA_MODULE is empty: no module loaded' "$T_OUT" && ! grep -Eq '^\+ (flock|make)' "$T_OUT"; then t_pass "$sl_case"
+else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
+
+sl_case="where 'module' does not exist, CUDA_MODULE is skipped with a log line"
+if bash -c 'type module' >/dev/null 2>&1 || ls /etc/profile.d/modules.sh /etc/profile.d/lmod.sh /usr/share/lmod/lmod/init/bash /usr/share/modules/init/bash >/dev/null 2>&1; then
+  t_skip "$sl_case" "this machine has environment modules"
+else
+  t_run env PATH="$sl_fpath" CW_SLURM_DRY_RUN=1 bash "$sl_f/slurm/pi.sbatch"
+  if [ "$T_STATUS" -eq 0 ] && grep -q "no 'module' command here: CUDA_MODULE=cuda not loaded" "$T_OUT"; then t_pass "$sl_case"
+  else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
+fi
+
+# The real pi (where it is built and there is no GPU): CW_GPU_CHECK=0, so its own program fails.
+sl_case="the real pi job without a GPU (CW_GPU_CHECK=0): exit 3, CUDA message, results/ byte for byte, the kept run named"
+if [ "$CW_GPU_OK" = 1 ]; then t_skip "$sl_case" "a GPU is present"
+elif [[ " $sl_built " != *" pi "* ]]; then t_skip "$sl_case" "pi does not build here (see $CW_TEST_TMP/build-pi.log)"
+else
+  sl_before=$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + | sort)
+  t_run env CW_GPU_CHECK=0 bash "$sl_t/slurm/pi.sbatch"
+  sl_kept=$(sl_kept_of "$T_ERR")
+  if [ "$T_STATUS" -eq 3 ] && grep -Eq 'CUDA error [0-9]+' "$T_OUT" "$T_ERR" && [ "$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + | sort)" = "$sl_before" ] &&
+     [[ "$sl_kept" == "$sl_t/pi/build/runs/pi-"*-failed-exit* ]] && [ -d "$sl_kept" ]; then t_pass "$sl_case"
+  else t_fail "$sl_case" "exit $T_STATUS, kept '$sl_kept'"; t_show_failure; fi
+fi
 
 # submit_all.sh --print: the whole dependency graph, nothing submitted.
 t_run bash "$sl_t/slurm/submit_all.sh" --print
@@ -181,6 +330,7 @@ sl_cases=(
   "a failed task keeps the gather from running (CANCELLED, not left pending)"
   "a missing --output folder is caught as a failure (0:53), not success"
   "submit_all.sh from another directory: every job, the array, gather and plots job complete"
+  "scancel of a running report job: CANCELLED, results/ byte for byte, the log names the kept run"
   "the node is still up (not drained) after every job"
   "the daemons are stopped by their PIDs, none left"
 )
@@ -247,7 +397,7 @@ else
     fi
 
     if [ -n "${sl_broken:-}" ]; then
-      for c in "${sl_cases[@]:2:7}"; do t_skip "$c" "the test cluster cannot run jobs: $sl_broken"; done
+      for c in "${sl_cases[@]:2:8}"; do t_skip "$c" "the test cluster cannot run jobs: $sl_broken"; done
     else
       # Without a GPU: the GPU check (default) and, with CW_GPU_CHECK=0, each built assignment's own programs.
       sl_gpu_jobs="" sl_check_id=""
@@ -402,14 +552,34 @@ else
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]}"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
 
+      # scancel mid-run: the stand-in pi of the copy above (its experiment has written a partial
+      # CSV and sleeps); Slurm sends SIGTERM to every process of the job, SIGKILL KillWait later.
+      sl_bad=""
+      sl_fcommitted=$(sl_fsum)
+      rm -f "$sl_started"
+      sl_id=$(cd "$sl_f" && PATH=$sl_fpath CW_GPU_CHECK=0 FAKE_EXPERIMENT_STARTED=$sl_started sl_submit slurm/pi.sbatch)
+      if [ -z "$sl_id" ]; then sl_bad="not submitted: $(cat "$CW_TEST_TMP/sbatch.err")"
+      elif ! cw_wait_for 60 test -e "$sl_started"; then sl_bad="job $sl_id: the experiment never started ($(sl_state "$sl_id"))"; timeout 10 scancel "$sl_id"
+      else
+        timeout 10 scancel "$sl_id"
+        sl_wait 60 "$sl_id" || sl_bad="job $sl_id still $(sl_state "$sl_id") 60 s after scancel;"
+        sl_log=$sl_f/slurm/logs/pi-$sl_id.out
+        sl_kept=$(sl_kept_of "$sl_log")
+        [ "$(sl_state "$sl_id")" = CANCELLED ] || sl_bad="$sl_bad state $(sl_state "$sl_id");"
+        [ "$(sl_fsum)" = "$sl_fcommitted" ] || sl_bad="$sl_bad pi/results/ changed;"
+        grep -q "FAILED (exit 143): pi: interrupted by SIGTERM" "$sl_log" 2>/dev/null || sl_bad="$sl_bad no 'interrupted by SIGTERM' line in $sl_log ($(tail -n 2 "$sl_log" 2>/dev/null | tr '\n' ' '));"
+        [[ "$sl_kept" == "$sl_runs"/pi-*-interrupted-SIGTERM ]] && [ -s "$sl_kept/table.csv" ] || sl_bad="$sl_bad kept folder '$sl_kept' not there;"
+      fi
+      if [ -z "$sl_bad" ]; then t_pass "${sl_cases[9]} (${sl_kept##*/})"; else t_fail "${sl_cases[9]}" "$sl_bad"; fi
+
     fi
     sl_node=$(cw_node_state)
-    if [ "$sl_node" = IDLE ]; then t_pass "${sl_cases[9]}"; else t_fail "${sl_cases[9]}" "node state $sl_node: $(timeout 5 scontrol show node | sl_field Reason)"; fi
+    if [ "$sl_node" = IDLE ]; then t_pass "${sl_cases[10]}"; else t_fail "${sl_cases[10]}" "node state $sl_node: $(timeout 5 scontrol show node | sl_field Reason)"; fi
     echo "   Slurm cases took $((SECONDS - sl_start)) s"
     cd "$sl_here" || true
   fi
-  if cw_cluster_stop; then t_pass "${sl_cases[10]} ($CW_CLUSTER_STOPPED)"
-  else t_fail "${sl_cases[10]}" "still running:$CW_CLUSTER_LEFT"; fi
+  if cw_cluster_stop; then t_pass "${sl_cases[11]} ($CW_CLUSTER_STOPPED)"
+  else t_fail "${sl_cases[11]}" "still running:$CW_CLUSTER_LEFT"; fi
   # Leave no daemon behind even if a step above was interrupted; then the runner's own trap.
   rm -rf "$sl_cluster"
   if [ -n "$sl_prev_trap" ]; then eval "$sl_prev_trap"; else trap - EXIT; fi

@@ -15,7 +15,7 @@ if [ -z "$threads" ] || [ -z "$blocks" ] || [ -z "$csv" ]; then
   exit 2
 fi
 if [ "${FAKE_VECMAX_FAIL:-}" = "$threads $blocks" ]; then
-  echo "fake_vecmax: CUDA error: no CUDA-capable device is detected (error 100) (fake failure for threads=$threads blocks=$blocks)" >&2
+  echo "fake_vecmax: no usable CUDA GPU: no CUDA-capable device is detected (CUDA error 100, cudaErrorNoDevice) at fake_vecmax.sh (fake failure for threads=$threads blocks=$blocks)" >&2
   exit 3
 fi
 [ -s "$csv" ] || echo "assignment,version,device,n,threads,blocks,kernel_ms,result_ok" >"$csv"

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Builds and runs the single-pass tuning experiment on the local GPU (a few minutes on an
-# H100, about half of it compiling). Output: results/single_pass_tuning.csv, or $OUT/ when set.
+# H100, about half of it compiling). Built here for the local GPU alone (-arch=native), so
+# that the sm_80+ load variant is the real one; `make experiments` only checks that it builds.
+# Output: results/single_pass_tuning.csv (or $OUT/single_pass_tuning.csv when OUT is set),
+# replaced only when the whole experiment succeeded; a failed run leaves it as it was.
 set -euo pipefail
 [ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
 cd "$(dirname "$0")/.."
 out=${OUT:-results}
-mkdir -p build
-nvcc -O3 -std=c++17 -arch=native -I../common -I. -o build/single_pass_tuning \
+mkdir -p build/experiments "$out"
+nvcc -O3 -std=c++17 -arch=native -I../common -I. -o build/experiments/single_pass_tuning_native \
   experiments/single_pass_tuning.cu vecmax_cpu.cpp vecmax_cub.cu
-build/single_pass_tuning "$out/single_pass_tuning.csv"
+tmp=build/experiments/single_pass_tuning.csv.partial
+rm -f "$tmp"
+build/experiments/single_pass_tuning_native "$tmp"
+mv -f "$tmp" "$out/single_pass_tuning.csv"
+echo "experiments/run.sh: wrote $out/single_pass_tuning.csv"

@@ -1,12 +1,12 @@
-// Tuning experiment for vecmax's single-pass kernel (not part of `make`; run it with
-// `bash experiments/run.sh` on a GPU): variants that differ in threads per block, float4
+// Tuning experiment for vecmax's single-pass kernel (compiled by `make experiments`; run it
+// with `bash experiments/run.sh` on a GPU): variants that differ in threads per block, float4
 // loads in flight per thread, blocks per SM, how the vector is split among blocks, the load
 // instruction and how the block maxima are combined. Each variant's result is checked
 // exactly against the CPU before it is timed, and timed (median of 20, L2 flushed)
 // alternately with CUB in the same run, two rounds. The kernel is a parameterised copy of
-// vecmax_single_pass_vec4 on purpose: the committed kernel stays readable with the winning
-// choices fixed (1024 threads, 4 float4 loads in flight, grid-stride, __ldg, atomicMax of
-// order keys), and this file records what was tried.
+// vecmax_single_pass_vec4 on purpose: the committed kernel keeps only the choices that won
+// (grid-stride, __ldg, atomicMax of order keys), with its threads and loads in flight in
+// vecmax::SinglePassPolicy; this file records what was tried.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -26,16 +26,21 @@ using vecmax::nan_max;
 __device__ __forceinline__ float max4(const float4 v) { return nan_max(nan_max(v.x, v.y), nan_max(v.z, v.w)); }
 
 // kLoad: 0 = __ldg (read-only path), 1 = ld.global.nc with an L2 256-byte prefetch hint and no
-// L1 allocation, 2 = __ldcs (evict-first).
+// L1 allocation (sm_80 and later; __ldg below, so that the file builds for every target),
+// 2 = __ldcs (evict-first).
 template <int kLoad>
 __device__ __forceinline__ float4 load4(const float4* p) {
     if (kLoad == 0) return __ldg(p);
     if (kLoad == 2) return __ldcs(p);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     float4 v;
     asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
                  : "l"(p));
     return v;
+#else
+    return __ldg(p);
+#endif
 }
 
 __device__ __forceinline__ float block_max_of(float v, float* slots) {

@@ -1,43 +1,64 @@
 # Tier 2 of vecmax (GPU): every version at the awkward sizes, several launch configurations
 # (grids larger than n included), random and adversarial data, misaligned starts, NaN and
-# -inf, files in and out, and compute-sanitizer. Each run checks all three versions exactly
-# against the CPU maximum (Result = PASS|FAIL); without a GPU every case is skipped.
+# -inf, files in and out, --inject-fault, and compute-sanitizer. Each run checks its versions
+# exactly against the CPU maximum (Result = PASS|FAIL); the number of results expected is the
+# program's own "planned: N runs" line. Without a GPU every case is skipped with the reason.
 B=bin/vecmax
 T=$CW_TEST_TMP
 Q=(--repeat=1 --warmup=0 --cpu-repeat=1)
 
+planned_runs() { sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$1" | head -n 1; }
+
+# vm_case NAME CMD...: exit 0, exactly as many "Result = PASS" lines as the run planned, no FAIL.
+vm_case() {
+  local name=$1; shift
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  t_run "$@"
+  local planned passed
+  planned=$(planned_runs "$T_OUT")
+  passed=$(grep -c 'Result = PASS' "$T_OUT")
+  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
+  elif [ -z "$planned" ] || [ "$planned" -lt 1 ]; then t_fail "$name" "no 'planned: N runs' line"; t_show_failure
+  elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
+  elif [ "$passed" -ne "$planned" ]; then t_fail "$name" "$passed PASS lines, $planned runs planned"; t_show_failure
+  else t_pass "$name"; fi
+}
+
 # Awkward sizes x launch configurations x data. --offset=K puts the data K floats past a
 # 16-byte boundary (the single-pass kernel's scalar head); n % 4 != 0 exercises its tail.
 for n in 1 31 32 33 1023 1025 999983; do
-  gpu_case "n=$n uniform; report 32x1" $B --n=$n --threads=32 --blocks=1 --data=uniform --seed=$n "${Q[@]}"
-  gpu_case "n=$n negative; report 1024x128 and single_pass 300 blocks (grids > n)" \
+  vm_case "n=$n uniform; report 32x1" $B --n=$n --threads=32 --blocks=1 --data=uniform --seed=$n "${Q[@]}"
+  vm_case "n=$n negative; report 1024x128 and single_pass 300 blocks (grids > n)" \
     $B --n=$n --threads=1024 --blocks=128 --sp-blocks=300 --data=negative --seed=$n "${Q[@]}"
-  gpu_case "n=$n spike_last offset=1; report 64x7" \
+  vm_case "n=$n spike_last offset=1; report 64x7" \
     $B --n=$n --threads=64 --blocks=7 --offset=1 --data=spike_last "${Q[@]}"
-  gpu_case "n=$n spike_first offset=3; report 1x3, single_pass 2 blocks" \
+  vm_case "n=$n spike_first offset=3; report 1x3, single_pass 2 blocks" \
     $B --n=$n --threads=1 --blocks=3 --sp-blocks=2 --offset=3 --data=spike_first "${Q[@]}"
-  gpu_case "n=$n spike at a random place offset=2; report 256x1000" \
+  vm_case "n=$n spike at a random place offset=2; report 256x1000" \
     $B --n=$n --threads=256 --blocks=1000 --offset=2 --data=spike --seed=$((n + 7)) "${Q[@]}"
 done
 # The report's size, default launch shapes, and a misaligned start with a 3-float tail.
-gpu_case "n=40960000 uniform; report 1024x128, single_pass occupancy grid" $B --n=40960000 "${Q[@]}"
-gpu_case "n=40960000 spike_last offset=3; report 512x4000" \
+vm_case "n=40960000 uniform; automatic shapes (report 1024x128, single_pass occupancy grid)" $B --n=40960000 "${Q[@]}"
+vm_case "n=999983: --threads=0 --blocks=0 --sp-blocks=0 (automatic)" \
+  $B --n=999983 --threads=0 --blocks=0 --sp-blocks=0 --data=spike_last --offset=1 "${Q[@]}"
+vm_case "n=40960000 spike_last offset=3; report 512x4000" \
   $B --n=40960000 --threads=512 --blocks=4000 --offset=3 --data=spike_last "${Q[@]}"
-gpu_case "n=40960001 negative; report 32x4 (the report's slowest shape)" \
+vm_case "n=40960001 negative; report 32x4 (the report's slowest shape)" \
   $B 40960001 32 4 --data=negative "${Q[@]}"
 
 # NaN policy (a NaN anywhere gives NaN, in every version) and an all -inf input (-inf, not
 # CUB Max's -FLT_MAX).
-gpu_case "NaN at a random place, n=1025" $B --n=1025 --threads=128 --blocks=3 --data=nan "${Q[@]}"
-gpu_case "NaN at a random place, n=999983, single_pass 64 blocks" \
+vm_case "NaN at a random place, n=1025" $B --n=1025 --threads=128 --blocks=3 --data=nan "${Q[@]}"
+vm_case "NaN at a random place, n=999983, single_pass 64 blocks" \
   $B --n=999983 --sp-blocks=64 --data=nan --seed=5 "${Q[@]}"
-gpu_case "all -inf, n=33" $B --n=33 --threads=32 --blocks=2 --data=neg_inf "${Q[@]}"
-gpu_case "pinned host memory, n=999983" $B --n=999983 --pinned --data=spike "${Q[@]}"
+vm_case "all -inf, n=33" $B --n=33 --threads=32 --blocks=2 --data=neg_inf "${Q[@]}"
+vm_case "pinned host memory, n=999983" $B --n=999983 --pinned --data=spike "${Q[@]}"
 # single_pass keeps its result in one of two slots, alternating per launch: the result must
 # be that of the last launch after an even and after an odd number of launches (a run
 # launches each version warmup + 2 x repeat times before fetching: 2, 3, 8 and 9 here).
 for launches in "--repeat=1 --warmup=0" "--repeat=1 --warmup=1" "--repeat=3 --warmup=2" "--repeat=3 --warmup=3"; do
-  gpu_case "single_pass result slot after $launches" \
+  vm_case "single_pass result slot after $launches" \
     $B --n=999983 --only=single_pass --data=spike --seed=9 $launches --cpu-repeat=1
 done
 
@@ -75,26 +96,53 @@ file_case "--input all negative, maximum last -> --output" "$T/neg.bin" \
   "open('$T/neg.expected','rb').read() == struct.pack('<f', v)"
 file_case "--input with a NaN -> --output NaN" "$T/nan.bin" "math.isnan(v)"
 
-# CSV: every run appends complete rows, the header once (what the Slurm gather relies on).
+# CSV: rows are appended at the end of each successful run, the header once (what the Slurm
+# gather relies on); the number of rows is what the runs planned.
 cw_detect_gpu
 if [ "$CW_GPU_OK" = 1 ]; then
   rm -f "$T/sweep.csv"
-  ok=1
-  for cfg in "32 4" "1024 128"; do
-    read -r th bl <<<"$cfg"
-    $B --n=4099 --threads="$th" --blocks="$bl" --only=report --csv="$T/sweep.csv" "${Q[@]}" >/dev/null 2>&1 || ok=0
+  ok=1 expected=0
+  for args in "--threads=32 --blocks=4 --only=report" "--threads=1024 --blocks=128 --only=report" ""; do
+    # shellcheck disable=SC2086
+    $B --n=4099 $args --csv="$T/sweep.csv" "${Q[@]}" >"$T/csv.out" 2>&1 || ok=0
+    expected=$((expected + $(planned_runs "$T/csv.out")))
   done
-  $B --n=4099 --csv="$T/sweep.csv" "${Q[@]}" >/dev/null 2>&1 || ok=0
   lines=$(wc -l <"$T/sweep.csv" 2>/dev/null || echo 0)
   headers=$(grep -c '^assignment,' "$T/sweep.csv" 2>/dev/null || echo 0)
-  bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "result_ok") c = i; next } $c != 1' "$T/sweep.csv" | wc -l)
-  if [ "$ok" = 1 ] && [ "$lines" -eq 6 ] && [ "$headers" -eq 1 ] && [ "$bad" -eq 0 ]; then
-    t_pass "--csv: 2 report rows + 3 rows, one header, result_ok=1"
+  bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "result_ok") c = i; if ($i == "version") v = i; if ($i == "threads") t = i }; next }
+                 $c != 1 || ($v == "cub" && $t != "") || ($v != "cub" && $t == "")' "$T/sweep.csv" | wc -l)
+  if [ "$ok" = 1 ] && [ "$lines" -eq $((expected + 1)) ] && [ "$headers" -eq 1 ] && [ "$bad" -eq 0 ]; then
+    t_pass "--csv: one row per planned run, one header, result_ok=1, cub's threads/blocks empty"
   else
-    t_fail "--csv: 2 report rows + 3 rows, one header, result_ok=1" "ok=$ok lines=$lines headers=$headers bad=$bad"
+    t_fail "--csv: one row per planned run, one header, result_ok=1, cub's threads/blocks empty" \
+      "ok=$ok lines=$lines (planned $expected + header) headers=$headers bad=$bad"
   fi
 else
-  t_skip "--csv: 2 report rows + 3 rows, one header, result_ok=1" "$CW_GPU_REASON"
+  t_skip "--csv: one row per planned run, one header, result_ok=1, cub's threads/blocks empty" "$CW_GPU_REASON"
+fi
+
+# --inject-fault: every validated version FAILs (exit 1), and neither the CSV nor the output
+# file is written.
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  rm -f "$T/fault.csv" "$T/fault.bin"
+  for only in "" "--only=single_pass"; do
+    # shellcheck disable=SC2086
+    t_run $B --n=1025 --inject-fault $only --csv="$T/fault.csv" --output="$T/fault.bin" "${Q[@]}"
+    planned=$(planned_runs "$T_OUT")
+    failed=$(grep -c 'Result = FAIL' "$T_OUT")
+    # With --only leaving out the baseline, the baseline's own check fails too.
+    [ -n "$only" ] && planned=$((planned + 1))
+    if [ "$T_STATUS" -eq 1 ] && [ "$failed" -eq "$planned" ] && ! grep -q 'Result = PASS' "$T_OUT" &&
+       [ ! -e "$T/fault.csv" ] && [ ! -e "$T/fault.bin" ]; then
+      t_pass "--inject-fault ${only:-(all versions)}: every version FAILs, exit 1, no file written"
+    else
+      t_fail "--inject-fault ${only:-(all versions)}: every version FAILs, exit 1, no file written" \
+        "exit $T_STATUS, $failed FAIL for $planned; files: $(ls "$T" | grep fault | tr '\n' ' ')"
+    fi
+  done
+else
+  t_skip "--inject-fault: every version FAILs, exit 1, no file written" "$CW_GPU_REASON"
 fi
 gpu_expect_exit 2 "--device beyond the devices present" $B --n=10 --device=1000 "${Q[@]}"
 

@@ -1,0 +1,69 @@
+# Nsight Compute counters of versions 1-8 and CUB at 8,388,608 ints, 256 threads (`make profile`,
+# results/profile.csv: one tidy row per version, kernel and metric), as small multiples: one
+# panel per counter, one bar per version. Each version's first pass only, the kernel launch
+# that reads the input (the later passes reduce at most 32,768 partials); for CUB its first
+# kernel (the single-tile kernel that sums its partials, a name with "SingleTile", is left out).
+#   gnuplot -c plots/profile_counters.gp results/profile.csv figures/profile_counters.png
+# (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
+call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
+if (strstrt(output, ".pdf") > 0) {
+    set terminal pdfcairo enhanced color font "Helvetica,8" size 11in,5.5in
+} else {
+    set terminal pngcairo enhanced color font "Helvetica,10" size 1500,800
+}
+set output output
+labels = "1 2 3 4 5 6 7 8 cub"
+nver = words(labels)
+vpos(v) = (sum [i = 1:nver] (word(labels, i) eq v ? i : 0)) - 1
+first_pass(k) = strstrt(k, "SingleTile") == 0
+# x position of a row of metric m (NaN for other metrics and other kernels)
+at(m) = (strcol("metric") eq m && first_pass(strcol("kernel")) && vpos(strcol("version")) >= 0) ? vpos(strcol("version")) : NaN
+# ncu's time unit (base units are asked for, but any unit it writes is read here) -> microseconds
+us(v, u) = u eq "usecond" ? v : (u eq "msecond" ? 1000 * v : (u eq "second" ? 1e6 * v : v / 1000))
+stats input using (column("n")) nooutput
+n = STATS_max
+set style fill solid 0.7 border -1
+set boxwidth 0.7
+set xrange [-0.7:nver - 0.3]
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "7" 6, "8" 7, "CUB" 8) font ",9"
+set yrange [0:*]
+set offsets 0, 0, graph 0.15, 0
+set key off
+set multiplot layout 2, 4 title sprintf("Nsight Compute counters of the first pass over %.0f ints, 256 threads per block (x: version)", n)
+set title "kernel time (us)"
+plot input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))) with boxes lc rgb "#3060c0", \
+     input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))):(sprintf("%.1f", us(column("value"), strcol("unit")))) with labels offset 0,0.6 font ",8"
+set title "DRAM throughput (% of peak)"
+set yrange [0:100]
+set offsets 0, 0, 0, 0
+plot input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")) with boxes lc rgb "#3060c0", \
+     input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")):(sprintf("%.0f", column("value"))) with labels offset 0,0.6 font ",8"
+set title "occupancy (% of max warps): achieved (bars), theoretical (dashes)"
+set key top center horizontal box opaque font ",8" samplen 1
+set yrange [0:127]
+plot input using (at("sm__warps_active.avg.pct_of_peak_sustained_active")):(column("value")) with boxes lc rgb "#3060c0" title "achieved", \
+     input using (at("sm__maximum_warps_per_active_cycle_pct") - 0.35):(column("value")):(0.7):(0) with vectors nohead lw 3 lc rgb "#c03030" title "theoretical"
+set key off
+set yrange [0:*]
+set offsets 0, 0, graph 0.15, 0
+set title "active threads per warp instruction (of 32)"
+set yrange [0:36]
+set offsets 0, 0, 0, 0
+plot input using (at("smsp__thread_inst_executed_per_inst_executed.ratio")):(column("value")) with boxes lc rgb "#3060c0", \
+     input using (at("smsp__thread_inst_executed_per_inst_executed.ratio")):(column("value")):(sprintf("%.1f", column("value"))) with labels offset 0,0.6 font ",8"
+set yrange [0:*]
+set offsets 0, 0, graph 0.15, 0
+set title "warp instructions executed (millions)"
+plot input using (at("smsp__inst_executed.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
+     input using (at("smsp__inst_executed.sum")):(column("value") / 1e6):(sprintf("%.2f", column("value") / 1e6)) with labels offset 0,0.6 font ",8"
+set offsets 0, 0, graph 0.3, 0
+set title "divergent branch targets (k; labels: counts)"
+plot input using (at("smsp__sass_branch_targets_threads_divergent.sum")):(column("value") / 1e3) with boxes lc rgb "#3060c0", \
+     input using (at("smsp__sass_branch_targets_threads_divergent.sum")):(column("value") / 1e3):(sprintf("%.3g", column("value"))) with labels rotate left offset 0,0.5 font ",8"
+set title "shared-load bank conflicts (M; labels: counts)"
+plot input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
+     input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")):(column("value") / 1e6):(sprintf("%.3g", column("value"))) with labels rotate left offset 0,0.5 font ",8"
+set title "shared-store bank conflicts (M; labels: counts)"
+plot input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
+     input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")):(column("value") / 1e6):(sprintf("%.3g", column("value"))) with labels rotate left offset 0,0.5 font ",8"
+unset multiplot

@@ -1,0 +1,157 @@
+// The version registry of scan (see scan_versions.cuh).
+#include "scan_versions.cuh"
+
+#include "scan_cub.cuh"
+#include "scan_plan.h"
+
+namespace scan_versions {
+namespace {
+
+std::string nothing(long long, const Params&) { return ""; }
+int not_applicable(const Params&) { return 0; }
+double no_workspace(std::size_t, const Params&) { return 0.0; }
+double single_pass(std::size_t n, const Params&) { return scan_plan::model_bytes_single_pass(n); }
+
+// Device bytes of the per-level totals of a recursive scan (every level but the first).
+double level_bytes(std::size_t max_n, std::size_t group) {
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, group);
+    double bytes = 0.0;
+    for (std::size_t l = 1; l < levels.size(); ++l) bytes += 4.0 * static_cast<double>(levels[l]);
+    return bytes;
+}
+
+std::vector<Version> make_registry() {
+    std::vector<Version> r;
+    {
+        Version v;
+        v.label = "cub";
+        v.kernel = "cub::DeviceScan::InclusiveSum / ExclusiveSum";
+        v.summary = "cub::DeviceScan (scan_cub.cu)";
+        v.is_baseline = true;
+        v.cannot_run = nothing;
+        v.model_bytes = single_pass;
+        // CUB's temporary storage: its tile states, far less than this bound.
+        v.workspace_bytes = [](std::size_t n, const Params&) { return static_cast<double>(n) / 64.0 + (1 << 20); };
+        v.items_per_thread = not_applicable;
+        v.make = [](std::size_t max_n, const Params&) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::CubScan(max_n));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "hs_inplace_racy";
+        v.kernel = "hillis_steele_in_place";
+        v.summary = "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)";
+        v.validated = false;
+        v.has_exclusive = false;
+        v.cannot_run = [](long long n, const Params&) -> std::string {
+            if (n <= scan_plan::kMaxOneBlock) return "";
+            return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
+        };
+        v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
+        v.workspace_bytes = no_workspace;
+        v.items_per_thread = not_applicable;
+        v.make = [](std::size_t, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, true));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "hs_buffered";
+        v.kernel = "hillis_steele_double_buffered_kernel";
+        v.summary = "section 1 done right: double-buffered in shared memory, one block (n <= --threads)";
+        v.cannot_run = [](long long n, const Params& p) -> std::string {
+            if (n <= p.threads) return "";
+            return "a single block of --threads=" + std::to_string(p.threads) + " threads scans at most " +
+                   std::to_string(p.threads) + " elements" +
+                   (p.threads < scan_plan::kMaxOneBlock ? " (--threads=1024 allows 1024)" : "");
+        };
+        v.model_bytes = single_pass;
+        v.workspace_bytes = no_workspace;
+        v.items_per_thread = not_applicable;
+        v.make = [](std::size_t, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleBuffered(p.threads));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "hs_multiblock_racy";
+        v.kernel = "hillis_steele_in_place";
+        v.summary = "report section 1.10: the in-place kernel on ceil(n/--threads) blocks";
+        v.validated = false;
+        v.has_exclusive = false;
+        v.cannot_run = nothing;
+        v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
+        v.workspace_bytes = no_workspace;
+        v.items_per_thread = not_applicable;
+        v.make = [](std::size_t, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, false));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "map";
+        v.kernel = "map_scan_chunks, map_add_chunk_offsets";
+        v.summary = "report section 2: --per-thread elements per thread, totals scanned, offsets added";
+        v.cannot_run = nothing;
+        v.model_bytes = [](std::size_t n, const Params& p) {
+            return scan_plan::model_bytes_recursive(n, static_cast<std::size_t>(p.per_thread));
+        };
+        v.workspace_bytes = [](std::size_t n, const Params& p) {
+            return level_bytes(n, static_cast<std::size_t>(p.per_thread));
+        };
+        v.items_per_thread = [](const Params& p) { return p.per_thread; };
+        v.make = [](std::size_t max_n, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapScan(max_n, p.threads, p.per_thread));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "brent_kung";
+        v.kernel = "brent_kung_block_scan, brent_kung_add_block_sums";
+        v.summary = "report section 3: Brent-Kung block scans, block sums scanned, added back";
+        v.cannot_run = nothing;
+        v.model_bytes = [](std::size_t n, const Params& p) {
+            return scan_plan::model_bytes_recursive(n, 2 * static_cast<std::size_t>(p.threads));
+        };
+        v.workspace_bytes = [](std::size_t n, const Params& p) {
+            return level_bytes(n, 2 * static_cast<std::size_t>(p.threads));
+        };
+        v.items_per_thread = not_applicable;
+        v.make = [](std::size_t max_n, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::BrentKungScan(max_n, p.threads));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
+        v.label = "lookback";
+        v.kernel = "scan_decoupled_lookback";
+        v.summary = "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)";
+        v.cannot_run = nothing;
+        v.model_bytes = single_pass;
+        v.workspace_bytes = [](std::size_t n, const Params& p) {  // a descriptor per tile, the tile counter
+            return 8.0 * static_cast<double>(scan_plan::ceil_div(n, static_cast<std::size_t>(p.lookback.tile()))) + 4.0;
+        };
+        v.items_per_thread = [](const Params& p) { return p.lookback.items; };
+        v.make = [](std::size_t max_n, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::LookbackScan(max_n, p.lookback));
+        };
+        r.push_back(v);
+    }
+    return r;
+}
+
+}  // namespace
+
+const std::vector<Version>& registry() {
+    static const std::vector<Version> versions = make_registry();
+    return versions;
+}
+
+}  // namespace scan_versions

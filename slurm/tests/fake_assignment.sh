@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Makes a stand-in assignment for the staging tests (no GPU, no compiler needed):
+#   fake_assignment.sh DIR NAME
+# DIR/NAME/Makefile includes common/arch.mk and common/assignment.mk, so `make report-run` is
+# the assignments' own staged rule (common/staged_run.sh); the program is already "built"
+# (bin/NAME, no sources) and report-experiments runs tests/fake_experiment.sh, which writes a
+# partial CSV into the staging folder and then succeeds, fails or sleeps (FAKE_EXPERIMENT).
+# results/ holds two "committed" CSVs; a README gives it a report number (common/assignments.sh).
+set -eu
+dir=$1 name=$2
+mkdir -p "$dir/$name/bin" "$dir/$name/results"
+cat >"$dir/$name/Makefile" <<MK
+# Stand-in made by slurm/tests/fake_assignment.sh.
+NAME := $name
+include ../common/arch.mk
+include ../common/assignment.mk
+report-experiments:
+	bash ../slurm/tests/fake_experiment.sh $name
+MK
+printf '#!/bin/sh\necho "stand-in for %s"\n' "$name" >"$dir/$name/bin/$name"
+chmod +x "$dir/$name/bin/$name"
+touch -d '2000-01-01' "$dir/$name/bin/$name"
+printf 'assignment,n,ms\n%s,1,0.25\n%s,2,0.5\n' "$name" "$name" >"$dir/$name/results/table.csv"
+printf 'assignment,device\n%s,committed GPU\n' "$name" >"$dir/$name/results/device.csv"
+echo "# $name (stand-in), report 001" >"$dir/$name/README.md"
