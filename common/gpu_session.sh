@@ -3,7 +3,10 @@
 # teaching assistant's check): build for the local GPU, run the GPU tier of the tests, run
 # the experiments of the chosen assignments, and pack logs and results.
 #   bash common/gpu_session.sh [PHASES] [FOLDERS]
-#     PHASES   any of: tests report sanitize-off (default: "tests report")
+#     PHASES   any of: tests report profile ncu-sample (default: "tests report")
+#              tests: make test-gpu per folder; report: make report-run (staged) per folder;
+#              profile: make profile per folder; ncu-sample: a small real ncu CSV for the
+#              parser's unit test (common/tests/data/ncu_sample.csv)
 #     FOLDERS  assignment folders (default: every one that exists)
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
 set -u
@@ -56,6 +59,25 @@ if [[ " $phases " == *" report "* ]]; then
   done
 fi
 
+if [[ " $phases " == *" profile "* ]]; then
+  for f in $folders; do
+    s=$(date +%s)
+    if timeout 600 make --no-print-directory -C "$f" profile >"$logs/profile-$f.log" 2>&1; then
+      note "profile $f: ok in $(( $(date +%s) - s ))s"
+    else
+      note "PROFILE FAILED: $f after $(( $(date +%s) - s ))s"; tail -n 15 "$logs/profile-$f.log" | tee -a "$summary"
+    fi
+  done
+fi
+
+if [[ " $phases " == *" ncu-sample "* ]]; then
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  "$ncu" --clock-control none --csv --log-file "$OUT/ncu_sample.csv" \
+    --metrics gpu__time_duration.sum,smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
+    reduction_versions/bin/reduction_versions --only=1,2 --n=65536 --repeat=1 --warmup=0 >"$logs/ncu-sample.log" 2>&1
+  note "ncu-sample: exit $?, $(wc -l <"$OUT/ncu_sample.csv" 2>/dev/null) lines"
+fi
+
 tar czf "$OUT/logs.tgz" -C "$OUT" logs
-tar czf "$OUT/results.tgz" $(ls -d */results 2>/dev/null) 2>/dev/null
+tar czf "$OUT/results.tgz" $(ls -d */results */build/runs 2>/dev/null) 2>/dev/null
 note "done in $(elapsed)"
