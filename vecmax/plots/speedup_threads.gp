@@ -1,22 +1,37 @@
 # The report's first graph: speed-up of the GPU against threads per block at 4 blocks per
-# grid (version=report rows of the sweep CSV). Left axis: the report's speed-up (CPU time /
-# total GPU time, copies included); right axis: CPU time / processing (kernel) time.
+# grid, ours (version=report rows of the sweep CSV) beside the report's GTX 970 table
+# (original/report_000_gtx970.csv, next to this folder's plots/).
+# Left axis: the report's speed-up, CPU time / total GPU time (copies included), for both
+# GPUs. Right axis (log): CPU time / processing (kernel) time, for both GPUs.
 #   gnuplot -c plots/speedup_threads.gp results/sweep.csv figures/speedup_threads.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
-at_blocks(name) = (strcol("version") eq "report" && column("blocks") == 4) ? column(name) : NaN
-set title "vecmax, N = 40,960,000: speed-up vs threads per block (4 blocks per grid)"
+original = system("dirname ".ARG0)."/../original/report_000_gtx970.csv"
+# The rows of one configuration line are not adjacent in the files (the report's table runs
+# 32, 64, 128, 4, 16 blocks): rows of other configurations evaluate to NaN, NaN is "missing"
+# (skipped, not a break in the line), and `smooth unique` sorts the rest by x.
+set datafile missing NaN
+ours(name) = (strcol("version") eq "report" && column("blocks") == 4) ? column(name) : NaN
+theirs(name) = (column("blocks") == 4) ? column(name) : NaN
+device = ""
+stats input using (device = strcol("device"), 0) nooutput
+set title "vecmax, N = 40,960,000: speed-up vs threads per block (4 blocks per grid)\nours: ".device."; report: GeForce GTX 970 (its table)"
 set xlabel "threads per block"
 set ylabel "speed-up of GPU, copies included (CPU ms / total GPU ms)"
-set y2label "CPU ms / processing (kernel) ms"
+set y2label "kernel-only speed-up (CPU ms / processing ms, log scale)"
 set logscale x 2
 set logscale y2 10
 set xrange [24:1400]
 set yrange [0:*]
 set ytics nomirror
 set y2tics
-set key top left
-plot input using (at_blocks("threads")):(at_blocks("speedup_gpu")) axes x1y1 lw 2 pt 7 \
-         title "speed-up incl. copies (the report's)", \
-     input using (at_blocks("threads")):(at_blocks("cpu_ms") / at_blocks("kernel_ms")) axes x1y2 lw 2 pt 5 dt 2 \
-         title "kernel-only speed-up (right axis)"
+set key below horizontal maxcols 2 width 1 nobox spacing 1.1
+set bmargin 6.5
+plot input using (ours("threads")):(ours("speedup_gpu")) smooth unique with linespoints axes x1y1 lw 2 pt 7 lc rgb "#7b2cbf" \
+         title "ours: incl. copies", \
+     original using (theirs("threads")):(theirs("speedup_gpu")) smooth unique with linespoints axes x1y1 lw 2 pt 9 lc rgb "black" \
+         title "report: incl. copies", \
+     input using (ours("threads")):(ours("cpu_ms") / ours("kernel_ms")) smooth unique with linespoints axes x1y2 lw 2 pt 6 dt 2 \
+         lc rgb "#7b2cbf" title "ours: kernel only (right axis)", \
+     original using (theirs("threads")):(theirs("cpu_ms") / theirs("processing_ms")) smooth unique with linespoints axes x1y2 lw 2 \
+         pt 8 dt 2 lc rgb "gray40" title "report: kernel only (right axis)"

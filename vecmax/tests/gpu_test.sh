@@ -155,3 +155,54 @@ sanitize racecheck "racecheck: n=5003, report 128x4, single_pass 4 blocks" \
   $B --n=5003 --threads=128 --blocks=4 --sp-blocks=4 "${Q[@]}"
 sanitize synccheck "synccheck: n=5003, report 256x2, single_pass 3 blocks" \
   $B --n=5003 --threads=256 --blocks=2 --sp-blocks=3 "${Q[@]}"
+
+# make profile's recipe at one small size (n = 2^20, the three versions): ncu accepts every
+# metric of PROFILE_METRICS, each version has a row of each metric for its own kernel(s)
+# (report: one, single_pass: one, cub: its two), the figure renders from the file and
+# tables.py fills the README from it without failing. Skipped without a GPU or without Nsight
+# Compute (ncu_profile.sh --check says which).
+name="profile: make profile-experiments at n=2^20: every metric of every version, figure and tables"
+if ! bash ../common/ncu_profile.sh --check 2>"$T/ncu.check"; then
+  t_skip "$name" "$(head -n 1 "$T/ncu.check")"
+else
+  prof=$T/profile
+  rm -rf "$prof"; mkdir -p "$prof/results"
+  t_run env CW_PROFILE_LOG_DIR="$prof/ncu" make --no-print-directory -s profile-experiments \
+    RESULTS_DIR="$prof/results" PROFILE_SIZES=1048576
+  if [ "$T_STATUS" -ne 0 ]; then
+    t_fail "$name" "make profile-experiments exited $T_STATUS"; t_show_failure
+  else
+    verdict=$(python3 - "$prof/results/profile.csv" "$(make --no-print-directory -s print-profile-metrics)" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+metrics = sys.argv[2].strip().split(",")
+bad = []
+for v, kernels, pattern in (("report", 1, "vecmax_grid_stride_shared_tree"), ("single_pass", 1, "vecmax_single_pass"),
+                            ("cub", 2, "DeviceReduce")):
+    sel = [r for r in rows if r["version"] == v]
+    names = sorted({r["kernel"] for r in sel})
+    if len(names) != kernels or any(pattern not in k for k in names):
+        bad.append("%s: kernels %s" % (v, names))
+    for k in names:
+        missing = [m for m in metrics if m not in {r["metric"] for r in sel if r["kernel"] == k}]
+        if missing: bad.append("%s %s lacks %s" % (v, k, ",".join(missing)))
+    if any(r["n"] != "1048576" for r in sel): bad.append("%s: n" % v)
+print("; ".join(bad) if bad else "ok")
+PY
+)
+    # tables.py on the committed results plus this profile (never the committed profile.csv).
+    cp README.md "$prof/README.md"
+    cp "$prof/results/profile.csv" "$prof/profile.csv" 2>/dev/null
+    for f in results/*.csv; do [ "$(basename "$f")" = profile.csv ] || cp "$f" "$prof/results/"; done
+    if [ "$verdict" != ok ]; then
+      t_fail "$name" "$verdict"
+    elif ! gnuplot -c plots/dram_sol.gp "$prof/profile.csv" "$prof/dram_sol.png" >"$prof/gp.log" 2>&1 ||
+         grep -qiE 'warning|error' "$prof/gp.log"; then
+      t_fail "$name" "dram_sol.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
+    elif ! python3 tables.py "$prof/results" "$prof/README.md" >"$prof/tables.log" 2>&1; then
+      t_fail "$name" "tables.py failed: $(tail -n 1 "$prof/tables.log")"
+    else
+      t_pass "$name"
+    fi
+  fi
+fi
