@@ -96,6 +96,25 @@ column_sum_column_groups_atomic(const double* mat, double* vec, long long m, int
     }
 }
 
+// version=block_per_column (the report's third idea, described in its text, not listed:
+// "apply for more blocks to process a column of elements in one block ... at least 64 blocks
+// ... I try to set the number of threads in each block to 1024"). Grid n (block c sums
+// column c), 1024 threads per block: thread t adds rows t, t + 1024, ... of its block's column
+// and the 1024 partial sums meet with atomicAdd, the report's way of combining partial sums
+// (high1, high2; it saw no use for shared memory here). No __launch_bounds__, as in the
+// report: its register use stays far below the 64 per thread that a 1024-thread block
+// allows on sm_35. A warp reads 32 rows of one column (32 sectors, 8 useful bytes each),
+// and only n blocks run: n SMs of the GPU at most.
+// Also launched, unchecked, with a block above the device's limit by the demonstration
+// block_per_column_over_limit (BlockPerColumnReducer): the kernel then never runs.
+__global__ void column_sum_block_per_column_atomic(const double* mat, double* vec, long long m, int n) {
+    const int col = static_cast<int>(blockIdx.x);
+    if (col >= n) return;
+    double sum = 0.0;
+    for (long long j = threadIdx.x; j < m; j += blockDim.x) sum += mat[j * n + col];
+    atomic_add_f64(&vec[col], sum);
+}
+
 // Shared-memory fold used by the tall versions: s holds `rows` rows of `width` values, value
 // p belonging to column p % width; row r + half is added into row r until one row is left.
 // A fixed tree, so the result does not depend on timing. The caller synchronises before.
@@ -276,6 +295,45 @@ class ReportAtomicReducer : public ColumnReducer {
     dim3 grid_, block_;
 };
 
+// block_per_column and its demonstration: n blocks of `threads` threads, atomics into a zeroed
+// result. checked = false (the demonstration) keeps the report's unchecked launch: a launch
+// error is recorded (launch_error()) instead of stopping the program, and the result stays
+// as the memset left it (zeros), which is how the report's "wrong results" look.
+class BlockPerColumnReducer : public ColumnReducer {
+  public:
+    BlockPerColumnReducer(unsigned threads, bool checked) : threads_(threads), checked_(checked) {}
+    std::size_t workspace_bytes(long long, int) const override { return 0; }
+    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
+        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
+        grid_ = dim3(static_cast<unsigned>(n), 1, 1);  // one block per column
+        block_ = dim3(threads_, 1, 1);
+    }
+    void run(cudaStream_t stream) override {
+        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
+        column_sum_block_per_column_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
+        if (checked_) {
+            CUDA_CHECK_LAUNCH();
+        } else {
+            const cudaError_t err = cudaGetLastError();  // read (and cleared) but not acted on
+            if (err != cudaSuccess && launch_error_ == cudaSuccess) launch_error_ = err;
+        }
+    }
+    void teardown() override {}
+    dim3 grid() const override { return grid_; }
+    dim3 block() const override { return block_; }
+    cudaError_t launch_error() const override { return launch_error_; }
+
+  private:
+    unsigned threads_;
+    bool checked_;
+    cudaError_t launch_error_ = cudaSuccess;
+    const double* mat_ = nullptr;
+    double* vec_ = nullptr;
+    long long m_ = 0;
+    int n_ = 0;
+    dim3 grid_, block_;
+};
+
 class TallReducer : public ColumnReducer {
   public:
     TallReducer(bool deterministic, const LaunchContext& context) : det_(deterministic), context_(context) {
@@ -364,6 +422,12 @@ std::unique_ptr<ColumnReducer> make_high1(const LaunchContext&) {
 std::unique_ptr<ColumnReducer> make_high2(const LaunchContext&) {
     return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(true));
 }
+std::unique_ptr<ColumnReducer> make_block_per_column(const LaunchContext&) {
+    return std::unique_ptr<ColumnReducer>(new BlockPerColumnReducer(kBlockPerColumnThreads, true));
+}
+std::unique_ptr<ColumnReducer> make_block_per_column_over_limit(const LaunchContext&) {
+    return std::unique_ptr<ColumnReducer>(new BlockPerColumnReducer(kOverLimitThreads, false));
+}
 std::unique_ptr<ColumnReducer> make_tall(const LaunchContext& context) {
     return std::unique_ptr<ColumnReducer>(new TallReducer(false, context));
 }
@@ -384,6 +448,21 @@ Version entry(const char* label, const char* kernel, const char* summary, bool s
     return v;
 }
 
+// The demonstration (validated = false, run only when --only names it): block_per_column's
+// kernel launched with kOverLimitThreads threads per block, more than any CUDA device allows
+// (1024), and the launch left unchecked as in the report's code. What the report's conclusion
+// describes ("the number of threads applied for each block is huge, so the Kernel function
+// can't enter the GPU"): the launch fails, nothing runs, the result stays zero.
+Version over_limit_entry() {
+    Version v = entry("block_per_column_over_limit", "column_sum_block_per_column_atomic",
+                      "block_per_column with 2048 threads per block (over the limit), launch unchecked as in the "
+                      "report: the kernel never runs",
+                      false, false, false, make_block_per_column_over_limit);
+    v.validated = false;
+    v.by_default = false;
+    return v;
+}
+
 }  // namespace
 
 const std::vector<Version>& versions() {
@@ -399,6 +478,9 @@ const std::vector<Version>& versions() {
         entry("high2", "column_sum_column_groups_atomic",
               "report: columns over 8 blocks of 8x128, rows over threads, atomics [slow: --slow-repeat]", true, false,
               false, make_high2),
+        entry("block_per_column", "column_sum_block_per_column_atomic",
+              "report's unlisted idea: one block per column (grid n), 1024 threads, atomics", false, false, false,
+              make_block_per_column),
         entry("tall", "column_sum_flat_vectorized<atomic>",
               "ours: flat double2 loads, register sums, shared fold, n atomics per block", false, false, false,
               make_tall),
@@ -407,6 +489,7 @@ const std::vector<Version>& versions() {
               false, make_tall_det),
         entry("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view", false,
               false, true, make_cublas_reducer),
+        over_limit_entry(),
     };
     return registry;
 }

@@ -23,6 +23,10 @@ namespace colreduce {
 
 constexpr int kMaxColumns = 1024;            // every version handles 1 <= n <= 1024
 constexpr long long kMaxRows = 2147483647LL;  // cuBLAS takes m as an int
+// block_per_column: the report's 1024 threads per block; its demonstration asks for twice the
+// per-block limit of every CUDA device so far (1024), which no device can launch.
+constexpr unsigned kBlockPerColumnThreads = 1024;
+constexpr unsigned kOverLimitThreads = 2048;
 
 // The tuning of the tall versions (tall, tall_det), in one place: block size, unrolling, grid,
 // and the shape of tall_det's second pass. for_device() picks it for a device; every
@@ -71,6 +75,9 @@ class ColumnReducer {
     virtual void teardown() = 0;
     virtual dim3 grid() const = 0;   // 0 x 0 x 0: chosen by a library
     virtual dim3 block() const = 0;
+    // The first launch error of run() that the version did not stop on (only a demonstration
+    // of the report's unchecked launches records one; every other launch is checked: exit 3).
+    virtual cudaError_t launch_error() const { return cudaSuccess; }
 };
 
 using ReducerFactory = std::unique_ptr<ColumnReducer> (*)(const LaunchContext&);
@@ -82,8 +89,9 @@ struct Version : cw::VersionInfo {
     ReducerFactory make = nullptr;
 };
 
-// The registry: every version, in the order they run (original, high1, high2, tall,
-// tall_det, cublas).
+// The registry: every version, in the order they run (original, high1, high2,
+// block_per_column, tall, tall_det, cublas; then the demonstration block_per_column_over_limit,
+// which runs only when --only names it).
 const std::vector<Version>& versions();
 
 // cuBLAS cublasDgemv on the transposed view (colreduce_cublas.cu, its own translation unit).

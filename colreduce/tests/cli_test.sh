@@ -13,7 +13,7 @@ expect_output "--help lists the options and the positional form" \
   sh -c "$cr --help | tr '\n' ' '"
 # The version list of --help is the registry: every label, the slow ones and the baseline marked.
 expect_output "--help lists every version of the registry" \
-  "\* original .*slow.*\* high1 .*slow.*\* high2 .*slow.*\* tall .*\* tall_det .*\* cublas .*\[library baseline\]" \
+  "\* original .*slow.*\* high1 .*slow.*\* high2 .*slow.*\* block_per_column .*\* tall .*\* tall_det .*\* cublas .*\[library baseline\] +block_per_column_over_limit .*\[demonstration, not validated\]" \
   sh -c "$cr --help | tr '\n' ' '"
 expect_output "--help documents the shared defaults (repeat 20, warmup 3, seed 1) and automatic 0" \
   "--threads=N .*0 = automatic.*1024.*--blocks=N .*0 = automatic.*--repeat=N .*default: 20.*--warmup=N .*default: 3.*--seed=N .*default: 1\)" \
@@ -50,7 +50,7 @@ expect_usage_error "--blocks negative" "--blocks=-1 is out of range" $cr --block
 expect_usage_error "--slow-repeat non-numeric" "--slow-repeat expects an integer" $cr --slow-repeat=x
 expect_usage_error "--seed negative" "--seed=-1 is out of range" $cr --seed=-1
 expect_usage_error "--only names a version twice" "names version 'tall' twice" $cr --only=tall,cublas,tall
-expect_usage_error "--only with an unknown label" "unknown version 'high3' \(known: original,high1,high2,tall,tall_det,cublas\)" $cr --only=tall,high3
+expect_usage_error "--only with an unknown label" "unknown version 'high3' \(known: original,high1,high2,block_per_column,tall,tall_det,cublas,block_per_column_over_limit\)" $cr --only=tall,high3
 expect_usage_error "--csv unwritable" "cannot write CSV file" $cr --csv=/nonexistent-dir/x.csv
 printf 'a,b\n1,2\n' >"$cr_tmp/other.csv"
 expect_usage_error "--csv with other columns" "has different columns" $cr --csv="$cr_tmp/other.csv"
@@ -115,10 +115,20 @@ fi
 # The figures and tables from a synthetic CSV with the program's own header (the committed
 # results/ CSV is rendered by the shared runner): every figure renders without a gnuplot
 # warning, and tables.py fills every table and every generated number of a copy of the README.
-$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake.csv"
-for cr_fig in kernel_time gpu_total_split; do
+# The synthetic results live in a folder of their own, as results/ does: tables.py reads
+# block_per_column.csv, context.csv and profile.csv next to the main CSV.
+mkdir -p "$cr_tmp/fake" "$cr_tmp/main-only"
+$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/colreduce.csv"
+$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/block_per_column.csv" --block-per-column
+$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/context.csv" --context
+python3 tests/make_fake_csv.py "$cr_tmp/fake/profile.csv" --profile
+cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/main-only/colreduce.csv"
+cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/fake.csv"
+for cr_fig in kernel_time gpu_total_split dram_sol; do
+  cr_in="$cr_tmp/fake.csv"
+  [ "$cr_fig" = dram_sol ] && cr_in="$cr_tmp/fake/profile.csv"
   if ! command -v gnuplot >/dev/null; then t_skip "figure $cr_fig renders (synthetic CSV)" "gnuplot not installed"; continue; fi
-  if gnuplot -c "plots/$cr_fig.gp" "$cr_tmp/fake.csv" "$cr_tmp/$cr_fig.png" >"$cr_tmp/gp.log" 2>&1 &&
+  if gnuplot -c "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" >"$cr_tmp/gp.log" 2>&1 &&
      [ -s "$cr_tmp/$cr_fig.png" ] && ! grep -qiE 'warning|error' "$cr_tmp/gp.log"; then
     t_pass "figure $cr_fig renders (synthetic CSV)"
   else
@@ -126,13 +136,26 @@ for cr_fig in kernel_time gpu_total_split; do
   fi
 done
 cp README.md "$cr_tmp/README.md"
-if python3 tables.py "$cr_tmp/fake.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&
-   ! grep -q 'no results yet' "$cr_tmp/README.md" &&
-   [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 3 ] &&
+if python3 tables.py "$cr_tmp/fake/colreduce.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&
+   ! grep -q 'no results yet\|(run make' "$cr_tmp/README.md" &&
+   [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 4 ] &&
+   grep -q '^| `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/README.md" &&
+   grep -q '^| `tall` | 60.0 | 20.0 | .* | 92.0 |' "$cr_tmp/README.md" &&
+   grep -q '175–190 ms (median 180 ms) in 3 fresh processes' "$cr_tmp/README.md" &&
    grep -q 'FAKE GPU' "$cr_tmp/README.md"; then
-  t_pass "tables.py fills every README table and value (synthetic CSV)"
+  t_pass "tables.py fills every README table and value (synthetic CSVs)"
 else
-  t_fail "tables.py fills every README table and value (synthetic CSV)" "$(head -n 3 "$cr_tmp/tables.log" | tr '\n' ' ')"
+  t_fail "tables.py fills every README table and value (synthetic CSVs)" "$(head -n 3 "$cr_tmp/tables.log" | tr '\n' ' ')"
+fi
+# Before make report-run / make profile wrote the optional CSVs: placeholders, no error.
+cp README.md "$cr_tmp/README.placeholders.md"
+if python3 tables.py "$cr_tmp/main-only/colreduce.csv" "$cr_tmp/README.placeholders.md" >"$cr_tmp/tables3.log" 2>&1 &&
+   grep -q '^| (run make profile) |' "$cr_tmp/README.placeholders.md" &&
+   grep -q '^| (run make report-run) |' "$cr_tmp/README.placeholders.md" &&
+   grep -q 'v:demo-launch -->(run make report-run)<' "$cr_tmp/README.placeholders.md"; then
+  t_pass "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders"
+else
+  t_fail "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders" "$(head -n 3 "$cr_tmp/tables3.log" | tr '\n' ' ')"
 fi
 # ... and from the committed CSV (the old or the new layout), leaving README.md as it is
 # when nothing changed in the results.

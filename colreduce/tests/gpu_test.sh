@@ -86,7 +86,7 @@ a = [(i * 7 + j * 3) % 11 - 5 for i in range(m) for j in range(n)]
 sys.stdout.buffer.write(struct.pack('<%dd' % (m * n), *a))
 open('$cr_tmp/want.bin', 'wb').write(struct.pack('<%dd' % n, *[sum(a[i * n + j] for i in range(m)) for j in range(n)]))
 " >"$cr_tmp/in.bin"
-for cr_v in original high2 tall; do
+for cr_v in original high2 block_per_column tall; do
   if [ "$CW_GPU_OK" != 1 ]; then t_skip "--input/--output exact sums, $cr_v" "$CW_GPU_REASON"; continue; fi
   t_run $cr --n=5 --input="$cr_tmp/in.bin" --output="$cr_tmp/out-$cr_v.bin" --only=$cr_v $cr_fast
   if [ "$T_STATUS" -eq 0 ] && cmp -s "$cr_tmp/out-$cr_v.bin" "$cr_tmp/want.bin"; then t_pass "--input/--output exact sums, $cr_v"
@@ -98,8 +98,78 @@ done
 cr_san=1x1,15x3,16x8,17x9,33x65,100x1000,1000x63,5x1024
 sanitize memcheck "memcheck, every version" $cr --sizes=$cr_san $cr_fast
 sanitize memcheck "memcheck, tall/tall_det --threads=1 --blocks=3" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=1 --blocks=3
-sanitize racecheck "racecheck, original/high1/high2/tall/tall_det" $cr --sizes=$cr_san $cr_fast --only=original,high1,high2,tall,tall_det
+sanitize racecheck "racecheck, original/high1/high2/block_per_column/tall/tall_det" $cr --sizes=$cr_san $cr_fast --only=original,high1,high2,block_per_column,tall,tall_det
 sanitize synccheck "synccheck, tall/tall_det --threads=96 --blocks=2" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=96 --blocks=2
+
+# The report's third idea and its demonstration. block_per_column (1024 threads per block)
+# must PASS; block_per_column_over_limit (2048, launch unchecked) must run to exit 0 (it is not
+# validated), its rows saying the launch failed with cudaErrorInvalidConfiguration, the
+# result wrong in every column (the zeros left by the memset), and the device's limit 1024.
+cr_bpc_sizes=1x1,17x9,1000x63,160000x8,1600003x64,5x1024
+if [ "$CW_GPU_OK" = 1 ]; then
+  rm -f "$cr_tmp/bpc.csv"
+  t_run $cr --sizes=$cr_bpc_sizes $cr_fast --only=block_per_column,block_per_column_over_limit --csv="$cr_tmp/bpc.csv"
+  cr_bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+    $h["version"] == "block_per_column_over_limit" && !($h["launch_error"] == "cudaErrorInvalidConfiguration" &&
+      $h["result_ok"] == 0 && $h["validated"] == 0 && $h["wrong_columns"] == $h["n"] && $h["max_threads_per_block"] == 1024) { b++ }
+    $h["version"] == "block_per_column" && !($h["launch_error"] == "cudaSuccess" && $h["result_ok"] == 1) { b++ }
+    { r++ } END { print (r == 12 ? b + 0 : "rows:" r) }' "$cr_tmp/bpc.csv" 2>/dev/null)
+  if [ "$T_STATUS" -eq 0 ] && [ "$cr_bad" = 0 ] && [ "$(grep -c 'Result = PASS' "$T_OUT")" -eq 6 ] &&
+     [ "$(grep -c 'version=block_per_column_over_limit .*launch_error=cudaErrorInvalidConfiguration .*demonstration, not validated' "$T_OUT")" -eq 6 ] &&
+     grep -q 'launch failed, not checked' "$T_OUT"; then
+    t_pass "block_per_column passes; block_per_column_over_limit: launch error recorded, every column wrong, exit 0"
+  else
+    t_fail "block_per_column passes; block_per_column_over_limit: launch error recorded, every column wrong, exit 0" "exit $T_STATUS, bad rows '$cr_bad'"
+    t_show_failure
+  fi
+else
+  t_skip "block_per_column passes; block_per_column_over_limit: launch error recorded, every column wrong, exit 0" "$CW_GPU_REASON"
+fi
+# The context creation is measured in every run (context_ms > 0 on every row).
+if [ "$CW_GPU_OK" = 1 ] && [ -s "$cr_tmp/bpc.csv" ]; then
+  if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "context_ms") c = i; next } !(c && $c > 0) { bad++ } END { exit bad > 0 }' "$cr_tmp/bpc.csv"; then
+    t_pass "context_ms measured (> 0) on every row"
+  else t_fail "context_ms measured (> 0) on every row" "an empty or zero context_ms"; fi
+else
+  t_skip "context_ms measured (> 0) on every row" "${CW_GPU_REASON:-no CSV from the block_per_column case}"
+fi
+# Under compute-sanitizer memcheck: block_per_column is clean (with every version above), and
+# the demonstration's launch is reported as the API error it is, with no memory error.
+cr_cs=$(command -v compute-sanitizer || ls "${CUDA_PATH:-/usr/local/cuda}"/bin/compute-sanitizer 2>/dev/null)
+if [ "$CW_GPU_OK" != 1 ]; then
+  t_skip "memcheck, block_per_column_over_limit: the launch error and nothing else" "$CW_GPU_REASON"
+elif [ -z "$cr_cs" ]; then
+  t_skip "memcheck, block_per_column_over_limit: the launch error and nothing else" "compute-sanitizer not found"
+else
+  t_run "$cr_cs" --tool memcheck $cr --sizes=17x9,1000x63 $cr_fast --only=block_per_column_over_limit
+  if [ "$T_STATUS" -eq 0 ] && grep -q 'cudaErrorInvalidConfiguration' "$T_OUT" &&
+     ! grep -Eq 'Invalid __global__|Out-of-range|Address .* is out of bounds|Misaligned' "$T_OUT"; then
+    t_pass "memcheck, block_per_column_over_limit: the launch error and nothing else"
+  else
+    t_fail "memcheck, block_per_column_over_limit: the launch error and nothing else" "exit $T_STATUS"
+    t_show_failure
+  fi
+fi
+
+# make profile's path: Nsight Compute on one small size and one version (common/ncu_profile.sh,
+# the metric list of the Makefile), tidy rows with the DRAM throughput; skipped without ncu.
+if [ "$CW_GPU_OK" != 1 ]; then
+  t_skip "profile: ncu_profile.sh on tall, 16000 x 8, tidy DRAM rows" "$CW_GPU_REASON"
+elif ! cr_ncu_reason=$(bash ../common/ncu_profile.sh --check 2>&1); then
+  t_skip "profile: ncu_profile.sh on tall, 16000 x 8, tidy DRAM rows" "$cr_ncu_reason"
+else
+  cr_metrics=$(make --no-print-directory -s -p -n 2>/dev/null | sed -n 's/^PROFILE_METRICS := //p' | head -n 1)
+  rm -f "$cr_tmp/profile.csv"
+  CW_PROFILE_LOG_DIR="$cr_tmp/profile" t_run bash ../common/ncu_profile.sh "$cr_tmp/profile.csv" colreduce tall 16000 8 \
+    "$cr_metrics" --print-units base --kernel-name regex:column_sum $cr --only=tall 16000 8 --repeat=1 --warmup=0
+  if [ "$T_STATUS" -eq 0 ] && [ -n "$cr_metrics" ] &&
+     grep -q '^colreduce,tall,.*,16000,8,dram__throughput.avg.pct_of_peak_sustained_elapsed,' "$cr_tmp/profile.csv"; then
+    t_pass "profile: ncu_profile.sh on tall, 16000 x 8, tidy DRAM rows"
+  else
+    t_fail "profile: ncu_profile.sh on tall, 16000 x 8, tidy DRAM rows" "exit $T_STATUS"
+    t_show_failure
+  fi
+fi
 
 # --inject-fault: every version of the registry must FAIL (one FAIL line per planned run),
 # exit 1, and neither the CSV nor the output is written.
