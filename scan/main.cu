@@ -112,6 +112,7 @@ cw::CsvRow make_row(const Config& cfg, const scan_versions::Params& params, cons
         .add("copy_bw_GBps", copy_bw)
         .add("model_bytes", model, 8)
         .add("model_GBps", ms > 0 ? model / (ms * 1.0e6) : NAN)
+        .add("additions", v.additions(static_cast<std::size_t>(sc.n > 0 ? sc.n : 1), params), 12)
         .add("cpu_ms", sc.cpu_ms)
         .add("speedup_vs_cpu", ms > 0 ? sc.cpu_ms / ms : NAN, 4)
         .add("h2d_ms", sc.h2d_ms)

@@ -581,6 +581,53 @@ std::vector<KernelLaunch> BrentKungScan::launches(std::size_t n, bool exclusive)
 }
 
 // ---------------------------------------------------------------------------------------
+// map_brent_kung: map's chunk kernels around brent_kung's scan of the chunk totals
+// ---------------------------------------------------------------------------------------
+
+MapBrentKungScan::MapBrentKungScan(std::size_t max_n, int threads, int per_thread)
+    : threads_(threads),
+      per_thread_(per_thread),
+      totals_(device_alloc(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(per_thread)))),
+      totals_scan_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(per_thread)), threads) {}
+
+MapBrentKungScan::~MapBrentKungScan() { cudaFree(totals_); }
+
+void MapBrentKungScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    const std::size_t chunks = scan_plan::ceil_div(n, static_cast<std::size_t>(per_thread_));
+    unsigned* totals = chunks > 1 ? totals_ : nullptr;
+    // Kernel 1: every chunk scanned serially by its thread, its total written.
+    const unsigned grid = static_cast<unsigned>(grid_for(chunks, threads_));
+    if (exclusive)
+        map_scan_chunks<true><<<grid, threads_, 0, s>>>(in, out, totals, n, per_thread_);
+    else
+        map_scan_chunks<false><<<grid, threads_, 0, s>>>(in, out, totals, n, per_thread_);
+    CUDA_CHECK_LAUNCH();
+    if (chunks <= 1) return;
+    // Kernel 2: the totals, inclusive, in place, by Brent-Kung (recursive beyond one block).
+    totals_scan_.run(totals_, totals_, chunks, false, s);
+    // Kernel 3: chunk t + 1 gets the scanned total of chunks 0..t.
+    map_add_chunk_offsets<<<static_cast<unsigned>(grid_for(chunks - 1, threads_)), threads_, 0, s>>>(
+        out, totals_, n, per_thread_);
+    CUDA_CHECK_LAUNCH();
+}
+
+std::vector<KernelLaunch> MapBrentKungScan::launches(std::size_t n, bool exclusive) const {
+    const std::size_t chunks = scan_plan::ceil_div(n, static_cast<std::size_t>(per_thread_));
+    const long long grid0 = grid_for(chunks, threads_);
+    std::vector<KernelLaunch> out;
+    out.push_back(exclusive ? describe("map_scan_chunks", map_scan_chunks<true>, grid0, threads_, 0)
+                            : describe("map_scan_chunks", map_scan_chunks<false>, grid0, threads_, 0));
+    if (chunks > 1) {
+        KernelLaunch k2 = totals_scan_.launches(chunks, false).front();
+        k2.name = "brent_kung_block_scan(totals)";
+        out.push_back(k2);
+        out.push_back(describe("map_add_chunk_offsets", map_add_chunk_offsets, grid_for(chunks - 1, threads_),
+                               threads_, 0));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
 // lookback
 // ---------------------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@
 //   hs_buffered         section 1 done right: double-buffered in shared memory, one block
 //   hs_multiblock_racy  section 1.10: the in-place kernel launched on ceil(n/T) blocks (racy)
 //   map                 section 2: per-thread chunks, totals scanned, offsets added back
-//   brent_kung          section 3: block scans, recursive scan of block sums, add back
+//   brent_kung          block scans, recursive scan of block sums, add back (Brent-Kung throughout)
+//   map_brent_kung      section 3 as the report describes it: per-thread chunks scanned serially,
+//                       the chunk totals scanned by Brent-Kung, the totals added back
 //   lookback            ours: single-pass decoupled look-back (Merrill & Garland 2016)
 //   cub                 cub::DeviceScan (scan_cub.cu)
 #pragma once
@@ -112,6 +114,26 @@ class BrentKungScan : public Runner {
   private:
     int threads_;
     std::vector<unsigned*> sums_;  // sums_[l] holds level l+1
+};
+
+// map_brent_kung (section 3 as the report describes it: "scan sub arrays of the input array
+// with normal approach, scan the intermediate array with Brent Kung approach, reduce the
+// result back to the main array"): kernel 1 is map's map_scan_chunks (each thread scans
+// `per_thread` consecutive elements serially and writes its chunk's total), kernel 2 is
+// brent_kung's scan of those totals (inclusive, in place; recursive beyond one block of
+// 2 x threads totals, so any n works), kernel 3 is map's map_add_chunk_offsets. n <=
+// per_thread is one chunk: kernel 1 alone.
+class MapBrentKungScan : public Runner {
+  public:
+    MapBrentKungScan(std::size_t max_n, int threads, int per_thread);
+    ~MapBrentKungScan() override;
+    void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
+    std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
+
+  private:
+    int threads_, per_thread_;
+    unsigned* totals_ = nullptr;  // one total per chunk, ceil(max_n / per_thread)
+    BrentKungScan totals_scan_;   // scans them (its own workspace for their block sums)
 };
 
 // lookback: single pass, one tile of policy.threads x policy.items ints per block (the

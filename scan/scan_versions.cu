@@ -1,6 +1,8 @@
 // The version registry of scan (see scan_versions.cuh).
 #include "scan_versions.cuh"
 
+#include <cmath>
+
 #include "scan_cub.cuh"
 #include "scan_plan.h"
 
@@ -11,6 +13,7 @@ std::string nothing(long long, const Params&) { return ""; }
 int not_applicable(const Params&) { return 0; }
 double no_workspace(std::size_t, const Params&) { return 0.0; }
 double single_pass(std::size_t n, const Params&) { return scan_plan::model_bytes_single_pass(n); }
+double hillis_steele_additions(std::size_t n, const Params&) { return scan_plan::additions_hillis_steele(n); }
 
 // Device bytes of the per-level totals of a recursive scan (every level but the first).
 double level_bytes(std::size_t max_n, std::size_t group) {
@@ -30,6 +33,7 @@ std::vector<Version> make_registry() {
         v.is_baseline = true;
         v.cannot_run = nothing;
         v.model_bytes = single_pass;
+        v.additions = [](std::size_t, const Params&) { return std::nan(""); };
         // CUB's temporary storage: its tile states, far less than this bound.
         v.workspace_bytes = [](std::size_t n, const Params&) { return static_cast<double>(n) / 64.0 + (1 << 20); };
         v.items_per_thread = not_applicable;
@@ -50,6 +54,7 @@ std::vector<Version> make_registry() {
             return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
         };
         v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
+        v.additions = hillis_steele_additions;
         v.workspace_bytes = no_workspace;
         v.items_per_thread = not_applicable;
         v.make = [](std::size_t, const Params& p) {
@@ -69,6 +74,7 @@ std::vector<Version> make_registry() {
                    (p.threads < scan_plan::kMaxOneBlock ? " (--threads=1024 allows 1024)" : "");
         };
         v.model_bytes = single_pass;
+        v.additions = hillis_steele_additions;
         v.workspace_bytes = no_workspace;
         v.items_per_thread = not_applicable;
         v.make = [](std::size_t, const Params& p) {
@@ -85,6 +91,7 @@ std::vector<Version> make_registry() {
         v.has_exclusive = false;
         v.cannot_run = nothing;
         v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
+        v.additions = hillis_steele_additions;
         v.workspace_bytes = no_workspace;
         v.items_per_thread = not_applicable;
         v.make = [](std::size_t, const Params& p) {
@@ -101,6 +108,9 @@ std::vector<Version> make_registry() {
         v.model_bytes = [](std::size_t n, const Params& p) {
             return scan_plan::model_bytes_recursive(n, static_cast<std::size_t>(p.per_thread));
         };
+        v.additions = [](std::size_t n, const Params& p) {
+            return scan_plan::additions_map(n, static_cast<std::size_t>(p.per_thread));
+        };
         v.workspace_bytes = [](std::size_t n, const Params& p) {
             return level_bytes(n, static_cast<std::size_t>(p.per_thread));
         };
@@ -114,10 +124,13 @@ std::vector<Version> make_registry() {
         Version v;
         v.label = "brent_kung";
         v.kernel = "brent_kung_block_scan, brent_kung_add_block_sums";
-        v.summary = "report section 3: Brent-Kung block scans, block sums scanned, added back";
+        v.summary = "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back";
         v.cannot_run = nothing;
         v.model_bytes = [](std::size_t n, const Params& p) {
             return scan_plan::model_bytes_recursive(n, 2 * static_cast<std::size_t>(p.threads));
+        };
+        v.additions = [](std::size_t n, const Params& p) {
+            return scan_plan::additions_brent_kung(n, 2 * static_cast<std::size_t>(p.threads));
         };
         v.workspace_bytes = [](std::size_t n, const Params& p) {
             return level_bytes(n, 2 * static_cast<std::size_t>(p.threads));
@@ -130,11 +143,39 @@ std::vector<Version> make_registry() {
     }
     {
         Version v;
+        v.label = "map_brent_kung";
+        v.kernel = "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets";
+        v.summary = "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back";
+        v.cannot_run = nothing;
+        v.model_bytes = [](std::size_t n, const Params& p) {
+            return scan_plan::model_bytes_map_brent_kung(n, static_cast<std::size_t>(p.per_thread),
+                                                         2 * static_cast<std::size_t>(p.threads));
+        };
+        v.additions = [](std::size_t n, const Params& p) {
+            return scan_plan::additions_map_brent_kung(n, static_cast<std::size_t>(p.per_thread),
+                                                       2 * static_cast<std::size_t>(p.threads));
+        };
+        v.workspace_bytes = [](std::size_t n, const Params& p) {  // the chunk totals and their block sums
+            const std::size_t chunks = scan_plan::ceil_div(n > 0 ? n : 1, static_cast<std::size_t>(p.per_thread));
+            return 4.0 * static_cast<double>(chunks) + level_bytes(chunks, 2 * static_cast<std::size_t>(p.threads));
+        };
+        v.items_per_thread = [](const Params& p) { return p.per_thread; };
+        v.make = [](std::size_t max_n, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapBrentKungScan(max_n, p.threads, p.per_thread));
+        };
+        r.push_back(v);
+    }
+    {
+        Version v;
         v.label = "lookback";
         v.kernel = "scan_decoupled_lookback";
         v.summary = "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)";
         v.cannot_run = nothing;
         v.model_bytes = single_pass;
+        v.additions = [](std::size_t n, const Params& p) {
+            return scan_plan::additions_lookback(n, static_cast<std::size_t>(p.lookback.threads),
+                                                 static_cast<std::size_t>(p.lookback.items));
+        };
         v.workspace_bytes = [](std::size_t n, const Params& p) {  // a descriptor per tile, the tile counter
             return 8.0 * static_cast<double>(scan_plan::ceil_div(n, static_cast<std::size_t>(p.lookback.tile()))) + 4.0;
         };

@@ -29,6 +29,9 @@ struct Version : cw::VersionInfo {
     std::function<std::string(long long n, const Params&)> cannot_run;
     // Bytes one scan of n moves through DRAM (the model of scan_plan.h; CSV model_bytes).
     std::function<double(std::size_t n, const Params&)> model_bytes;
+    // Additions of data values one inclusive scan of n performs (scan_plan.h's work model;
+    // CSV additions); NaN where it is not modelled (CUB's internals).
+    std::function<double(std::size_t n, const Params&)> additions;
     // Device workspace, in bytes, for scans of up to max_n (beyond the input and output).
     std::function<double(std::size_t max_n, const Params&)> workspace_bytes;
     // Elements one thread scans serially (CSV per_thread); 0 where that means nothing.

@@ -36,18 +36,30 @@ scan_output() {
   expect_output "$name" "$@"
 }
 
-# Validated versions: cub, map, brent_kung, lookback at every size; hs_buffered where n <= --threads.
+# Validated versions: cub, map, brent_kung, map_brent_kung, lookback at every size; hs_buffered where n <= --threads.
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
 scan_case "awkward sizes, every version, both scans" \
   $scan --sizes=$awkward --mode=both $quick
 scan_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" \
-  $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,lookback $quick
+  $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,map_brent_kung,lookback $quick
 scan_case "--threads=32 --per-thread=2 (deep recursion)" \
   $scan --sizes=1,31,32,33,1025,65537 --threads=32 --per-thread=2 --mode=both $quick
 scan_case "--threads=128 --per-thread=3" \
   $scan --sizes=127,128,129,4097,999983 --threads=128 --per-thread=3 --mode=both $quick
 scan_case "--threads=256 --per-thread=16" \
   $scan --sizes=255,256,257,1048579 --threads=256 --per-thread=16 --mode=both $quick
+# map_brent_kung: chunk counts around one Brent-Kung block (--threads=32: 64 totals per block)
+# and its recursion (3 elements per thread: 192 = 64 chunks, 193 = 65; 12288 = 64 blocks of
+# totals, 12289 = 65; 786433: totals 262145 -> 4097 -> 65 -> 2), and long chunks.
+scan_case "map_brent_kung: --threads=32 --per-thread=3, one block of totals and its recursion" \
+  $scan --only=map_brent_kung,cub --threads=32 --per-thread=3 --mode=both \
+  --sizes=1,2,3,4,191,192,193,194,12287,12288,12289,12290,786433,999983 $quick
+scan_case "map_brent_kung: --per-thread=1024 (one chunk up to n = 1024)" \
+  $scan --only=map_brent_kung,cub --per-thread=1024 --mode=both --sizes=1,1023,1024,1025,2049,1048583 $quick
+scan_case "map_brent_kung and map: --per-thread=2 at 20,000,000 (the per-thread sweep's smallest K)" \
+  $scan --only=map_brent_kung,map,cub --per-thread=2 --mode=both --sizes=20000000 $quick
+scan_case "map_brent_kung and map: --per-thread=64 at 20,000,000 and 2^28 (the sweep's largest K)" \
+  $scan --only=map_brent_kung,map,cub --per-thread=64 --mode=both --sizes=20000000,2^28 $quick
 # lookback's two tiles, whichever this GPU would choose (--lb-items=auto): 8192 ints (32 per
 # thread) and 4096 (16 per thread), at and around their boundaries and at large sizes.
 for items in 32 16; do
@@ -93,7 +105,7 @@ cw_detect_gpu
 name="--inject-fault: every validated version FAILs, exit 1, no CSV and no output written"
 if [ "$CW_GPU_OK" = 1 ]; then
   rm -f "$tmp/fault.csv" "$tmp/fault.bin"
-  t_run $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,lookback --inject-fault \
+  t_run $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback --inject-fault \
     --csv="$tmp/fault.csv" --output="$tmp/fault.bin" $quick
   fails=$(grep -c 'Result = FAIL' "$T_OUT")
   planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
@@ -112,7 +124,7 @@ fi
 printf '\001\000\000\000\377\377\377\377\377\377\377\177\001\000\000\000' >"$tmp/in.bin"
 printf '\001\000\000\000\000\000\000\000\377\377\377\177\000\000\000\200' >"$tmp/incl.bin"
 printf '\000\000\000\000\001\000\000\000\000\000\000\000\377\377\377\177' >"$tmp/excl.bin"
-for v in lookback brent_kung map hs_buffered cub; do
+for v in lookback brent_kung map_brent_kung map hs_buffered cub; do
   for m in inclusive exclusive; do
     name="--input/--output round trip, $v $m (wrap-around)"
     cw_detect_gpu
@@ -160,7 +172,7 @@ scan_output "lookback's tuning policy is reported" "^lookback tuning policy: 256
   $scan --n=5000 --mode=inclusive --only=lookback $quick
 
 # compute-sanitizer on every validated version (small sizes; the racy kernels are excluded).
-checked="--only=cub,hs_buffered,map,brent_kung,lookback --mode=both $quick"
+checked="--only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback --mode=both $quick"
 sanitize memcheck "memcheck: every validated version, --threads=128" \
   $scan --sizes=1,33,1025,70001 --threads=128 --per-thread=4 $checked
 sanitize racecheck "racecheck: every validated version, --threads=128" \
@@ -173,5 +185,51 @@ sanitize racecheck "racecheck: lookback with 16 ints per thread" \
   $scan --lb-items=16 --sizes=33,4097,70001 --only=lookback --mode=both $quick
 sanitize memcheck "memcheck: lookback with 16 ints per thread" \
   $scan --lb-items=16 --sizes=1,4097,70001 --only=lookback --mode=both $quick
-sanitize initcheck "initcheck: hs_buffered, map, brent_kung, lookback" \
-  $scan --sizes=33,5000 --threads=256 --only=hs_buffered,map,brent_kung,lookback --mode=both $quick
+sanitize initcheck "initcheck: hs_buffered, map, brent_kung, map_brent_kung, lookback" \
+  $scan --sizes=33,5000 --threads=256 --only=hs_buffered,map,brent_kung,map_brent_kung,lookback --mode=both $quick
+sanitize racecheck "racecheck: map_brent_kung, --threads=32 (recursive scan of the totals)" \
+  $scan --sizes=193,12289 --threads=32 --per-thread=3 --only=map_brent_kung --mode=both $quick
+
+# `make profile` on the shapes it uses: the report's map kernel (map_scan_chunks, kernel 1 of
+# map_brent_kung) at n = 15000 (8 per thread, 1024 threads: a grid of 2 blocks) and the
+# look-back at 5000, with the Makefile's metric list and options; every metric must come back.
+name="ncu profile: map_scan_chunks at n=15000 (grid 2) and lookback at n=5000, every metric of PROFILE_METRICS"
+prof_reason=$(bash ../common/ncu_profile.sh --check 2>&1)
+if [ $? -ne 0 ]; then
+  t_skip "$name" "$prof_reason"
+else
+  rm -f "$tmp/profile.csv"
+  M=$(make --no-print-directory -s -f Makefile -f - print-profile-metrics <<<'print-profile-metrics: ; @echo $(PROFILE_METRICS)')
+  A=$(make --no-print-directory -s -f Makefile -f - print-profile-args <<<'print-profile-args: ; @echo $(PROFILE_ARGS)')
+  ok=1
+  CW_PROFILE_LOG_DIR=$tmp/ncu bash ../common/ncu_profile.sh "$tmp/profile.csv" scan map_brent_kung "" 15000 "$M" \
+    --print-units base --kernel-name regex:map_scan_chunks --launch-count 1 $scan --only=map_brent_kung --n=15000 $A \
+    >"$tmp/ncu.out" 2>&1 || ok=0
+  CW_PROFILE_LOG_DIR=$tmp/ncu bash ../common/ncu_profile.sh "$tmp/profile.csv" scan lookback "" 5000 "$M" \
+    --print-units base --kernel-name regex:scan_decoupled_lookback --launch-count 1 $scan --only=lookback --n=5000 $A \
+    >>"$tmp/ncu.out" 2>&1 || ok=0
+  check=$(python3 - "$tmp/profile.csv" "$M" <<'PY' 2>&1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = set(sys.argv[2].split(","))
+by = {}
+for r in rows:
+    by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = float(r["value"])
+problems = []
+for v, name in (("map_brent_kung", "map_scan_chunks"), ("lookback", "scan_decoupled_lookback")):
+    ks = by.get(v, {})
+    if len(ks) != 1 or name not in next(iter(ks)):
+        problems.append(f"{v}: kernels {list(ks)}")
+        continue
+    got = set(next(iter(ks.values())))
+    if got != want:
+        problems.append(f"{v}: missing {sorted(want - got)}")
+m = next(iter(by.get("map_brent_kung", {}).values()), {})
+if m and m.get("launch__grid_size") != 2:
+    problems.append(f"map_scan_chunks at 15000: grid {m.get('launch__grid_size')}, not 2")
+print("ok" if not problems else "; ".join(problems))
+PY
+)
+  if [ "$ok" = 1 ] && [ "$check" = ok ]; then t_pass "$name"
+  else t_fail "$name" "$check"; tail -n 5 "$tmp/ncu.out"; fi
+fi
