@@ -8,6 +8,10 @@
 #                     A module that cannot be loaded ends the job at once with exit 2. The
 #                     build needs CUDA 11.8 or newer (CUB ships with the toolkit from 11.0;
 #                     CI builds with 11.8 as the oldest).
+#   CW_MODULE_INIT    the modules init script(s) to source when the batch shell has no `module`
+#                     function (default: $LMOD_PKG/init/bash, $MODULESHOME/init/bash, the
+#                     system's /etc/profile.d/{lmod,modules}.sh, /usr/share/{lmod/lmod,modules}/init/bash);
+#                     set and empty: none.
 #   CW_SLURM_DRY_RUN  1: print every build and GPU command instead of running it (`dry run: ...`)
 #                     and exit 0; for checking a submission without a GPU.
 #   CW_GPU_CHECK      0: skip the check for a usable GPU that runs before any experiment
@@ -52,12 +56,14 @@ cw_do() {
 #   CW_INTERRUPTED  SIGINT/SIGTERM/SIGHUP when the job was signalled meanwhile (scancel, the
 #                   time limit, Ctrl-C), else empty
 #   CW_RUN_KEPT     the folder common/staged_run.sh kept a failed or interrupted run in
-#   CW_RUN_UPDATED  the results/ files a successful staged run replaced
+#   CW_RUN_UPDATED  the results/ files a successful staged run replaced (the last one's)
+#   CW_RUNS_UPDATED every successful staged run's, "<run name>: <files>; ..." (make profile
+#                   at the top stages one run per assignment)
 # A signal does not end the job script at once: make and staged_run.sh get it too (Slurm
 # signals every process of the job), stop, and say where the run was kept; tee ignores it so
 # that this reaches the log; then the caller reports it.
 cw_make() {
-  CW_INTERRUPTED="" CW_RUN_KEPT="" CW_RUN_UPDATED=""
+  CW_INTERRUPTED="" CW_RUN_KEPT="" CW_RUN_UPDATED="" CW_RUNS_UPDATED=""
   if cw_dry; then cw_do make "$@"; return 0; fi
   local out status recipe
   out=$(mktemp)
@@ -74,28 +80,46 @@ cw_make() {
   fi
   CW_RUN_KEPT=$(sed -n 's/^report-run .*what this run produced is in \(.*\)$/\1/p' "$out" | tail -n 1)
   CW_RUN_UPDATED=$(sed -n 's/^report-run [^:]*: results\/ updated: *//p' "$out" | tail -n 1)
+  CW_RUNS_UPDATED=$(sed -n 's/^report-run \([^:]*\): results\/ updated: *\(.*\)$/\1: \2/p' "$out" | paste -sd ';' - | sed 's/;/; /g')
   rm -f "$out"
   return "$status"
 }
 
-# The CUDA module, where environment modules exist (batch shells often lack the `module`
-# function even when the cluster has it: source its init script first). A module that cannot
-# be loaded ends the job here, before any build or GPU probe. Lmod prints an error for an
-# unknown module but may return 0: the module must also show as loaded afterwards.
+# The CUDA module, where environment modules exist. A batch job's bash is neither a login nor
+# an interactive shell: it reads no /etc/profile.d, so `module` is there only when the
+# submitting shell exported it (Lmod's init does `export -f module`; sbatch passes the
+# environment on). Otherwise the job sources the modules init itself, the first of:
+#   $LMOD_PKG/init/bash, $MODULESHOME/init/bash   (the submitting shell had modules set up:
+#                                                  its MODULEPATH came along with them)
+#   /etc/profile.d/lmod.sh, /etc/profile.d/modules.sh  (the system's setup, with its MODULEPATH)
+#   /usr/share/lmod/lmod/init/bash, /usr/share/modules/init/bash
+# and names it in the log. CW_MODULE_INIT="FILE..." tries those instead (a cluster whose init
+# lives elsewhere); CW_MODULE_INIT= (set, empty) sources none, as on a machine without modules.
+# A module that cannot be loaded ends the job here, before any build or GPU probe. Lmod prints
+# an error for an unknown module but may return 0: the module must also show as loaded afterwards.
 cw_module_loaded() {
   local m=$1
   case ":${LOADEDMODULES:-}:" in *":$m:"*|*":$m/"*) return 0 ;; esac
   module is-loaded "$m" >/dev/null 2>&1
 }
+cw_module_inits() {
+  if [ -n "${CW_MODULE_INIT+set}" ]; then printf '%s\n' $CW_MODULE_INIT; return; fi
+  printf '%s\n' ${LMOD_PKG:+"$LMOD_PKG/init/bash"} ${MODULESHOME:+"$MODULESHOME/init/bash"} \
+    /etc/profile.d/lmod.sh /etc/profile.d/modules.sh /usr/share/lmod/lmod/init/bash /usr/share/modules/init/bash
+}
 cw_load_module() {
   if [ -z "$CUDA_MODULE" ]; then cw_log "CUDA_MODULE is empty: no module loaded"; return 0; fi
   if ! type module >/dev/null 2>&1; then
     local init
-    for init in /etc/profile.d/modules.sh /etc/profile.d/lmod.sh /usr/share/lmod/lmod/init/bash \
-                /usr/share/modules/init/bash; do
+    while read -r init; do
+      [ -r "$init" ] || continue
       # shellcheck disable=SC1090
-      [ -r "$init" ] && . "$init" >/dev/null 2>&1 && break
-    done
+      . "$init" >/dev/null 2>&1
+      if type module >/dev/null 2>&1; then
+        cw_log "no 'module' function in this batch shell: sourced $init"
+        break
+      fi
+    done < <(cw_module_inits)
   fi
   if ! type module >/dev/null 2>&1; then
     cw_log "no 'module' command here: CUDA_MODULE=$CUDA_MODULE not loaded"
@@ -108,6 +132,7 @@ cw_load_module() {
   if [ "$status" -ne 0 ] || ! cw_module_loaded "$CUDA_MODULE"; then
     cw_fail 2 "cannot load module '$CUDA_MODULE' (module load exit $status, not loaded afterwards): pick one that 'module avail cuda' lists (CUDA_MODULE=cuda/12.2), or CUDA_MODULE= to load none"
   fi
+  cw_log "module $CUDA_MODULE loaded (loaded modules: ${LOADEDMODULES:-?})"
 }
 
 # The nvcc the build uses (as common/arch.mk picks it: $CUDA_PATH/bin/nvcc, else nvcc on
@@ -167,6 +192,56 @@ cw_report() {
   [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make report-run failed: $folder/results/ unchanged; this run's files are kept in $kept"
   if cw_dry; then cw_log "done (dry run: nothing written)"
   else cw_log "done: $folder/results/ updated:${CW_RUN_UPDATED:+ $CW_RUN_UPDATED}"; fi
+}
+
+# Nsight Compute and a GPU, before anything is built or profiled: common/ncu_profile.sh --check
+# (ncu: $NCU, else on PATH, else /usr/local/cuda/bin/ncu); missing: its one line, exit 2 (no
+# ncu) or 3 (no usable GPU). CW_GPU_CHECK=0 skips it (make profile checks again anyway).
+cw_require_profiler() {
+  if cw_dry; then cw_do bash common/ncu_profile.sh --check; return 0; fi
+  [ "$CW_GPU_CHECK" = 0 ] && return 0
+  cw_build common bin/devinfo >/dev/null
+  local status=0 err ncu
+  err=$(mktemp)
+  bash common/ncu_profile.sh --check 2>"$err" || status=$?
+  if [ "$status" -ne 0 ]; then
+    local why
+    why=$(grep -v '^$' "$err" | head -n 1)
+    rm -f "$err"
+    cw_fail "$status" "${why:-common/ncu_profile.sh --check exited $status} (on $(hostname)): nothing was profiled, every results/profile.csv left as it was"
+  fi
+  rm -f "$err"
+  ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+  cw_log "ncu: $ncu: $("$ncu" --version 2>/dev/null | grep -m 1 -i 'version' || echo '(ncu --version printed no version line)')"
+}
+
+# cw_profile: `make profile` at the top: every assignment's versions under Nsight Compute, each
+# assignment's run staged like report-run (<folder>/results/profile.csv is replaced only when
+# that assignment's whole profile succeeded; a failed or interrupted one is kept, and named,
+# under <folder>/build/runs/<folder>-profile-...). The first assignment that fails stops it.
+cw_profile() {
+  local status=0 folder done_part where
+  cw_load_module
+  cw_require_nvcc
+  cw_require_profiler
+  # Built first, one at a time under the same per-folder locks as the assignments' own jobs
+  # (submit_all.sh --profile runs them side by side in this one checkout); make profile then
+  # finds every program up to date.
+  for folder in $(bash common/assignments.sh); do cw_build "$folder"; done
+  cw_make --no-print-directory profile || status=$?
+  done_part=${CW_RUNS_UPDATED:+ (already updated: $CW_RUNS_UPDATED)}
+  if [ -n "$CW_RUN_KEPT" ]; then
+    folder=${CW_RUN_KEPT#"$CW_REPO"/}; folder=${folder%%/*}
+    where="$folder/results/profile.csv unchanged$done_part; this run's files are kept in $CW_RUN_KEPT"
+  else
+    where="stopped before an assignment's profile run was staged (see above): no results/profile.csv changed by it$done_part"
+  fi
+  if [ -n "$CW_INTERRUPTED" ]; then
+    cw_fail $((128 + $(cw_signal_number "$CW_INTERRUPTED"))) "profile: interrupted by $CW_INTERRUPTED (scancel, the time limit or Ctrl-C): $where"
+  fi
+  [ "$status" -eq 0 ] || cw_fail "$status" "profile: make profile failed: $where"
+  if cw_dry; then cw_log "done (dry run: nothing written)"
+  else cw_log "done: results/ updated: ${CW_RUNS_UPDATED:-(none)}"; fi
 }
 
 # The sweep's configurations, one "threads blocks" pair per line, from the one list in the

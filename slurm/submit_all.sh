@@ -2,13 +2,15 @@
 # Submits every assignment's experiments to Slurm, vecmax's sweep as a job array with its
 # gather job, and a last job that regenerates every figure and table once they all succeeded.
 #
-#   slurm/submit_all.sh [--print] [--partition=NAME] [JOB...]
+#   slurm/submit_all.sh [--print] [--partition=NAME] [--profile] [--no-plots] [JOB...]
 #
 #   JOB          an assignment (the list: bash common/assignments.sh) or vecmax_sweep
 #                (default: every assignment, and vecmax_sweep with vecmax)
 #   --print      print the sbatch commands, submit nothing (ids shown as <job>)
 #   --partition  the GPU partition for every job (default: the scripts' `gpu`, the reports'
 #                partition, or $SBATCH_PARTITION when set)
+#   --profile    also a profile job (slurm/profile.sbatch: every assignment's versions under
+#                Nsight Compute, <assignment>/results/profile.csv); the plots job waits for it too
 #   --no-plots   no final plots job
 #
 # Works from any directory: every job runs in the repository, logs go to slurm/logs/ (created
@@ -26,11 +28,12 @@ is_assignment() { [[ " ${assignments[*]} " == *" $1 "* ]]; }
 usage() { sed -n '2,/^[^#]/{/^#/p}' "$self" | sed 's/^# \{0,1\}//'; }
 die() { echo "submit_all.sh: $*" >&2; exit 2; }
 
-print=0 plots=1 jobs=()
+print=0 plots=1 profile=0 jobs=()
 for arg in "$@"; do
   case $arg in
     --print) print=1 ;;
     --no-plots) plots=0 ;;
+    --profile) profile=1 ;;
     --partition=?*) export SBATCH_PARTITION=${arg#--partition=} ;;
     -h|--help) usage; exit 0 ;;
     -*) die "unknown option '$arg' (see --help)" ;;
@@ -75,6 +78,13 @@ for job in "${jobs[@]}"; do
   [ "$job" = vecmax ] && vecmax_id=$id
   note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv"
 done
+
+if [ "$profile" = 1 ]; then
+  [ -f slurm/profile.sbatch ] || die "no slurm/profile.sbatch"
+  id=$(submit profile --output="$logs/%x-%j.out" slurm/profile.sbatch) || exit 2
+  ids+=("$id")
+  note profile "$id" "log slurm/logs/profile-$id.out -> */results/profile.csv"
+fi
 
 if [[ " ${jobs[*]} " == *" vecmax_sweep "* ]]; then
   list=${VECMAX_SWEEP_CONFIGS:-vecmax/sweep_configs.txt}

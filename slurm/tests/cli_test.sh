@@ -9,6 +9,13 @@
 # are stood in for by a placeholder Makefile; the real ones are built first and copied.
 # shellcheck shell=bash
 
+# The jobs below run as on a machine without environment modules, whether or not this one has
+# them (CW_MODULE_INIT= : lib.sh sources no modules init; no inherited `module` function or
+# Lmod state). Real Lmod is tested on its own, with its own MODULEPATH (sl_lmod_* below).
+unset -f module ml 2>/dev/null
+unset BASH_ENV LMOD_PKG MODULESHOME MODULEPATH LOADEDMODULES _LMFILES_ 2>/dev/null
+export CW_MODULE_INIT=
+
 sl_here=$PWD                      # slurm/
 sl_repo=$(cd .. && pwd)
 sl_assignments=$(bash "$sl_repo/common/assignments.sh")   # the one list
@@ -188,6 +195,7 @@ expect_exit 2 "gather without its parts folder argument: exit 2" bash "$sl_t/slu
 sl_f=$CW_TEST_TMP/fakerepo
 mkdir -p "$sl_f"
 cp -a "$sl_repo/slurm" "$sl_repo/common" "$sl_f/"
+cp "$sl_repo/Makefile" "$sl_f/"   # the top-level `make profile`
 find "$sl_f/slurm/logs" -mindepth 1 ! -name .gitignore -exec rm -rf {} + 2>/dev/null
 bash "$sl_here/tests/fake_assignment.sh" "$sl_f" pi
 sl_fakecuda=$CW_TEST_TMP/fakecuda
@@ -284,8 +292,8 @@ if [ "$T_STATUS" -eq 2 ] && [ "$(wc -l <"$T_ERR")" -eq 1 ] && grep -q "FAILED (e
 else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
 
 sl_case="where 'module' does not exist, CUDA_MODULE is skipped with a log line"
-if bash -c 'type module' >/dev/null 2>&1 || ls /etc/profile.d/modules.sh /etc/profile.d/lmod.sh /usr/share/lmod/lmod/init/bash /usr/share/modules/init/bash >/dev/null 2>&1; then
-  t_skip "$sl_case" "this machine has environment modules"
+if bash -c 'type module' >/dev/null 2>&1; then
+  t_skip "$sl_case" "this environment exports a 'module' function"
 else
   t_run env PATH="$sl_fpath" CW_SLURM_DRY_RUN=1 bash "$sl_f/slurm/pi.sbatch"
   if [ "$T_STATUS" -eq 0 ] && grep -q "no 'module' command here: CUDA_MODULE=cuda not loaded" "$T_OUT"; then t_pass "$sl_case"
@@ -305,6 +313,62 @@ else
   else t_fail "$sl_case" "exit $T_STATUS, kept '$sl_kept'"; t_show_failure; fi
 fi
 
+# ---------------------------------------------------------------- profile.sbatch (make profile)
+# Every assignment's results/*.csv of a copy, as checksums (results/profile.csv among them).
+sl_rsum() { (cd "$1" && find ./*/results -type f -exec md5sum {} + 2>/dev/null | sort); }
+# A stand-in ncu (its --version only: the check needs it to exist, the stand-in's profile never calls it).
+sl_fakencu=$CW_TEST_TMP/fakencu/ncu
+mkdir -p "${sl_fakencu%/*}"
+printf '#!/bin/sh
+case "$1" in --version) echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.0.0 (build 0) (public-release)" ;; *) echo "stand-in ncu" >&2; exit 1 ;; esac
+' >"$sl_fakencu"
+chmod +x "$sl_fakencu"
+sl_nonc=$CW_TEST_TMP/no-ncu/ncu
+
+sl_case="profile.sbatch without ncu: exit 2, one line, nothing built or profiled, every results/ byte for byte"
+sl_before=$(sl_rsum "$sl_t")
+t_run env NCU="$sl_nonc" bash "$sl_t/slurm/profile.sbatch"
+if [ "$T_STATUS" -ne 2 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -q "FAILED (exit 2): profile: Nsight Compute (ncu) not found.*nothing was profiled, every results/profile.csv left as it was" "$T_ERR"; then t_fail "$sl_case" "not one FAILED line naming ncu"; t_show_failure
+elif ! grep -q '^\[.*\] nvcc: ' "$T_OUT" || grep -Eq '^\+ (flock|make)' "$T_OUT"; then t_fail "$sl_case" "nvcc not named, or something built or run after the check"; t_show_failure
+elif [ "$(sl_rsum "$sl_t")" != "$sl_before" ]; then t_fail "$sl_case" "a results/ file changed"
+else t_pass "$sl_case"; fi
+
+sl_case="profile.sbatch with ncu but no GPU: exit 3, one line with the CUDA message, every results/ byte for byte"
+if [ "$CW_GPU_OK" = 1 ]; then t_skip "$sl_case" "a GPU is present"
+elif [ ! -x "$sl_t/common/bin/devinfo" ]; then t_skip "$sl_case" "common/bin/devinfo does not build here"
+else
+  t_run env NCU="$sl_fakencu" bash "$sl_t/slurm/profile.sbatch"
+  if [ "$T_STATUS" -eq 3 ] && [ "$(wc -l <"$T_ERR")" -eq 1 ] && grep -Eq 'FAILED \(exit 3\): profile: .*CUDA error [0-9]+.*nothing was profiled' "$T_ERR" &&
+     ! grep -Eq '^\+ (flock|make)' "$T_OUT" && [ "$(sl_rsum "$sl_t")" = "$sl_before" ]; then t_pass "$sl_case"
+  else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
+fi
+
+# The stand-in pi's make profile (staged), with a stand-in ncu and a devinfo that reports a GPU.
+sl_dev=$sl_f/common/bin/devinfo
+mv "$sl_dev" "$sl_dev.real" 2>/dev/null
+printf '#!/bin/sh
+exit 0
+' >"$sl_dev"; chmod +x "$sl_dev"
+sl_case="a failing profile (exit 3): results/profile.csv byte for byte, the last line names the kept pi-profile run"
+sl_before=$(sl_fsum)
+t_run env PATH="$sl_fpath" NCU="$sl_fakencu" FAKE_EXPERIMENT=fail bash "$sl_f/slurm/profile.sbatch"
+sl_kept=$(sl_kept_of "$T_ERR")
+if [ "$T_STATUS" -ne 3 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+elif [ "$(sl_fsum)" != "$sl_before" ]; then t_fail "$sl_case" "pi/results/ changed"
+elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): profile: make profile failed: pi/results/profile.csv unchanged" ||
+     [[ "$sl_kept" != "$sl_runs"/pi-profile-*-failed-exit* ]] || [ ! -s "$sl_kept/profile.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
+elif ! grep -q "ncu: $sl_fakencu: Version 2025.3.0.0" "$T_OUT"; then t_fail "$sl_case" "the log does not name ncu"; t_show_failure
+else t_pass "$sl_case (${sl_kept##*/})"; fi
+sl_case="a whole profile replaces results/profile.csv only, and the log says so"
+t_run env PATH="$sl_fpath" NCU="$sl_fakencu" FAKE_EXPERIMENT=ok bash "$sl_f/slurm/profile.sbatch"
+if [ "$T_STATUS" -eq 0 ] && [ "$(tail -n 1 "$sl_f/pi/results/profile.csv")" = "pi,2,0.25" ] &&
+   [ "$(sl_fsum | grep -v profile.csv)" = "$(grep -v profile.csv <<<"$sl_before")" ] &&
+   grep -q 'done: results/ updated: pi-profile: profile.csv$' "$T_OUT"; then t_pass "$sl_case"
+else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
+rm -f "$sl_dev"; mv "$sl_dev.real" "$sl_dev" 2>/dev/null
+sl_fcommitted=$(sl_fsum)
+
 # submit_all.sh --print: the whole dependency graph, nothing submitted.
 t_run bash "$sl_t/slurm/submit_all.sh" --print
 sl_cmds=$(cat "$T_ERR")
@@ -315,11 +379,76 @@ grep -q -- "--dependency=afterok:<vecmax_sweep>,afterany:<vecmax> --kill-on-inva
 grep -q -- "--dependency=afterok:<vecmax>:<pi>:<scan>:<colreduce>:<reduction_versions>:<vecmax_gather> --kill-on-invalid-dep=yes .*slurm/plots.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad plots;"
 if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh --print shows every job, the array sized from the list, afterok dependencies"
 else t_fail "submit_all.sh --print shows every job, the array sized from the list, afterok dependencies" "exit $T_STATUS; wrong:$sl_bad"; t_show_failure; fi
+t_run bash "$sl_t/slurm/submit_all.sh" --print --profile pi
+sl_cmds=$(cat "$T_ERR")
+if [ "$T_STATUS" -eq 0 ] && grep -q "sbatch --parsable --output=.*/slurm/logs/%x-%j.out slurm/profile.sbatch" <<<"$sl_cmds" &&
+   grep -q -- "--dependency=afterok:<pi>:<profile> --kill-on-invalid-dep=yes .*slurm/plots.sbatch" <<<"$sl_cmds" &&
+   ! grep -q 'profile.sbatch' < <(bash "$sl_t/slurm/submit_all.sh" --print pi 2>&1); then
+  t_pass "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it"
+else t_fail "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it" "exit $T_STATUS"; t_show_failure; fi
 expect_usage_error "submit_all.sh rejects an unknown job" "unknown job 'nosuch'" bash "$sl_t/slurm/submit_all.sh" --print nosuch
 expect_usage_error "submit_all.sh rejects an unknown option" "unknown option '--bogus'" bash "$sl_t/slurm/submit_all.sh" --bogus
 
 # ---------------------------------------------------------------- on a real Slurm
 echo "-- slurm/: on a real single-node Slurm"
+
+# Real environment modules (Lmod), as a cluster's batch job gets them: modulefiles for every CUDA
+# toolkit this machine has (Debian's nvidia-cuda-toolkit, /usr/local/cuda), named after the
+# release their nvcc reports, in a MODULEPATH of the test's own; the oldest marked default
+# (.version), so that a `module load cuda` that ignored the mark would get the newest instead.
+# The jobs get no `module` function and no Lmod setup from this shell: lib.sh finds the init.
+sl_lmod_dir=$CW_TEST_TMP/modulefiles
+sl_lmod_pkg=/usr/share/lmod/lmod
+sl_lmod_setup_cases() {
+  local root rel
+  sl_lmod_mods=() sl_lmod_cases=() sl_lmod_why="" sl_lmod_default=""
+  [ -r "$sl_lmod_pkg/init/bash" ] || sl_lmod_why="Lmod is not installed (apt-get install lmod)"
+  for root in /usr/lib/nvidia-cuda-toolkit /usr/local/cuda; do
+    [ -x "$root/bin/nvcc" ] || continue
+    rel=$("$root/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p' | head -n 1)
+    [ -n "$rel" ] && [[ " ${sl_lmod_mods[*]} " != *" cuda/$rel:"* ]] || continue
+    sl_lmod_mods+=("cuda/$rel:$root")
+    sl_lmod_cases+=("Lmod: CUDA_MODULE=cuda/$rel ($root) loads in the batch shell, the job names its nvcc and builds with it")
+  done
+  if [ ${#sl_lmod_mods[@]} -gt 0 ]; then
+    mapfile -t sl_lmod_mods < <(printf '%s\n' "${sl_lmod_mods[@]}" | sort -V)
+    sl_lmod_default=${sl_lmod_mods[0]%%:*}
+  else
+    sl_lmod_why=${sl_lmod_why:-"no CUDA toolkit here (/usr/lib/nvidia-cuda-toolkit, /usr/local/cuda) to write a module for"}
+  fi
+  sl_lmod_cases+=("Lmod: no CUDA_MODULE loads the module marked default (.version: ${sl_lmod_default:-none})"
+                  "Lmod: a module that does not exist (CUDA_MODULE=cuda/0.0): FAILED 2:0 at once, one line, nothing built")
+}
+# One Lua modulefile per toolkit; Debian's nvcc needs /usr/bin (ptxas, fatbinary, nvlink) before
+# any other toolkit's bin/ on PATH.
+sl_lmod_write() {
+  local m name root
+  mkdir -p "$sl_lmod_dir/cuda"
+  for m in "${sl_lmod_mods[@]}"; do
+    name=${m%%:*} root=${m#*:}
+    {
+      echo "-- written by slurm/tests/cli_test.sh"
+      echo "whatis(\"CUDA ${name#cuda/} ($root)\")"
+      echo 'family("cuda")'
+      [ "$root" = /usr/lib/nvidia-cuda-toolkit ] && echo 'prepend_path("PATH", "/usr/bin")'
+      echo "prepend_path(\"PATH\", \"$root/bin\")"
+      echo "setenv(\"CUDA_HOME\", \"$root\")"
+    } >"$sl_lmod_dir/$name.lua"
+  done
+  printf '#%%Module\nset ModulesVersion "%s"\n' "${sl_lmod_default#cuda/}" >"$sl_lmod_dir/cuda/.version"
+}
+# sl_lmod_submit VAR=VALUE...: profile.sbatch (the module, nvcc, the GPU probe's build, then the ncu
+# check, which fails: no ncu; the same with or without a GPU) with the test's MODULEPATH.
+sl_lmod_submit() {
+  (
+    unset CW_MODULE_INIT CUDA_MODULE LMOD_PKG
+    export MODULEPATH=$sl_lmod_dir NCU=$sl_nonc
+    local kv
+    for kv in "$@"; do export "${kv?}"; done
+    sl_submit slurm/profile.sbatch
+  )
+}
+sl_stamp=common/build/build-config.stamp
 sl_cases=(
   "the test cluster starts and its node is idle"
   "a job's script really runs (not reported COMPLETED without running)"
@@ -331,6 +460,12 @@ sl_cases=(
   "a missing --output folder is caught as a failure (0:53), not success"
   "submit_all.sh from another directory: every job, the array, gather and plots job complete"
   "scancel of a running report job: CANCELLED, results/ byte for byte, the log names the kept run"
+  "profile.sbatch on the GPU-less node: FAILED 2:0 without ncu, 3:0 with one but no GPU, one line each, results/ byte for byte"
+)
+# Real Lmod (sl_lmod_* below): one case per toolkit this machine has, then the default and a missing module.
+sl_lmod_setup_cases
+sl_cases+=(
+  "${sl_lmod_cases[@]}"
   "the node is still up (not drained) after every job"
   "the daemons are stopped by their PIDs, none left"
 )
@@ -397,7 +532,7 @@ else
     fi
 
     if [ -n "${sl_broken:-}" ]; then
-      for c in "${sl_cases[@]:2:8}"; do t_skip "$c" "the test cluster cannot run jobs: $sl_broken"; done
+      for c in "${sl_cases[@]:2:${#sl_cases[@]}-4}"; do t_skip "$c" "the test cluster cannot run jobs: $sl_broken"; done
     else
       # Without a GPU: the GPU check (default) and, with CW_GPU_CHECK=0, each built assignment's own programs.
       sl_gpu_jobs="" sl_check_id=""
@@ -525,12 +660,12 @@ else
       mkdir -p "$CW_TEST_TMP/elsewhere"
       # (the sweep with the list's first four configurations: the full array ran above)
       sed -e 's/#.*//' "$sl_list" | awk 'NF' | head -n 4 >"$CW_TEST_TMP/four_configs.txt"
-      t_run sh -c "cd '$CW_TEST_TMP/elsewhere' && CW_SLURM_DRY_RUN=1 VECMAX_SWEEP_CONFIGS='$CW_TEST_TMP/four_configs.txt' bash '$sl_t/slurm/submit_all.sh'"
+      t_run sh -c "cd '$CW_TEST_TMP/elsewhere' && CW_SLURM_DRY_RUN=1 VECMAX_SWEEP_CONFIGS='$CW_TEST_TMP/four_configs.txt' bash '$sl_t/slurm/submit_all.sh' --profile"
       sl_sub_out=$(cat "$T_OUT")
       sl_bad="" sl_ids=""
       if [ "$T_STATUS" -ne 0 ]; then sl_bad="submit_all.sh exited $T_STATUS: $(head -n 2 "$T_ERR" | tr '\n' ' ')"
       else
-        for j in $sl_assignments vecmax_sweep vecmax_gather plots; do
+        for j in $sl_assignments profile vecmax_sweep vecmax_gather plots; do
           sl_id=$(awk -v j="$j" '$1 == j { print $2 }' <<<"$sl_sub_out")
           [[ "$sl_id" =~ ^[0-9]+$ ]] || { sl_bad="$sl_bad no id for $j;"; continue; }
           sl_ids="$sl_ids $j:$sl_id"
@@ -549,8 +684,10 @@ else
           [ -s "$sl_logs/$j-$sl_id.out" ] || sl_bad="$sl_bad no log slurm/logs/$j-$sl_id.out;"
         done
         grep -q '^dry run: make --no-print-directory plots' "$sl_logs/plots-${sl_ids##*plots:}.out" 2>/dev/null || sl_bad="$sl_bad plots log lacks 'make plots';"
+        sl_id=$(awk '$1 == "profile" { print $2 }' <<<"$sl_sub_out")
+        grep -q '^dry run: make --no-print-directory profile' "$sl_logs/profile-$sl_id.out" 2>/dev/null || sl_bad="$sl_bad profile log lacks 'make profile';"
       fi
-      if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]}"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
+      if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]} (and --profile's job)"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
 
       # scancel mid-run: the stand-in pi of the copy above (its experiment has written a partial
       # CSV and sleeps); Slurm sends SIGTERM to every process of the job, SIGKILL KillWait later.
@@ -572,14 +709,79 @@ else
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[9]} (${sl_kept##*/})"; else t_fail "${sl_cases[9]}" "$sl_bad"; fi
 
+      # profile.sbatch on the GPU-less node (no module: CW_MODULE_INIT=): no ncu, then a stand-in ncu.
+      sl_bad=""
+      sl_before=$(sl_rsum "$sl_t")
+      sl_id=$(NCU=$sl_nonc sl_submit slurm/profile.sbatch)
+      sl_id3=""
+      [ "$CW_GPU_OK" = 1 ] || sl_id3=$(NCU=$sl_fakencu sl_submit slurm/profile.sbatch)
+      sl_wait 120 "$sl_id" $sl_id3 || sl_bad="still running after 120 s;"
+      sl_log=$sl_logs/profile-$sl_id.out
+      if [ "$(sl_state "$sl_id")" != FAILED ] || [ "$(sl_exit "$sl_id")" != 2:0 ]; then sl_bad="$sl_bad no ncu: $(sl_state "$sl_id") $(sl_exit "$sl_id");"
+      elif [ "$(grep -c FAILED "$sl_log")" -ne 1 ] || ! tail -n 1 "$sl_log" | grep -q 'FAILED (exit 2): profile: Nsight Compute (ncu) not found'; then sl_bad="$sl_bad no ncu: not one FAILED line ($(tail -n 1 "$sl_log"));"
+      fi
+      if [ -n "$sl_id3" ]; then
+        sl_log=$sl_logs/profile-$sl_id3.out
+        if [ "$(sl_state "$sl_id3")" != FAILED ] || [ "$(sl_exit "$sl_id3")" != 3:0 ]; then sl_bad="$sl_bad stand-in ncu: $(sl_state "$sl_id3") $(sl_exit "$sl_id3");"
+        elif [ "$(grep -c FAILED "$sl_log")" -ne 1 ] || ! tail -n 1 "$sl_log" | grep -Eq 'FAILED \(exit 3\): profile: .*CUDA error [0-9]+'; then sl_bad="$sl_bad stand-in ncu: not one FAILED line with the CUDA message ($(tail -n 1 "$sl_log"));"
+        fi
+      fi
+      [ "$(sl_rsum "$sl_t")" = "$sl_before" ] || sl_bad="$sl_bad a results/ file changed;"
+      if [ -z "$sl_bad" ]; then t_pass "${sl_cases[10]}$([ -z "$sl_id3" ] && echo ' (the no-GPU job not run: a GPU is present)')"; else t_fail "${sl_cases[10]}" "$sl_bad"; fi
+
+      # Lmod: each toolkit's module, then the default, then a module that does not exist; one job
+      # at a time, each read from its log and the build stamp it left (oldest toolkit first, so
+      # that every job rebuilds the GPU probe: the stamp names the toolkit).
+      sl_li=11
+      if [ -n "$sl_lmod_why" ]; then
+        for c in "${sl_lmod_cases[@]}"; do t_skip "$c" "$sl_lmod_why"; done
+      else
+        sl_lmod_write
+        sl_lmod_check() {  # CASE JOB NAME ROOT [INIT]: the job loaded NAME, named ROOT's nvcc, built with it
+          local c=$1 id=$2 name=$3 root=$4 init=${5:-} log=$sl_logs/profile-$2.out rel=${3#cuda/} bad=""
+          [ -n "$id" ] && sl_wait 120 "$id" || bad="job ${id:-not submitted} did not finish;"
+          [ "$(sl_state "$id")" = FAILED ] && [ "$(sl_exit "$id")" = 2:0 ] || bad="$bad $(sl_state "$id") $(sl_exit "$id");"
+          grep -q "no 'module' function in this batch shell: sourced ${init:-/}" "$log" 2>/dev/null || bad="$bad the log does not name the modules init${init:+ $init} it sourced;"
+          grep -q "module ${CUDA_MODULE_SEEN:-$name} loaded (loaded modules: $name)" "$log" 2>/dev/null || bad="$bad $name not loaded;"
+          grep -q "nvcc: $root/bin/nvcc: Cuda compilation tools, release $rel," "$log" 2>/dev/null || bad="$bad the log's nvcc line is not $root's $rel ($(grep -m 1 'nvcc: ' "$log" 2>/dev/null));"
+          tail -n 1 "$log" 2>/dev/null | grep -q 'FAILED (exit 2): profile: Nsight Compute (ncu) not found' || bad="$bad last line: $(tail -n 1 "$log" 2>/dev/null);"
+          grep -q "^$root/bin/nvcc Build cuda_$rel" "$sl_stamp" 2>/dev/null || bad="$bad the build stamp is not $root's $rel: $(cut -c1-80 "$sl_stamp" 2>/dev/null);"
+          if [ -z "$bad" ]; then t_pass "$c"; else t_fail "$c" "$bad"; fi
+        }
+        sl_first=1
+        for sl_m in "${sl_lmod_mods[@]}"; do
+          # The first as from a login shell with Lmod (LMOD_PKG set), the others with no Lmod variable at all.
+          if [ "$sl_first" = 1 ]; then
+            sl_id=$(sl_lmod_submit CUDA_MODULE="${sl_m%%:*}" LMOD_PKG=$sl_lmod_pkg)
+            sl_lmod_check "${sl_lmod_cases[$((sl_li - 11))]}" "$sl_id" "${sl_m%%:*}" "${sl_m#*:}" "$sl_lmod_pkg/init/bash"
+          else
+            sl_id=$(sl_lmod_submit CUDA_MODULE="${sl_m%%:*}")
+            sl_lmod_check "${sl_lmod_cases[$((sl_li - 11))]}" "$sl_id" "${sl_m%%:*}" "${sl_m#*:}"
+          fi
+          sl_first=0 sl_li=$((sl_li + 1))
+        done
+        sl_id=$(sl_lmod_submit)
+        CUDA_MODULE_SEEN=cuda sl_lmod_check "${sl_lmod_cases[$((sl_li - 11))]}" "$sl_id" "$sl_lmod_default" "$(for m in "${sl_lmod_mods[@]}"; do [ "${m%%:*}" = "$sl_lmod_default" ] && echo "${m#*:}"; done)"
+        sl_li=$((sl_li + 1))
+        sl_c=${sl_lmod_cases[$((sl_li - 11))]}
+        sl_stamp_before=$(stat -c %Y "$sl_stamp" 2>/dev/null)
+        sl_id=$(sl_lmod_submit CUDA_MODULE=cuda/0.0)
+        sl_log=$sl_logs/profile-$sl_id.out
+        sl_wait 60 "$sl_id"
+        if [ "$(sl_state "$sl_id")" = FAILED ] && [ "$(sl_exit "$sl_id")" = 2:0 ] && [ "$(grep -c FAILED "$sl_log")" -eq 1 ] &&
+           tail -n 1 "$sl_log" | grep -q "FAILED (exit 2): cannot load module 'cuda/0.0'" && ! grep -Eq 'nvcc: |^\+ (flock|make)' "$sl_log" &&
+           [ "$(stat -c %Y "$sl_stamp" 2>/dev/null)" = "$sl_stamp_before" ]; then t_pass "$sl_c"
+        else t_fail "$sl_c" "job $sl_id: $(sl_state "$sl_id") $(sl_exit "$sl_id"): $(tail -n 1 "$sl_log" 2>/dev/null)"; fi
+      fi
+
     fi
     sl_node=$(cw_node_state)
-    if [ "$sl_node" = IDLE ]; then t_pass "${sl_cases[10]}"; else t_fail "${sl_cases[10]}" "node state $sl_node: $(timeout 5 scontrol show node | sl_field Reason)"; fi
+    if [ "$sl_node" = IDLE ]; then t_pass "${sl_cases[-2]}"; else t_fail "${sl_cases[-2]}" "node state $sl_node: $(timeout 5 scontrol show node | sl_field Reason)"; fi
     echo "   Slurm cases took $((SECONDS - sl_start)) s"
     cd "$sl_here" || true
   fi
-  if cw_cluster_stop; then t_pass "${sl_cases[11]} ($CW_CLUSTER_STOPPED)"
-  else t_fail "${sl_cases[11]}" "still running:$CW_CLUSTER_LEFT"; fi
+  if cw_cluster_stop; then t_pass "${sl_cases[-1]} ($CW_CLUSTER_STOPPED)"
+  else t_fail "${sl_cases[-1]}" "still running:$CW_CLUSTER_LEFT"; fi
   # Leave no daemon behind even if a step above was interrupted; then the runner's own trap.
   rm -rf "$sl_cluster"
   if [ -n "$sl_prev_trap" ]; then eval "$sl_prev_trap"; else trap - EXIT; fi

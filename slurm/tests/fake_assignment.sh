@@ -4,8 +4,10 @@
 # DIR/NAME/Makefile includes common/arch.mk and common/assignment.mk, so `make report-run` is
 # the assignments' own staged rule (common/staged_run.sh); the program is already "built"
 # (bin/NAME, no sources) and report-experiments runs tests/fake_experiment.sh, which writes a
-# partial CSV into the staging folder and then succeeds, fails or sleeps (FAKE_EXPERIMENT).
-# results/ holds two "committed" CSVs; a README gives it a report number (common/assignments.sh).
+# partial CSV into the staging folder and then succeeds, fails or sleeps (FAKE_EXPERIMENT);
+# `make profile` is the assignments' own staged rule too (after common/ncu_profile.sh --check),
+# its profile-experiments the same script writing profile.csv.
+# results/ holds three "committed" CSVs; a README gives it a report number (common/assignments.sh).
 set -eu
 dir=$1 name=$2
 mkdir -p "$dir/$name/bin" "$dir/$name/results"
@@ -16,10 +18,13 @@ include ../common/arch.mk
 include ../common/assignment.mk
 report-experiments:
 	bash ../slurm/tests/fake_experiment.sh $name
+profile-experiments:
+	bash ../slurm/tests/fake_experiment.sh $name profile.csv
 MK
 printf '#!/bin/sh\necho "stand-in for %s"\n' "$name" >"$dir/$name/bin/$name"
 chmod +x "$dir/$name/bin/$name"
 touch -d '2000-01-01' "$dir/$name/bin/$name"
 printf 'assignment,n,ms\n%s,1,0.25\n%s,2,0.5\n' "$name" "$name" >"$dir/$name/results/table.csv"
+printf 'assignment,version,kernel,n,metric,unit,value,device,ncu_version\n%s,1,k,1,dram__bytes.sum,byte,1,committed GPU,2025.1\n' "$name" >"$dir/$name/results/profile.csv"
 printf 'assignment,device\n%s,committed GPU\n' "$name" >"$dir/$name/results/device.csv"
 echo "# $name (stand-in), report 001" >"$dir/$name/README.md"
