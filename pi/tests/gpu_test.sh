@@ -151,7 +151,7 @@ PY
     cp results/bench.csv "$prof/bench.csv" 2>/dev/null
     if [ "$verdict" != ok ]; then
       t_fail "$name" "$verdict"
-    elif ! gnuplot -c plots/pipe_utilisation.gp "$prof/profile.csv" "$prof/pipe.png" >"$prof/gp.log" 2>&1 ||
+    elif command -v gnuplot >/dev/null && ! gnuplot -c plots/pipe_utilisation.gp "$prof/profile.csv" "$prof/pipe.png" >"$prof/gp.log" 2>&1 ||
          grep -qiE 'warning|error' "$prof/gp.log"; then
       t_fail "$name" "pipe_utilisation.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
     elif ! python3 tables.py "$prof" "$prof/README.md" >"$prof/tables.log" 2>&1 ||

@@ -196,7 +196,7 @@ PY
     for f in results/*.csv; do [ "$(basename "$f")" = profile.csv ] || cp "$f" "$prof/results/"; done
     if [ "$verdict" != ok ]; then
       t_fail "$name" "$verdict"
-    elif ! gnuplot -c plots/dram_sol.gp "$prof/profile.csv" "$prof/dram_sol.png" >"$prof/gp.log" 2>&1 ||
+    elif command -v gnuplot >/dev/null && ! gnuplot -c plots/dram_sol.gp "$prof/profile.csv" "$prof/dram_sol.png" >"$prof/gp.log" 2>&1 ||
          grep -qiE 'warning|error' "$prof/gp.log"; then
       t_fail "$name" "dram_sol.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
     elif ! python3 tables.py "$prof/results" "$prof/README.md" >"$prof/tables.log" 2>&1; then
