@@ -96,7 +96,7 @@ report-run: $(BIN)
 # Hardware counters (needs a GPU and Nsight Compute): each assignment's profile-experiments
 # recipe calls common/ncu_profile.sh per version and size, writing $(RESULTS_DIR)/profile.csv;
 # staged like report-run, so a failed profile never touches results/profile.csv.
-profile: $(BIN)
+profile: $(BIN) devinfo
 	@bash $(COMMON_DIR)/ncu_profile.sh --check
 	@bash $(COMMON_DIR)/staged_run.sh $(NAME)-profile $(MAKE) --no-print-directory profile-experiments
 

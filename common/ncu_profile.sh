@@ -9,6 +9,8 @@
 #       (--kernel-name, --launch-count, --print-units ...) may stand before PROGRAM: every
 #       argument after METRICS is passed to ncu as given. ncu's raw CSV and the
 #       program's own output go to build/profile/ (CW_PROFILE_LOG_DIR), never to results/.
+#       Kernels whose name matches CW_NCU_EXCLUDE (a regex; the L2 flush always) are left out
+#       of the rows, for a library whose kernel names are not known in advance.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
@@ -16,6 +18,10 @@ ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
 check() {
   if [ -z "$ncu" ] || [ ! -x "$ncu" ]; then
     echo "profile: Nsight Compute (ncu) not found: install it or put it on PATH (module load cuda), or set NCU=/path/to/ncu" >&2
+    exit 2
+  fi
+  if [ ! -x "$here/bin/devinfo" ]; then
+    echo "profile: common/bin/devinfo is not built (make -C common all)" >&2
     exit 2
   fi
   if ! "$here/bin/devinfo" --check >/dev/null 2>"${TMPDIR:-/tmp}/cw-devinfo.$$"; then
@@ -46,4 +52,4 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 python3 "$here/ncu_tidy.py" "$raw" "$out" --assignment "$assignment" --version "$version" --m "$m" --n "$n" \
-  --device "$device" --ncu-version "$ncu_version" || exit $?
+  --device "$device" --ncu-version "$ncu_version" --exclude "l2_flush${CW_NCU_EXCLUDE:+|$CW_NCU_EXCLUDE}" || exit $?

@@ -45,21 +45,42 @@ def number(text):
 
 def short_kernel_name(name):
     """`void ns::kernel<256>(const int *, int)` -> `ns::kernel<256>`: the function with its
-    template arguments, without return type and parameters."""
+    template arguments, without return type, parameters or anonymous-namespace prefix. A
+    template argument list with a comma (a library's policy types) becomes `<...>`, so that
+    the name has no comma: gnuplot reads CSV cells without honouring quotes."""
     n = name.strip()
-    depth, cut = 0, len(n)
-    for i, c in enumerate(n):  # the parameter list is the first '(' at template depth 0
-        if c == "<":
-            depth += 1
-        elif c == ">":
-            depth -= 1
-        elif c == "(" and depth == 0:
-            cut = i
-            break
-    n = n[:cut].strip()
     if n.startswith("void "):
         n = n[5:]
-    return n
+    if n.endswith(")"):  # the parameter list: from the last ')' back to its matching '('
+        depth = 0
+        for i in range(len(n) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(n[i], 0)
+            if depth == 0:
+                n = n[:i].rstrip()
+                break
+    for prefix in ("(anonymous namespace)::", "<unnamed>::", "unnamed>::"):
+        n = n.replace(prefix, "")
+    return elide_template_lists_with_commas(n)
+
+
+def elide_template_lists_with_commas(name):
+    out, i = [], 0
+    while i < len(name):
+        c = name[i]
+        if c == "<" and not name.startswith("<unnamed>", i):
+            depth, j = 0, i
+            while j < len(name):  # the matching '>'
+                depth += {"<": 1, ">": -1}.get(name[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            inner = name[i:j + 1]
+            out.append("<...>" if "," in inner else inner)
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def parse(text):
@@ -119,7 +140,23 @@ def fmt(value):
     return str(int(value)) if value == int(value) and abs(value) < 1e15 else f"{value:.6g}"
 
 
+def reshorten(path):
+    """Rewrites the kernel column of an existing tidy CSV with today's short names."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            r["kernel"] = short_kernel_name(r["kernel"])
+            w.writerow(r)
+    os.replace(path + ".tmp", path)
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--reshorten":
+        reshorten(argv[2])
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("ncu_csv")
     p.add_argument("out_csv")

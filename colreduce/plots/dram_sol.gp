@@ -2,7 +2,7 @@
 # peak) of every version's kernel, at each size profiled by `make profile` (two of the report's
 # run.slurm sizes), from Nsight Compute's counters (results/profile.csv: one tidy row per
 # version, kernel, size and metric). One bar per (version, size). tall_det: its first pass
-# (the one that reads the matrix); cuBLAS: its gemv kernel(s).
+# (the one that reads the matrix); cuBLAS: the kernel that reads the matrix (dot_kernel or gemv).
 #   gnuplot -c plots/dram_sol.gp results/profile.csv figures/dram_sol.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0)
 # The report has no counters (and its table's numbers are missing), so there is nothing of
