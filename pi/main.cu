@@ -256,10 +256,7 @@ Measurement run_cpu_report(const Context& c, long long niter) {
 // ---- the registry: every version, once ---------------------------------------------------
 
 Version entry(const char* label, const char* kernel, const char* summary, Runner f, Runner d, WorkspaceFn w) {
-    Version v;
-    v.label = label;
-    v.kernel = kernel;
-    v.summary = summary;
+    Version v = cw::version_entry<Version>(label, kernel, summary);
     v.run_float = f;
     v.run_double = d;
     v.workspace = w;

@@ -180,20 +180,12 @@ def bench():
     ], bold=lambda row: row["version"] == "single")
     # Targets and fraction of the chip's limit for the single-launch versions.
     tg = []
-    for prec, factor, err_limit in (("float", 2.5, 1e-6), ("double", 1.2, 1e-12)):
-        s = next((r for r in rows if r["version"] == "single" and r["precision"] == prec), None)
-        th = next((r for r in rows if r["version"] == "thrust" and r["precision"] == prec), None)
-        if s is None:
-            continue
-        g = num(s, "gterms_per_s")
-        gt = num(th, "gterms_per_s")
-        pipe = limit_terms_per_s(prec, "pipe", s["device"]) / 1e9
-        issue = limit_terms_per_s(prec, "issue", s["device"]) / 1e9
-        met = (g >= factor * gt) and (num(s, "abs_error") <= err_limit)
+    for x in targets_data(rows):
+        prec, g, pipe, issue = x["prec"], x["g"], x["pipe"], x["issue"]
         tg.append({
-            "prec": prec, "g": g, "gt": gt, "x": g / gt if gt else float("nan"),
-            "target": "≥ {}× Thrust, error ≤ {:g}".format(factor, err_limit),
-            "err": num(s, "abs_error"), "met": "met" if met else "NOT met",
+            "prec": prec, "g": g, "gt": x["gt"], "x": x["x"],
+            "target": "≥ {}× Thrust, error ≤ {:g}".format(x["factor"], x["err_limit"]),
+            "err": x["err"], "met": "met" if x["met"] else "NOT met",
             "pipe": "{} {:.0f} ({:.0%})".format(SASS[prec]["pipe"], pipe, g / pipe) if not math.isnan(pipe) else "n/a",
             "issue": "{:.0f} ({:.0%})".format(issue, g / issue) if not math.isnan(issue) else "n/a",
         })
@@ -464,6 +456,400 @@ def profile_values(readme, prof):
     put("prof-sd-issue", rec("single", "double"), lambda r: pct(r["issue"]))
 
 
+# ---- Numbers in the README's prose (value markers), from the same CSVs -----------------
+
+RUN_PLACEHOLDER = "(run make report)"
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class MissingData(Exception):
+    pass
+
+
+def need(rows, name):
+    if rows is None:
+        raise MissingData(name)
+    return rows
+
+
+def sci(x, sig=2):
+    """6.7·10⁻⁹ (sig significant digits); 0 stays 0."""
+    if x == 0:
+        return "0"
+    m, e = "{:.{}e}".format(x, sig - 1).split("e")
+    return "{}·10{}".format(m, str(int(e)).translate(SUPERSCRIPT))
+
+
+def span(values, spec, sep="–"):
+    """'a–b' over the values (smallest to largest, as formatted), 'a' when both read the same."""
+    lo, hi = spec.format(min(values)), spec.format(max(values))
+    return lo if lo == hi else lo + sep + hi
+
+
+def p2(n):
+    """2^k for a power of two, the number otherwise."""
+    k = int(round(math.log2(n)))
+    return "2^{}".format(k) if 2 ** k == n else "{:,}".format(n)
+
+
+def p64(n):
+    """2^k·64 (the report's way of writing its sizes) for a power of two ≥ 64."""
+    k = int(round(math.log2(n)))
+    return "2^{}·64".format(k - 6) if 2 ** k == n and k >= 6 else "{:,}".format(n)
+
+
+def ratio(x):
+    """A speed-up: one decimal below 10, none above."""
+    return "{:.1f}".format(x) if x < 10 else "{:,.0f}".format(x)
+
+
+def span_of(values, form, sep="–"):
+    """span() with a formatting function."""
+    lo, hi = form(min(values)), form(max(values))
+    return lo if lo == hi else lo + sep + hi
+
+
+def us(x):
+    return "{:,.1f}".format(x) if x < 1000 else "{:,.0f}".format(x)
+
+
+def kus(r):
+    return num(r, "kernel_us")
+
+
+def tus(r):
+    return num(r, "total_us")
+
+
+def must(rows, version, precision, n):
+    r = pick(rows, version, precision, n)
+    if r is None:
+        raise MissingData("{} {} {}".format(version, precision, n))
+    return r
+
+
+def join_words(items):
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def targets_data(rows):
+    """Targets of version single at bench.csv's size: one record per precision."""
+    out = []
+    for prec, factor, err_limit in (("float", 2.5, 1e-6), ("double", 1.2, 1e-12)):
+        s = next((r for r in rows if r["version"] == "single" and r["precision"] == prec), None)
+        th = next((r for r in rows if r["version"] == "thrust" and r["precision"] == prec), None)
+        if s is None:
+            continue
+        g, gt = num(s, "gterms_per_s"), num(th, "gterms_per_s")
+        pipe = limit_terms_per_s(prec, "pipe", s["device"]) / 1e9
+        issue = limit_terms_per_s(prec, "issue", s["device"]) / 1e9
+        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th,
+                    "g": g, "gt": gt, "x": g / gt if gt else float("nan"), "err": num(s, "abs_error"),
+                    "met": (g >= factor * gt) and (num(s, "abs_error") <= err_limit),
+                    "pipe": pipe, "issue": issue})
+    return out
+
+
+def v_intro():
+    """The introduction: where the rule's error stops mattering (error.csv, table1.csv)."""
+    err, t1 = need(load("error.csv"), "error.csv"), need(load("table1.csv"), "table1.csv")
+    gpu = ("1", "2", "single", "thrust")
+    ratios = [num(r, "abs_error") / (1.0 / (12.0 * int(r["n"]) ** 2)) for r in err + t1
+              if r["precision"] == "float" and r["version"] in gpu and int(r["n"]) >= 2 ** 15]
+    if not ratios:
+        raise MissingData("float rows at n >= 2^15")
+    last = None
+    for n in sorted({int(r["n"]) for r in err}):
+        h2 = 1.0 / (12.0 * n * n)
+        d = [num(r, "abs_error") for r in err if int(r["n"]) == n and r["precision"] == "double" and r["version"] in gpu]
+        if d and all(0.5 * h2 <= e <= 2 * h2 for e in d):
+            last = n
+        else:
+            break
+    return {
+        "float": ("made by the arithmetic, not by the rule (error.csv and table1.csv: every GPU version's "
+                  "error there is at least {:.0f}× h²/12)".format(min(ratios)) if min(ratios) > 10 else
+                  "not always larger than the rule's own (error.csv and table1.csv: down to {:.1f}× h²/12)".format(min(ratios))),
+        "double": ("the GPU versions' errors stay within a factor of 2 of the rule's h²/12 up to n = {} (error.csv)".format(p2(last))
+                   if last else "the GPU versions' errors already differ from the rule's h²/12 at n = 1 (error.csv)"),
+    }
+
+
+def v_bounds():
+    """Tolerances at bench.csv's size (the Validation section and the single-launch section)."""
+    b = need(load("bench.csv"), "bench.csv")
+    n = int(b[0]["n"])
+    sf, sd, k2 = must(b, "single", "float", n), must(b, "single", "double", n), must(b, "2", "float", n)
+    used = [num(r, "abs_error") / num(r, "tolerance") for r in b
+            if not math.isinf(num(r, "tolerance")) and num(r, "tolerance") > 0]
+    return {
+        "n": p2(n), "single-double": sci(num(sd, "tolerance"), 1),
+        "single-float": sci(num(sf, "tolerance"), 1), "k2-float": sci(num(k2, "tolerance"), 1),
+        "used": "{:.2g} %".format(100 * max(used)),
+    }
+
+
+def v_targets():
+    """The paragraphs under the targets table (bench.csv; table2.csv for the second run of Thrust
+    and for the marginal rate between its two largest sizes)."""
+    b, t2 = need(load("bench.csv"), "bench.csv"), need(load("table2.csv"), "table2.csv")
+    tg = {t["prec"]: t for t in targets_data(b)}
+    if set(tg) != {"float", "double"} or any(t["thrust"] is None for t in tg.values()):
+        raise MissingData("single and thrust rows in bench.csv")
+    f, d = tg["float"], tg["double"]
+    n = int(f["row"]["n"])
+    out = {"n": p2(n)}
+    if f["met"] and d["met"]:
+        out["verdict"] = "Both targets are met"
+    elif not f["met"] and not d["met"]:
+        out["verdict"] = "Neither target is met"
+    else:
+        out["verdict"] = "The {} target is met, the {} one is not".format(*(("float", "double") if f["met"] else ("double", "float")))
+    for t in (f, d):
+        p = t["prec"][0]
+        out[p + "-t"] = "{:.1f}".format(kus(t["row"]))
+        out[p + "-g"] = "{:.0f}".format(t["g"])
+        out[p + "-x"] = "{:.2f}×".format(t["x"])
+        out[p + "-gt"] = "{:.0f}".format(t["gt"])
+        out[p + "-err"] = (sci(t["err"]) if t["err"] > 0 else
+                           "0 (the estimate is π rounded to {})".format(t["prec"]))
+    # Thrust in a second run (table2.csv at the same size, if it has it).
+    rerun = {p: pick(t2, "thrust", p, n) for p in ("float", "double")}
+    if all(rerun.values()):
+        fast = {p: min(kus(rerun[p]), kus(tg[p]["thrust"])) / kus(tg[p]["row"]) for p in rerun}
+        out["thrust-rerun"] = (
+            "Thrust's time differs between runs: at {} table2.csv (another invocation in the same "
+            "`make report-run`) has {} and {} us, bench.csv {} and {} us; with the faster Thrust time "
+            "of each pair the ratios would be {:.2f}× and {:.2f}×".format(
+                p2(n), us(kus(rerun["float"])), us(kus(rerun["double"])), us(kus(f["thrust"])),
+                us(kus(d["thrust"])), fast["float"], fast["double"]))
+    else:
+        out["thrust-rerun"] = "table2.csv has no Thrust row at {} to compare another run with".format(p2(n))
+    # Fraction of the chip's limit.
+    for t, lim, other in ((f, "issue", "pipe"), (d, "pipe", "issue")):
+        p = t["prec"][0]
+        out[p + "-bind"] = "{:.0%}".format(t["g"] / t[lim]).replace("%", " %")
+        out[p + "-bind-of"] = "{:.0f} of {:.0f}".format(t["g"], t[lim])
+        out[p + "-other"] = "{:.0%}".format(t["g"] / t[other]).replace("%", " %")
+    # The marginal rate between table2.csv's two largest sizes.
+    sizes = sorted({int(r["n"]) for r in t2 if r["version"] == "single"})
+    if len(sizes) < 2:
+        raise MissingData("two sizes of single in table2.csv")
+    n1, n2 = sizes[-2], sizes[-1]
+    shares = []
+    for t, lim in ((f, "issue"), (d, "pipe")):
+        p = t["prec"][0]
+        a, c = kus(must(t2, "single", t["prec"], n1)), kus(must(t2, "single", t["prec"], n2))
+        rate = (n2 - n1) / ((c - a) * 1e-6) / 1e9
+        fixed = c - (c - a) * n2 / (n2 - n1)
+        measured = t["g"] / t[lim]
+        shares.append(((rate / t[lim]) - measured) / (1 - measured) if measured < 1 else float("nan"))
+        out[p + "-grow"] = "{:.1f}".format(c - a)
+        out[p + "-rate"] = "{}·10¹² terms/s".format("{:.2f}".format(rate / 1e3))
+        out[p + "-rate-pct"] = "{:.0%}".format(rate / t[lim]).replace("%", " %")
+        out[p + "-fixed"] = "{:.1f}".format(fixed)
+    out["sizes"] = "between {} and {}".format(p2(n1), p2(n2))
+    out["per"] = p2(n2 - n1) + " terms"
+    out["gap-word"] = ("Most of the gap" if min(shares) > 0.5 else "Part of the gap" if min(shares) > 0.05 else
+                       "Little of the gap")
+    out["gap-share"] = "{:.0f} % (float) and {:.0f} % (double) of the distance from the measured rate to the limit".format(
+        100 * shares[0], 100 * shares[1])
+    return out
+
+
+def v_c1():
+    """Conclusion 1: kernel 2 against the CPU, one thread and OpenMP (table1.csv, bench.csv)."""
+    t1, b = need(load("table1.csv"), "table1.csv"), need(load("bench.csv"), "bench.csv")
+    sizes = sorted({int(r["n"]) for r in t1})
+    k2 = {(p, n): must(t1, "2", p, n) for p in ("float", "double") for n in sizes}
+    cpu = {n: kus(must(t1, "cpu", "float", n)) for n in sizes}
+    omp = {(p, n): must(t1, "cpu_omp", p, n) for p in ("float", "double") for n in sizes}
+    one_kernel = [cpu[n] / kus(k2["float", n]) for n in sizes]
+    one_total = [cpu[n] / tus(k2["float", n]) for n in sizes]
+    nb = int(b[0]["n"])
+    b2f, b2d = must(b, "2", "float", nb), must(b, "2", "double", nb)
+    out = {
+        "one-kernel": span_of(one_kernel, ratio), "one-total": span_of(one_total, ratio),
+        "range": "{} … {}".format(p64(sizes[0]), p64(sizes[-1])),
+        "one-big": "{:.0f}× (kernel only) at {}".format(num(b2f, "speedup_vs_cpu"), p2(nb)),
+        "threads": str(int(float(omp["float", sizes[0]]["cpu_threads"] or 0))) or "K",
+        "omp-big": "{:.0f}× (float) and {:.0f}× (double) as fast as OpenMP at {}".format(
+            num(b2f, "speedup_vs_cpu_omp"), num(b2d, "speedup_vs_cpu_omp"), p2(nb)),
+    }
+    parts, erratic = [], []
+    for p in ("float", "double"):
+        gain = {n: kus(omp[p, n]) / tus(k2[p, n]) for n in sizes}
+        slow = [n for n in sizes if gain[n] < 1]
+        fast = [n for n in sizes if gain[n] >= 1]
+        text = "in {}, ".format(p)
+        if slow:
+            text += "slower at {} ({}×".format(join_words(p64(n) for n in slow), span([gain[n] for n in slow], "{:.2f}"))
+            n0 = slow[0]
+            text += "; OpenMP {} us against kernel 2's {} us at {})".format(us(kus(omp[p, n0])), us(tus(k2[p, n0])), p64(n0))
+            text += ", faster at the other sizes ({}×)".format(span_of([gain[n] for n in fast], ratio)) if fast else ""
+        else:
+            text += "faster at every size ({}×)".format(span_of([gain[n] for n in fast], ratio))
+        parts.append(text)
+        bumps = [n for i, n in enumerate(sizes[:-1]) if kus(omp[p, n]) > kus(omp[p, sizes[i + 1]])]
+        if bumps:
+            erratic.append("{} {} us at {}".format(p, join_words(us(kus(omp[p, n])) for n in bumps),
+                                                  join_words(p64(n) for n in bumps)))
+    out["omp"] = "; ".join(parts)
+    out["omp-erratic"] = (
+        " OpenMP's times in table1.csv are not monotonic in n ({}, each more than the next larger size took), "
+        "so the ratios at those sizes measure OpenMP's outliers rather than the GPU.".format("; ".join(erratic))
+        if erratic else "")
+    any_slow = any(kus(omp[p, n]) < tus(k2[p, n]) for p in ("float", "double") for n in sizes)
+    one = "holds against one CPU thread" if min(one_total) > 1 else "does not always hold even against one CPU thread"
+    out["verdict"] = one + (", not always against all cores" if any_slow else ", and against all cores at table 1's sizes")
+    return out
+
+
+def v_c2():
+    """Conclusion 2: kernel 2 flat, the CPU growing (table1.csv; the report's table 1)."""
+    t1 = need(load("table1.csv"), "table1.csv")
+    sizes = sorted({int(r["n"]) for r in t1})
+    k = [kus(must(t1, "2", "float", n)) for n in sizes]
+    t = [tus(must(t1, "2", "float", n)) for n in sizes]
+    c = [kus(must(t1, "cpu", "float", n)) for n in sizes]
+    rep = [REPORT_T1[n][0] for n in sorted(REPORT_T1)]
+    flat, grows = max(k) / min(k) < 1.5, c[-1] / c[0] > 4
+    return {
+        "verdict": "holds" if flat and grows else "does not hold" if not flat and not grows else "holds only in part",
+        "range": "{}×".format(sizes[-1] // sizes[0]),
+        "k2-kernel": span(k, "{:.1f}"), "k2-total": span(t, "{:.1f}"),
+        "flat": "i.e. launch and fixed costs" if flat else "not flat",
+        "cpu": "from {} to {} us ({:.1f}× for {}× the terms)".format(us(c[0]), us(c[-1]), c[-1] / c[0], sizes[-1] // sizes[0]),
+        "report": "went from {:.0f} to {:.0f} us ({:.1f}×) over the same range".format(rep[0], rep[-1], rep[-1] / rep[0]),
+    }
+
+
+def v_c3():
+    """Conclusion 3: kernel 1 against kernel 2 (table2.csv, table1.csv; the report's table 2)."""
+    t1, t2 = need(load("table1.csv"), "table1.csv"), need(load("table2.csv"), "table2.csv")
+    rep = [REPORT_T2[n][0] / REPORT_T2[n][1] for n in sorted(REPORT_T2)]
+
+    def ratios(rows, p, key):
+        sizes = sorted({int(r["n"]) for r in rows})
+        return [key(must(rows, "1", p, n)) / key(must(rows, "2", p, n)) for n in sizes]
+    kf, kd = ratios(t2, "float", kus), ratios(t2, "double", kus)
+    tot = ratios(t2, "float", tus) + ratios(t2, "double", tus)
+    dev = max(abs(x - 1) for x in kf + kd)
+    lim = max(2, math.ceil(100 * dev))
+    if all(x > 1.02 for x in kf + kd):
+        verdict = "holds at table 2's sizes"
+        same = "kernel 2 is faster by more than 2 % at every size"
+    elif dev <= 0.02:
+        verdict = "does not hold at table 2's sizes"
+        same = "within ±{} %, i.e. no measurable difference".format(lim)
+    else:
+        verdict = "does not hold at every one of table 2's sizes"
+        same = "kernel 2 is not faster at every size"
+    sizes1 = sorted({int(r["n"]) for r in t1})
+    blocks = [int(float(must(t1, "2", "float", n)["blocks"])) for n in sizes1]
+    r1f, r1d = ratios(t1, "float", kus), ratios(t1, "double", kus)
+    r1t = ratios(t1, "float", tus) + ratios(t1, "double", tus)
+    diff = [kus(must(t1, "1", p, n)) - kus(must(t1, "2", p, n)) for p in ("float", "double") for n in sizes1]
+    wins = {p: sum(x > 1 for x in r) for p, r in (("float", r1f), ("double", r1d))}
+    return {
+        "verdict": verdict, "report": span(rep, "{:.3f}"),
+        "float": span(kf, "{:.3f}"), "double": span(kd, "{:.3f}"), "total": span(tot, "{:.2f}"), "same": same,
+        "small": ("Kernel 2 is faster (kernel only) where the grid is small (table 1: {} blocks) at {} of {} sizes in "
+                  "float and {} of {} in double: kernel 1 / kernel 2 = {} in float, {} in double (kernel 1 − kernel 2: {} to {} us); "
+                  "with the copy and host sum the ratio is {}".format(
+                      span_of(blocks, str, " to "), wins["float"], len(sizes1), wins["double"], len(sizes1),
+                      span(r1f, "{:.2f}"), span(r1d, "{:.2f}"), "{:.2f}".format(min(diff)).replace("-", "−"), "{:.2f}".format(max(diff)),
+                      span(r1t, "{:.2f}"))),
+    }
+
+
+def v_c4():
+    """Conclusion 4: the reduction against the term evaluation (bench.csv, table2.csv)."""
+    b, t2 = need(load("bench.csv"), "bench.csv"), need(load("table2.csv"), "table2.csv")
+    nb, n2 = int(b[0]["n"]), max(int(r["n"]) for r in t2)
+    red = max(abs(kus(must(b, "1", p, nb)) / kus(must(b, "2", p, nb)) - 1) for p in ("float", "double"))
+    out = {"n": p2(nb), "reduction": "{:.1f} %".format(100 * red)}
+    gains = []
+    for p in ("float", "double"):
+        a, s = kus(must(t2, "2", p, n2)), kus(must(t2, "single", p, n2))
+        ab, sb = kus(must(b, "2", p, nb)), kus(must(b, "single", p, nb))
+        gains.append(a / s)
+        out[p[0] + "-t2"] = "{:.2f}× {}({} → {} us)".format(a / s, "faster " if p == "float" else "", us(a), us(s))
+        out[p[0] + "-bench"] = "{:.2f}×".format(ab / sb)
+    out["t2-n"] = p2(n2)
+    out["verdict"] = ("the reduction is not where the time goes here" if red < 0.1 and min(gains) > 2 else
+                      "the reduction matters less than the term evaluation here" if min(gains) > 1 + red else
+                      "the reduction matters here")
+    return out
+
+
+def v_c5():
+    """Conclusion 5: the report's formula (table1.csv + error.csv) and the GPU errors at bench.csv's size."""
+    rows = need(load("table1.csv"), "table1.csv") + need(load("error.csv"), "error.csv")
+    b = need(load("bench.csv"), "bench.csv")
+    rep = {int(r["n"]): r for r in rows if r["version"] == "cpu_report"}
+    fixf = {int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == "float"}
+    fixd = {int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == "double"}
+    ns = sorted(n for n in rep if n in fixf and n in fixd)
+    if not ns:
+        raise MissingData("cpu_report rows")
+    close = [n for n in ns if abs(num(rep[n], "abs_error") / (2.0 / n) - 1) <= 0.1]
+    if not close:
+        raise MissingData("a size where the report's error is 2h")
+    # The longest run of consecutive sizes within 10 % of 2h.
+    best, cur = [], []
+    for n in ns:
+        cur = cur + [n] if n in close else []
+        best = cur if len(cur) > len(best) else best
+    a, z = best[0], best[-1]
+    e = lambda r: num(r, "abs_error")  # noqa: E731
+    out = {
+        "range": "from {:,} to {:,} iterations ({} against {} … {} against {})".format(
+            a, z, sci(e(rep[a]), 3), sci(2.0 / a, 3), sci(e(rep[z]), 3), sci(2.0 / z, 3)),
+        "double": "{} … {}".format(sci(e(fixd[a])), sci(e(fixd[z]))),
+        "float": " … ".join(sci(x) for x in (min(e(fixf[n]) for n in best), max(e(fixf[n]) for n in best))),
+    }
+    big = 2 ** 20 if 2 ** 20 in rep and 2 ** 20 in fixf else ns[-1]
+    out["acc"] = "{} at {}".format(" and ".join(sorted({sci(e(rep[big])), sci(e(fixf[big]))})), p2(big))
+    stall = [n for n in ns if e(rep[n]) > 0.1 and n > z]
+    if stall:
+        out["stall"] = "from {} the sum stalls (estimates {}; error {:.2f} at {})".format(
+            p2(stall[0]), ", ".join(rep[n]["estimate"] for n in stall), e(rep[ns[-1]]), p2(ns[-1]))
+    else:
+        out["stall"] = "the sum never stalls in these sizes"
+    nb = int(b[0]["n"])
+    out["n"] = p2(nb)
+
+    def errs(p, versions):
+        groups = {}
+        for v, name in versions:
+            r = pick(b, v, p, nb)
+            if r is not None:
+                groups.setdefault(sci(e(r)), []).append(name)
+        return ", ".join("{} ({})".format(x, join_words(names)) for x, names in groups.items())
+    out["gpu-float"] = errs("float", (("1", "kernel 1"), ("2", "kernel 2"), ("single", "`single`"), ("thrust", "Thrust")))
+    out["gpu-double"] = errs("double", (("1", "kernel 1"), ("2", "kernel 2"), ("single", "`single`"), ("thrust", "Thrust")))
+    return out
+
+
+def prose_values(readme):
+    """Every number of the README's prose that comes from results/*.csv, as value markers
+    grouped by prefix; a group whose CSVs are missing gets placeholders."""
+    import re
+    for prefix, fn in (("intro-", v_intro), ("bound-", v_bounds), ("tg-", v_targets), ("c1-", v_c1),
+                       ("c2-", v_c2), ("c3-", v_c3), ("c4-", v_c4), ("c5-", v_c5)):
+        names = sorted(set(re.findall(r"<!-- v:({}[\w.-]+) -->".format(re.escape(prefix)), readme.content)))
+        try:
+            values = {prefix + k: v for k, v in fn().items()}
+        except MissingData:
+            values = {name: RUN_PLACEHOLDER for name in names}
+        for name in names:
+            if name not in values:
+                sys.exit("tables.py: no value for README marker '{}'".format(name))
+            readme.value(name, values[name])
+
+
 def sample_output():
     path = os.path.join(RESULTS, "sample_output.txt")
     if not os.path.exists(path):
@@ -489,6 +875,7 @@ def main():
                  else "_(run make profile: figures/pipe_utilisation.png is drawn from results/profile.csv)_")
     readme.block("profile-compare", profile_compare(prof))
     profile_values(readme, prof)
+    prose_values(readme)
     readme.save()
     print("tables.py: README tables regenerated from {}/".format(RESULTS))
 

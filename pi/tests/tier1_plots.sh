@@ -52,6 +52,14 @@ if ls results/*.csv >/dev/null 2>&1; then
   else
     t_fail "pi: tables.py fills the README tables from the committed results" "$(tail -n 2 "$CW_TEST_TMP/tables.log" | tr '\n' ' ')"
   fi
+  # Every generated table and prose number in README.md is what tables.py computes from the
+  # committed CSVs (a typed or stale number inside a marker fails here).
+  if cmp -s README.md "$CW_TEST_TMP/README.committed.md"; then
+    t_pass "pi: tables.py on the committed results reproduces README.md"
+  else
+    t_fail "pi: tables.py on the committed results reproduces README.md" \
+      "$(diff README.md "$CW_TEST_TMP/README.committed.md" | head -n 3 | tr '\n' ' ')"
+  fi
 fi
 
 # The report's numbers: the figures and tables read them from original/report_001.csv; the
