@@ -235,23 +235,24 @@ unsigned ceil_div_u(unsigned long long a, unsigned long long b) { return static_
     std::exit(cw::kExitCuda);
 }
 
-class OriginalReducer : public ColumnReducer {
+// What the kernel versions share: the matrix and result pointers, the shape, the launch
+// shape chosen in configure(), no workspace and nothing to free.
+class KernelReducer : public ColumnReducer {
   public:
     std::size_t workspace_bytes(long long, int) const override { return 0; }
     void setup(const double* d_mat, double* d_vec, long long m, int n) override {
         mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), 128), 1, 1);  // report: ceil((double)n/ThreadNum)
-        block_ = dim3(128, 1, 1);
-    }
-    void run(cudaStream_t stream) override {
-        column_sum_thread_per_column<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        CUDA_CHECK_LAUNCH();
+        configure();
     }
     void teardown() override {}
     dim3 grid() const override { return grid_; }
     dim3 block() const override { return block_; }
 
-  private:
+  protected:
+    virtual void configure() = 0;  // sets grid_ and block_ from m_ and n_
+    void zero_result(cudaStream_t stream) {
+        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
+    }
     const double* mat_ = nullptr;
     double* vec_ = nullptr;
     long long m_ = 0;
@@ -259,57 +260,57 @@ class OriginalReducer : public ColumnReducer {
     dim3 grid_, block_;
 };
 
+class OriginalReducer : public KernelReducer {
+  public:
+    void run(cudaStream_t stream) override {
+        column_sum_thread_per_column<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
+        CUDA_CHECK_LAUNCH();
+    }
+
+  protected:
+    void configure() override {
+        grid_ = dim3(ceil_div_u(static_cast<unsigned>(n_), 128), 1, 1);  // report: ceil((double)n/ThreadNum)
+        block_ = dim3(128, 1, 1);
+    }
+};
+
 // high1 and high2: fixed report configurations, atomics into a zeroed result.
-class ReportAtomicReducer : public ColumnReducer {
+class ReportAtomicReducer : public KernelReducer {
   public:
     explicit ReportAtomicReducer(bool high2) : high2_(high2) {}
-    std::size_t workspace_bytes(long long, int) const override { return 0; }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        if (high2_) {
-            grid_ = dim3(8, 1, 1);     // report: gridnum
-            block_ = dim3(8, 128, 1);  // report: blocknum x colnum
-        } else {
-            grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), 64), 1, 1);  // report: ceil(n/ThreadNum)
-            block_ = dim3(64, 16, 1);                                        // report: ThreadNum x colnum
-        }
-    }
     void run(cudaStream_t stream) override {
-        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
+        zero_result(stream);
         if (high2_)
             column_sum_column_groups_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
         else
             column_sum_row_slices_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
         CUDA_CHECK_LAUNCH();
     }
-    void teardown() override {}
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
+
+  protected:
+    void configure() override {
+        if (high2_) {
+            grid_ = dim3(8, 1, 1);     // report: gridnum
+            block_ = dim3(8, 128, 1);  // report: blocknum x colnum
+        } else {
+            grid_ = dim3(ceil_div_u(static_cast<unsigned>(n_), 64), 1, 1);  // report: ceil(n/ThreadNum)
+            block_ = dim3(64, 16, 1);                                         // report: ThreadNum x colnum
+        }
+    }
 
   private:
     bool high2_;
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
 };
 
 // block_per_column and its demonstration: n blocks of `threads` threads, atomics into a zeroed
 // result. checked = false (the demonstration) keeps the report's unchecked launch: a launch
 // error is recorded (launch_error()) instead of stopping the program, and the result stays
 // as the memset left it (zeros), which is how the report's "wrong results" look.
-class BlockPerColumnReducer : public ColumnReducer {
+class BlockPerColumnReducer : public KernelReducer {
   public:
     BlockPerColumnReducer(unsigned threads, bool checked) : threads_(threads), checked_(checked) {}
-    std::size_t workspace_bytes(long long, int) const override { return 0; }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        grid_ = dim3(static_cast<unsigned>(n), 1, 1);  // one block per column
-        block_ = dim3(threads_, 1, 1);
-    }
     void run(cudaStream_t stream) override {
-        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
+        zero_result(stream);
         column_sum_block_per_column_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
         if (checked_) {
             CUDA_CHECK_LAUNCH();
@@ -318,20 +319,18 @@ class BlockPerColumnReducer : public ColumnReducer {
             if (err != cudaSuccess && launch_error_ == cudaSuccess) launch_error_ = err;
         }
     }
-    void teardown() override {}
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
     cudaError_t launch_error() const override { return launch_error_; }
+
+  protected:
+    void configure() override {
+        grid_ = dim3(static_cast<unsigned>(n_), 1, 1);  // one block per column
+        block_ = dim3(threads_, 1, 1);
+    }
 
   private:
     unsigned threads_;
     bool checked_;
     cudaError_t launch_error_ = cudaSuccess;
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
 };
 
 class TallReducer : public ColumnReducer {
@@ -437,10 +436,7 @@ std::unique_ptr<ColumnReducer> make_tall_det(const LaunchContext& context) {
 
 Version entry(const char* label, const char* kernel, const char* summary, bool slow, bool bitwise_repeatable,
               bool is_baseline, ReducerFactory make) {
-    Version v;
-    v.label = label;
-    v.kernel = kernel;
-    v.summary = summary;
+    Version v = cw::version_entry<Version>(label, kernel, summary);
     v.slow = slow;
     v.bitwise_repeatable = bitwise_repeatable;
     v.is_baseline = is_baseline;

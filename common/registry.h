@@ -23,6 +23,17 @@ struct VersionInfo {
     bool by_default = true;   // false: runs only when --only names it
 };
 
+// An entry with its identity filled in (label, kernel, one-line summary); the caller adds
+// what running it takes. Entry derives from VersionInfo.
+template <typename Entry>
+Entry version_entry(const std::string& label, const std::string& kernel, const std::string& summary) {
+    Entry e;
+    e.label = label;
+    e.kernel = kernel;
+    e.summary = summary;
+    return e;
+}
+
 // The versions selected by --only, in registry order. No --only: every by_default entry.
 // An unknown label, an empty item or a label named twice is a usage error; so is a
 // selection that ends up empty.

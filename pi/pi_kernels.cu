@@ -171,22 +171,26 @@ void require_block_size(int threads) {
 
 }  // namespace
 
+// Kernels 1 and 2 share their launch: one block sum per block, `threads` values of shared memory.
+template <typename T>
+void launch_report_kernel(void (*kernel)(long long, long long, T, T*), long long niter, long long chunk, double h,
+                          long long blocks, int threads, T* block_sums, cudaStream_t stream) {
+    require_block_size(threads);
+    kernel<<<static_cast<unsigned>(blocks), threads, threads * sizeof(T), stream>>>(niter, chunk, static_cast<T>(h),
+                                                                                   block_sums);
+    CUDA_CHECK_LAUNCH();
+}
+
 template <typename T>
 void launch_kernel1(long long niter, long long chunk, double h, long long blocks, int threads, T* block_sums,
                     cudaStream_t stream) {
-    require_block_size(threads);
-    pi_chunks_serial_block_sum<T><<<static_cast<unsigned>(blocks), threads, threads * sizeof(T), stream>>>(
-        niter, chunk, static_cast<T>(h), block_sums);
-    CUDA_CHECK_LAUNCH();
+    launch_report_kernel<T>(pi_chunks_serial_block_sum<T>, niter, chunk, h, blocks, threads, block_sums, stream);
 }
 
 template <typename T>
 void launch_kernel2(long long niter, long long chunk, double h, long long blocks, int threads, T* block_sums,
                     cudaStream_t stream) {
-    require_block_size(threads);
-    pi_chunks_tree_block_sum<T><<<static_cast<unsigned>(blocks), threads, threads * sizeof(T), stream>>>(
-        niter, chunk, static_cast<T>(h), block_sums);
-    CUDA_CHECK_LAUNCH();
+    launch_report_kernel<T>(pi_chunks_tree_block_sum<T>, niter, chunk, h, blocks, threads, block_sums, stream);
 }
 
 template <typename T>

@@ -440,10 +440,7 @@ const unsigned* enqueue_cub(const Launch& l, cudaStream_t stream) {
 // A pass-based entry (versions 1-6, 5-unfixed).
 Version pass_version(const char* label, const char* kernel, const char* summary, const char* launch,
                      int items_per_thread, PassLauncher launcher) {
-    Version v;
-    v.label = label;
-    v.kernel = kernel;
-    v.summary = summary;
+    Version v = cw::version_entry<Version>(label, kernel, summary);
     v.launch = launch;
     v.threads = &Policy::threads_tree;
     v.workspace_bytes = [items_per_thread](std::size_t n, int threads, long long) {

@@ -9,9 +9,6 @@
 namespace scan_versions {
 namespace {
 
-std::string nothing(long long, const Params&) { return ""; }
-int not_applicable(const Params&) { return 0; }
-double no_workspace(std::size_t, const Params&) { return 0.0; }
 double single_pass(std::size_t n, const Params&) { return scan_plan::model_bytes_single_pass(n); }
 double hillis_steele_additions(std::size_t n, const Params&) { return scan_plan::additions_hillis_steele(n); }
 
@@ -26,27 +23,21 @@ double level_bytes(std::size_t max_n, std::size_t group) {
 std::vector<Version> make_registry() {
     std::vector<Version> r;
     {
-        Version v;
-        v.label = "cub";
-        v.kernel = "cub::DeviceScan::InclusiveSum / ExclusiveSum";
-        v.summary = "cub::DeviceScan (scan_cub.cu)";
+        Version v = cw::version_entry<Version>("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum",
+                                               "cub::DeviceScan (scan_cub.cu)");
         v.is_baseline = true;
-        v.cannot_run = nothing;
         v.model_bytes = single_pass;
         v.additions = [](std::size_t, const Params&) { return std::nan(""); };
         // CUB's temporary storage: its tile states, far less than this bound.
         v.workspace_bytes = [](std::size_t n, const Params&) { return static_cast<double>(n) / 64.0 + (1 << 20); };
-        v.items_per_thread = not_applicable;
         v.make = [](std::size_t max_n, const Params&) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::CubScan(max_n));
         };
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "hs_inplace_racy";
-        v.kernel = "hillis_steele_in_place";
-        v.summary = "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)";
+        Version v = cw::version_entry<Version>("hs_inplace_racy", "hillis_steele_in_place",
+                                               "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)");
         v.validated = false;
         v.has_exclusive = false;
         v.cannot_run = [](long long n, const Params&) -> std::string {
@@ -55,18 +46,14 @@ std::vector<Version> make_registry() {
         };
         v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
         v.additions = hillis_steele_additions;
-        v.workspace_bytes = no_workspace;
-        v.items_per_thread = not_applicable;
         v.make = [](std::size_t, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, true));
         };
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "hs_buffered";
-        v.kernel = "hillis_steele_double_buffered_kernel";
-        v.summary = "section 1 done right: double-buffered in shared memory, one block (n <= --threads)";
+        Version v = cw::version_entry<Version>("hs_buffered", "hillis_steele_double_buffered_kernel",
+                                               "section 1 done right: double-buffered in shared memory, one block (n <= --threads)");
         v.cannot_run = [](long long n, const Params& p) -> std::string {
             if (n <= p.threads) return "";
             return "a single block of --threads=" + std::to_string(p.threads) + " threads scans at most " +
@@ -75,36 +62,26 @@ std::vector<Version> make_registry() {
         };
         v.model_bytes = single_pass;
         v.additions = hillis_steele_additions;
-        v.workspace_bytes = no_workspace;
-        v.items_per_thread = not_applicable;
         v.make = [](std::size_t, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleBuffered(p.threads));
         };
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "hs_multiblock_racy";
-        v.kernel = "hillis_steele_in_place";
-        v.summary = "report section 1.10: the in-place kernel on ceil(n/--threads) blocks";
+        Version v = cw::version_entry<Version>("hs_multiblock_racy", "hillis_steele_in_place",
+                                               "report section 1.10: the in-place kernel on ceil(n/--threads) blocks");
         v.validated = false;
         v.has_exclusive = false;
-        v.cannot_run = nothing;
         v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
         v.additions = hillis_steele_additions;
-        v.workspace_bytes = no_workspace;
-        v.items_per_thread = not_applicable;
         v.make = [](std::size_t, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, false));
         };
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "map";
-        v.kernel = "map_scan_chunks, map_add_chunk_offsets";
-        v.summary = "report section 2: --per-thread elements per thread, totals scanned, offsets added";
-        v.cannot_run = nothing;
+        Version v = cw::version_entry<Version>("map", "map_scan_chunks, map_add_chunk_offsets",
+                                               "report section 2: --per-thread elements per thread, totals scanned, offsets added");
         v.model_bytes = [](std::size_t n, const Params& p) {
             return scan_plan::model_bytes_recursive(n, static_cast<std::size_t>(p.per_thread));
         };
@@ -121,11 +98,8 @@ std::vector<Version> make_registry() {
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "brent_kung";
-        v.kernel = "brent_kung_block_scan, brent_kung_add_block_sums";
-        v.summary = "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back";
-        v.cannot_run = nothing;
+        Version v = cw::version_entry<Version>("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
+                                               "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back");
         v.model_bytes = [](std::size_t n, const Params& p) {
             return scan_plan::model_bytes_recursive(n, 2 * static_cast<std::size_t>(p.threads));
         };
@@ -135,18 +109,14 @@ std::vector<Version> make_registry() {
         v.workspace_bytes = [](std::size_t n, const Params& p) {
             return level_bytes(n, 2 * static_cast<std::size_t>(p.threads));
         };
-        v.items_per_thread = not_applicable;
         v.make = [](std::size_t max_n, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::BrentKungScan(max_n, p.threads));
         };
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "map_brent_kung";
-        v.kernel = "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets";
-        v.summary = "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back";
-        v.cannot_run = nothing;
+        Version v = cw::version_entry<Version>("map_brent_kung", "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets",
+                                               "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back");
         v.model_bytes = [](std::size_t n, const Params& p) {
             return scan_plan::model_bytes_map_brent_kung(n, static_cast<std::size_t>(p.per_thread),
                                                          2 * static_cast<std::size_t>(p.threads));
@@ -166,11 +136,8 @@ std::vector<Version> make_registry() {
         r.push_back(v);
     }
     {
-        Version v;
-        v.label = "lookback";
-        v.kernel = "scan_decoupled_lookback";
-        v.summary = "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)";
-        v.cannot_run = nothing;
+        Version v = cw::version_entry<Version>("lookback", "scan_decoupled_lookback",
+                                               "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
         v.model_bytes = single_pass;
         v.additions = [](std::size_t n, const Params& p) {
             return scan_plan::additions_lookback(n, static_cast<std::size_t>(p.lookback.threads),

@@ -25,17 +25,23 @@ struct Params {
 
 struct Version : cw::VersionInfo {
     bool has_exclusive = true;  // runs the exclusive scan too (the racy demonstrations do not)
-    // Why this version cannot scan n elements ("" when it can): checked before any GPU work.
-    std::function<std::string(long long n, const Params&)> cannot_run;
+    // Why this version cannot scan n elements ("" when it can; default: any n): checked
+    // before any GPU work.
+    std::function<std::string(long long n, const Params&)> cannot_run = [](long long, const Params&) {
+        return std::string();
+    };
     // Bytes one scan of n moves through DRAM (the model of scan_plan.h; CSV model_bytes).
     std::function<double(std::size_t n, const Params&)> model_bytes;
     // Additions of data values one inclusive scan of n performs (scan_plan.h's work model;
     // CSV additions); NaN where it is not modelled (CUB's internals).
     std::function<double(std::size_t n, const Params&)> additions;
-    // Device workspace, in bytes, for scans of up to max_n (beyond the input and output).
-    std::function<double(std::size_t max_n, const Params&)> workspace_bytes;
-    // Elements one thread scans serially (CSV per_thread); 0 where that means nothing.
-    std::function<int(const Params&)> items_per_thread;
+    // Device workspace, in bytes, for scans of up to max_n (beyond the input and output;
+    // default: none).
+    std::function<double(std::size_t max_n, const Params&)> workspace_bytes = [](std::size_t, const Params&) {
+        return 0.0;
+    };
+    // Elements one thread scans serially (CSV per_thread); 0 (the default) where that means nothing.
+    std::function<int(const Params&)> items_per_thread = [](const Params&) { return 0; };
     // The launcher: allocates the workspace for scans of up to max_n and returns the object
     // whose run() launches the version and whose launches() describes those launches.
     std::function<std::unique_ptr<scan_gpu::Runner>(std::size_t max_n, const Params&)> make;

@@ -23,6 +23,13 @@ def load(name):
     return read_csv(path) if os.path.exists(path) else None
 
 
+def read_csv_commented(path):
+    """A CSV whose first lines are '#' comments (original/report_002.csv)."""
+    import csv
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
 def num(row, key):
     try:
         return float(row.get(key, ""))
@@ -256,11 +263,16 @@ def per_thread_values(readme, rows):
             sel = [r for r in (rows or []) if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"]
             name = "pt_best_%s_%s" % (v, tag)
             if not sel:
+                setv(readme, "pt_all_exact", PLACEHOLDER)
                 setv(readme, name, PLACEHOLDER)
                 setv(readme, name + "_ms", PLACEHOLDER)
                 setv(readme, name + "_k2_ms", PLACEHOLDER)
                 continue
             best = min(sel, key=lambda r: num(r, "kernel_ms"))
+            if v == "map" and tag == "5mb":
+                bad = sorted({(r["version"], int(r["n"]), r["per_thread"]) for r in rows if r["result_ok"] != "1"})
+                setv(readme, "pt_all_exact", "Every K is exact" if not bad else
+                     "Not every K is exact (wrong: " + ", ".join("%s K = %s at n = %d" % (b[0], b[2], b[1]) for b in bad) + ")")
             k2 = [r for r in sel if r.get("per_thread") == "2"]
             setv(readme, name, best["per_thread"])
             setv(readme, name + "_ms", "{:.4f}".format(num(best, "kernel_ms")))
@@ -277,6 +289,327 @@ def table_values(readme, rows):
         setv(readme, "mbk_ms_" + tag, "{:.4f}".format(mbk) if mbk else PLACEHOLDER)
         setv(readme, "mbk_vs_bk_" + tag, "{:.2f}".format(bk / mbk) if mbk and bk else PLACEHOLDER)
         setv(readme, "mbk_vs_map_" + tag, "{:.2f}".format(mp / mbk) if mbk and mp else PLACEHOLDER)
+
+
+# --- Numbers of the prose (value markers), every one computed from results/*.csv --------
+
+SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+TABLE_SIZES = (1250000, 12500000, 20000000)          # 5, 50 and 80 MB of int
+N20M, N28 = 20000000, 1 << 28
+MSE_BUCKETS = ((65, 128), (129, 256), (257, 414), (415, 512), (513, 768), (769, 1024))
+# results/lookback_tuning.csv's variants (experiments/lookback_tuning.cu) quoted in the prose.
+COMMITTED = "256x32 minb6 tid0 sleep100 hint0 stash1"
+TUNING = {
+    "bounds8": ["256x16 minb8 tid0 sleep0 hint0 stash0"],
+    "backoff": ["256x16 minb8 tid0 sleep100 hint0 stash0"],
+    "stash": ["256x16 minb8 tid0 sleep100 hint0 stash1"],
+    "committed": [COMMITTED],
+    "tid": ["256x32 minb6 tid1 sleep100 hint0 stash1"],
+    "hints": ["256x32 minb6 tid0 sleep100 hint1 stash1"],
+    "items": ["256x12 minb8 tid0 sleep100 hint0 stash1", "256x16 minb8 tid0 sleep100 hint0 stash1",
+              "256x20 minb6 tid0 sleep100 hint0 stash1", "256x24 minb6 tid0 sleep100 hint0 stash1"],
+    "t128": ["128x32 minb12 tid0 sleep100 hint0 stash1", "128x64 minb6 tid0 sleep100 hint0 stash1"],
+    "t512": ["512x16 minb4 tid0 sleep100 hint0 stash1"],
+    "minb4": ["256x32 minb4 tid0 sleep100 hint0 stash1"],
+    "sleeps": ["256x32 minb6 tid0 sleep50 hint0 stash1", "256x32 minb6 tid0 sleep300 hint0 stash1"],
+    "nosleep": ["256x32 minb6 tid0 sleep0 hint0 stash1"],
+}
+
+
+def pow2(n):
+    """2²⁸ for 268435456; other sizes as they are."""
+    return "2" + str(n.bit_length() - 1).translate(SUP) if n & (n - 1) == 0 else "{:,}".format(n)
+
+
+def span(values, spec):
+    """'a–b' at the precision of spec, or 'a' where both ends print alike."""
+    a, b = spec.format(min(values)), spec.format(max(values))
+    return a if a == b else "%s–%s" % (a, b)
+
+
+def sci(x):
+    """6.76e17 (three digits, no '+')."""
+    mant, exp = "{:.2e}".format(x).split("e")
+    return "%se%d" % (mant, int(exp))
+
+
+def rows_of(rows, version, n, mode=None, validated_only=False):
+    return [r for r in rows if r["version"] == version and int(r["n"]) == n and (mode is None or r["mode"] == mode)]
+
+
+def the(rows, version, n, mode="inclusive"):
+    sel = rows_of(rows, version, n, mode)
+    if len(sel) != 1:
+        sys.exit("tables.py: expected one %s row at n=%d (%s), found %d" % (version, n, mode, len(sel)))
+    return sel[0]
+
+
+def col(rows, version, n, key, mode=None):
+    """The column over both scans (or one), as floats."""
+    vals = [num(r, key) for r in rows_of(rows, version, n, mode)]
+    if not vals:
+        sys.exit("tables.py: no %s rows at n=%d" % (version, n))
+    return vals
+
+
+def target_ratios(rows, sweep):
+    """lookback speed / cub speed per (n, mode), as the target table computes it."""
+    out = {}
+    for n in (N20M, N28):
+        for mode in ("inclusive", "exclusive"):
+            sel = {}
+            for r in list(sweep or []) + list(rows):
+                if int(r["n"]) == n and r["mode"] == mode:
+                    sel[r["version"]] = r
+            if "lookback" in sel and "cub" in sel:
+                out[(n, mode)] = (num(sel["cub"], "kernel_ms") / num(sel["lookback"], "kernel_ms"), sel["lookback"], sel["cub"])
+    return out
+
+
+def table_prose(t, sweep):
+    """t_*: numbers of the prose from results/table1_1.csv (the target's 2²⁸ gap filled from the sweep)."""
+    v = {}
+    lb = the(t, "lookback", N20M)
+    v["t_lb_regs"] = lb["k1_regs"]
+    v["t_lb_bps"] = lb["k1_blocks_per_sm"]
+    v["t_lb_occ"] = "{:.0%}".format(num(lb, "k1_occupancy"))
+    v["t_lb_smem_kib"] = "{:.0f}".format(num(lb, "k1_smem_bytes") / 1024)
+    # Bytes and bandwidths (both scans), at 20,000,000 and 2²⁸.
+    for n, tag in ((N20M, "20m"), (N28, "2p28")):
+        for ver, short in (("brent_kung", "bk"), ("map", "map"), ("lookback", "lb"), ("cub", "cub")):
+            v["t_%s_vs_cub_%s" % (short, tag)] = span(col(t, ver, n, "speedup_vs_baseline"), "{:.2f}")
+            v["t_%s_gbps_%s" % (short, tag)] = span(col(t, ver, n, "model_GBps"), "{:.0f}")
+        v["t_bk_bw_share_%s" % tag] = span([b / c for b in col(t, "brent_kung", n, "model_GBps")
+                                            for c in col(t, "cub", n, "model_GBps")], "{:.2f}")
+    bpe = lambda ver: span([num(r, "model_bytes") / int(r["n"]) for n in (N20M, N28)
+                            for r in rows_of(t, ver, n)], "{:.2f}")
+    v["t_bk_bpe"], v["t_map_bpe"], v["t_lb_bpe"] = bpe("brent_kung"), bpe("map"), bpe("lookback")
+    v["t_bk_bytes_factor"] = span([num(r, "model_bytes") / (8.0 * int(r["n"])) for n in (N20M, N28)
+                                   for r in rows_of(t, "brent_kung", n)], "{:.1f}")
+    v["t_bk_bw_factor"] = span([c / b for n in (N20M, N28) for b in col(t, "brent_kung", n, "model_GBps")
+                                for c in col(t, "cub", n, "model_GBps")], "{:.1f}")
+    v["t_bk_vs_cub_all"] = span([x for n in (N20M, N28) for x in col(t, "brent_kung", n, "speedup_vs_baseline")], "{:.2f}")
+    v["t_bk_gbps_all"] = span([x for n in (N20M, N28) for x in col(t, "brent_kung", n, "model_GBps")], "{:.0f}")
+    v["t_cub_gbps_all"] = span([x for n in (N20M, N28) for x in col(t, "cub", n, "model_GBps")], "{:.0f}")
+    # lookback against the other versions of ours at 20,000,000 (both scans).
+    ours = [r for r in t if int(r["n"]) == N20M and r["validated"] == "1" and r["is_baseline"] != "1"]
+    fastest = {r["mode"]: min((x for x in ours if x["mode"] == r["mode"]), key=lambda x: num(x, "kernel_ms"))["version"]
+               for r in ours}
+    v["t_lb_rank"] = ("the fastest of ours" if set(fastest.values()) == {"lookback"}
+                      else "not the fastest of ours (%s is)" % ", ".join(sorted(set(fastest.values()))))
+    # The many-block racy launch at the Table 1.1 sizes.
+    mb = [the(t, "hs_multiblock_racy", n) for n in TABLE_SIZES]
+    all_wrong = all(r["wrong_runs"] == r["runs"] for r in mb)
+    v["t_mb_verdict"] = "holds" if all_wrong else "does not hold"
+    counts = ["%s of %s" % (r["wrong_runs"], r["runs"]) for r in mb]
+    v["t_mb_runs"] = ("%s runs wrong at each of 5, 50 and 80 MB" % counts[0] if len(set(counts)) == 1
+                      else "%s runs wrong at 5, 50 and 80 MB" % ", ".join(counts))
+    v["t_mb_mse"] = ", ".join(sci(num(r, "mse")) for r in mb)
+    times = [num(r, "kernel_ms") for r in mb]
+    v["t_mb_trend"] = "grows with n" if times == sorted(times) and times[0] < times[-1] else "does not grow steadily with n"
+    v["t_mb_t5"], v["t_mb_t80"] = "{:.3f}".format(times[0]), "{:.3f}".format(times[-1])
+    v["t_mb_tbps"] = "{:.1f}".format(num(mb[-1], "model_GBps") / 1000)
+    v["t_mb_gb"] = "{:.0f}".format(num(mb[-1], "model_bytes") / 1e9)
+    v["t_mb_vs_copy"] = "{:.1f}".format(num(mb[-1], "model_GBps") / num(mb[-1], "copy_bw_GBps"))
+    # Brent–Kung against the CPU (kernel time) in the Table 1.1 run.
+    for n, tag in ((1250000, "5"), (12500000, "50"), (20000000, "80"), (N28, "2p28")):
+        v["t_bk_cpu_" + tag] = "{:.0f}".format(num(the(t, "brent_kung", n), "speedup_vs_cpu"))
+    v["t_lb_total_20m"] = "{:.1f}".format(num(lb, "total_ms"))
+    v["t_cpu_20m"] = "{:.1f}".format(num(lb, "cpu_ms"))
+    # Occupancy and waves of map and brent_kung (Table 1.1 sizes; 2²⁸ where said).
+    occ = [num(r, "k%d_occupancy" % k) for r in t if r["version"] in ("map", "brent_kung")
+           for k in (1, 2, 3) if r.get("k%d_occupancy" % k)]
+    bps = {r["k%d_blocks_per_sm" % k] for r in t if r["version"] in ("map", "brent_kung")
+           for k in (1, 2, 3) if r.get("k%d_blocks_per_sm" % k)}
+    v["t_occ_mapbk"] = span(occ, "{:.0%}")
+    v["t_occ_mapbk_bps"] = "/".join(sorted(bps))
+    under = ["%s at %s MB" % (ver, {1250000: 5, 12500000: 50, 20000000: 80}[n])
+             for ver in ("map", "brent_kung") for n in TABLE_SIZES if num(the(t, ver, n), "k1_waves") < 1]
+    v["t_occ_except"] = (", except for " + " and ".join(under)) if under else ""
+    bk = [the(t, "brent_kung", n) for n in TABLE_SIZES]
+    main_waves = [num(r, "k%d_waves" % k) for r in bk for k in (1, 3)]
+    v["t_bk_waves_lo"], v["t_bk_waves_hi"] = "{:.1f}".format(min(main_waves)), "{:.0f}".format(max(main_waves))
+    v["t_bk_waves_2p28"] = "{:.0f}".format(num(the(t, "brent_kung", N28), "k1_waves"))
+    v["t_bk_k2_blocks"] = "%s to %s" % (min(int(r["k2_grid"]) for r in bk), max(int(r["k2_grid"]) for r in bk))
+    v["t_bk_k2_wave"] = ("a fraction of one wave" if max(num(r, "k2_waves") for r in bk) < 1
+                         else "up to %.2f waves" % max(num(r, "k2_waves") for r in bk))
+    mp = [the(t, "map", n) for n in TABLE_SIZES]
+    v["t_map_waves_50"], v["t_map_waves_80"] = "{:.1f}".format(num(mp[1], "k1_waves")), "{:.1f}".format(num(mp[2], "k1_waves"))
+    v["t_map_waves_5"] = "{:.2f}".format(num(mp[0], "k1_waves"))
+    v["t_map_blocks_5"] = mp[0]["k1_grid"]
+    v["t_map_slots"] = "{:.0f}".format(num(mp[0], "k1_grid") / num(mp[0], "k1_waves"))
+    v["t_map_k2_blocks"] = ", ".join(r["k2_grid"] for r in mp)
+    v["t_map_k2_waves"] = "%s to %s" % ("{:.2f}".format(min(num(r, "k2_waves") for r in mp)),
+                                        "{:.2f}".format(max(num(r, "k2_waves") for r in mp)))
+    v["t_map_idle"] = ("at 5 MB the grid does leave SMs idle" if num(mp[0], "k1_waves") < 1
+                       else "no grid leaves SMs idle")
+    # The look-back target.
+    ratios = target_ratios(t, sweep)
+    v["t_target_verdict"] = "met" if ratios and all(r[0] >= 0.9 for r in ratios.values()) else "**missed**"
+    for (n, mode), (ratio, lbr, cubr) in ratios.items():
+        tag = "%s_%s" % ("20m" if n == N20M else "2p28", mode[:3])
+        v["t_ratio_" + tag] = "{:.3f}".format(ratio)
+    for n, tag in ((N20M, "20m"), (N28, "2p28")):
+        v["t_lb_pct_" + tag] = span([num(ratios[(n, m)][1], "pct_of_copy_bw") for m in ("inclusive", "exclusive")], "{:.0f}")
+        v["t_lb_bw_" + tag] = span([num(ratios[(n, m)][1], "bandwidth_GBps") for m in ("inclusive", "exclusive")], "{:.0f}")
+        v["t_cub_bw_" + tag] = span([num(ratios[(n, m)][2], "bandwidth_GBps") for m in ("inclusive", "exclusive")], "{:.0f}")
+    v["t_lb_ms_20m"] = "{:.4f}".format(num(ratios[(N20M, "inclusive")][1], "kernel_ms"))
+    v["t_lb_ms_2p28"] = "{:.3f}".format(num(ratios[(N28, "inclusive")][1], "kernel_ms"))
+    return v
+
+
+def sweep_prose(sw, t):
+    """sw_*: numbers of the prose from results/sweep.csv (tsw_*: with results/table1_1.csv)."""
+    v = {}
+    sizes = sorted({int(r["n"]) for r in sw})
+    lead = {n: num(the(sw, "cub", n), "kernel_ms") / num(the(sw, "lookback", n), "kernel_ms") for n in sizes}
+    behind = [n for n in sizes if lead[n] < 1]
+    v["sw_lb_ahead"] = ("ahead of CUB at every size from %s to %s" % (pow2(sizes[0]), pow2(sizes[-1])) if not behind
+                        else "behind CUB at %s" % ", ".join(pow2(n) for n in behind))
+    least = min(sizes, key=lambda n: lead[n])
+    v["sw_lb_least"] = "{:.2f}× at {}".format(lead[least], pow2(least))
+    v["sw_lb_small"] = span([lead[n] for n in sizes if n < 1 << 22], "{:.2f}")
+    # Brent–Kung against the serial CPU (kernel time), the crossover.
+    bkx = {n: num(the(sw, "brent_kung", n), "cpu_ms") / num(the(sw, "brent_kung", n), "kernel_ms") for n in sizes}
+    faster_from = next(n for i, n in enumerate(sizes) if all(bkx[m] > 1 for m in sizes[i:]))
+    slow = [n for n in sizes if n < faster_from]
+    if slow and all(bkx[n] < 1 for n in slow):
+        v["sw_bk_cross"] = "it is slower than the CPU up to %s (%.2f× there) and faster from %s" % (
+            pow2(slow[-1]), bkx[slow[-1]], pow2(faster_from))
+    else:
+        v["sw_bk_cross"] = "it is faster than the CPU at every size from %s on" % pow2(faster_from)
+    bk28 = the(sw, "brent_kung", N28)
+    v["sw_bk_cpu_2p28"] = "{:.0f}".format(bkx[N28])
+    if t:
+        cpu_t = num(the(t, "brent_kung", N28), "cpu_ms")
+        cpu_s = num(bk28, "cpu_ms")
+        v["tsw_cpu_cmp"] = "%s (%.0f ms against %.0f)" % ("slower" if cpu_s > cpu_t else "faster", cpu_s, cpu_t)
+        # Counting the copies: does any validated GPU version beat the serial CPU at any size?
+        beats = sorted({int(r["n"]) for r in list(sw) + list(t) if r["validated"] == "1"
+                        and num(r, "total_ms") < num(r, "cpu_ms")})
+        v["tsw_copies"] = ("no GPU version beats the serial CPU at any size" if not beats
+                           else "a GPU version beats the serial CPU only at n = " + ", ".join(pow2(n) for n in beats))
+    return v
+
+
+def mse_prose(m):
+    """mse_*: the racy kernels of Figures 1.2/1.3 and section 1.10 (results/mse.csv)."""
+    v = {}
+    ip = sorted((r for r in m if r["version"] == "hs_inplace_racy"), key=lambda r: int(r["n"]))
+    wrong = [r for r in ip if int(r["wrong_runs"]) > 0]
+    first = int(wrong[0]["n"]) if wrong else None
+    v["mse_ip_exact_to"] = str(first - 1 if wrong else int(ip[-1]["n"]))
+    beyond = [r for r in ip if first and int(r["n"]) >= first]
+    if beyond and all(r["wrong_runs"] == r["runs"] for r in beyond):
+        v["mse_ip_beyond"] = "wrong on all %s runs for every n from %d to %s" % (beyond[0]["runs"], first, ip[-1]["n"])
+    else:
+        v["mse_ip_beyond"] = "wrong on some run for %d of the sizes from %s to %s" % (
+            len([r for r in beyond if int(r["wrong_runs"]) > 0]), first, ip[-1]["n"])
+    v["mse_ip_wrong_count"] = str(len(wrong))
+    r33 = next(r for r in ip if int(r["n"]) == 33)
+    v["mse_ip_sse33"] = "{:.0f}".format(num(r33, "sse"))
+    v["mse_ip_sse33_vs_report"] = "the report's number" if num(r33, "sse") == 278784 else "not the report's 278784"
+    v["mse_ip_33_every"] = ("on every run" if r33["wrong_runs"] == r33["runs"] and num(r33, "mse") == num(r33, "mse_max")
+                            else "on some runs")
+    v["mse_ip_mse33"] = "{:.0f}".format(num(r33, "mse"))
+    v["mse_ip_verdict"] = ("holds, but not for the report's reason" if v["mse_ip_exact_to"] == "32" and "every n" in v["mse_ip_beyond"]
+                           else "does not hold as stated")
+    mb = sorted((r for r in m if r["version"] == "hs_multiblock_racy"), key=lambda r: int(r["n"]))
+    one = [r for r in mb if int(r["n"]) <= 1024]
+    wrong = [r for r in one if int(r["wrong_runs"]) > 0]
+    first = wrong[0]
+    v["mse_mb_exact_to"] = str(int(first["n"]) - 1)
+    v["mse_mb_first_wrong"] = first["n"]
+    v["mse_mb_first_wrong_runs"] = "%s of %s" % (first["wrong_runs"], first["runs"])
+    v["mse_mb_first_wrong_warps"] = {1: "one", 2: "two", 3: "three", 4: "four"}.get(
+        -(-int(first["n"]) // 32), str(-(-int(first["n"]) // 32)))
+    v["mse_mb_vs_414"] = "far below 414" if int(first["n"]) < 414 else "not below the report's 414"
+    partial = [r for r in one if 0 < int(r["wrong_runs"]) < int(r["runs"])]
+    v["mse_mb_partial"] = str(len(partial))
+    for a, b in MSE_BUCKETS:
+        sel = [r for r in one if a <= int(r["n"]) <= b]
+        v["mse_mb_pct_%d_%d" % (a, b)] = "{:.0%}".format(sum(int(r["wrong_runs"]) for r in sel) /
+                                                         sum(int(r["runs"]) for r in sel))
+    exact = [int(r["n"]) for r in one if int(r["wrong_runs"]) == 0]
+    v["mse_mb_exact_sizes"] = str(len(exact))
+    v["mse_mb_exact_largest"] = str(max(exact))
+    r414 = next(r for r in one if int(r["n"]) == 414)
+    v["mse_mb_414"] = ("was exact on all %s runs" % r414["runs"] if r414["wrong_runs"] == "0"
+                       else "was wrong on %s of %s runs" % (r414["wrong_runs"], r414["runs"]))
+    big = [r for r in mb if int(r["n"]) > 1024]
+    if big and all(r["wrong_runs"] == r["runs"] for r in big):
+        v["mse_mb_big"] = "every n from %s to %s wrong on all %s runs" % (big[0]["n"], big[-1]["n"], big[0]["runs"])
+    else:
+        v["mse_mb_big"] = "%d of the sizes from %s to %s wrong on every run" % (
+            sum(1 for r in big if r["wrong_runs"] == r["runs"]), big[0]["n"], big[-1]["n"])
+    return v
+
+
+def tuning_prose(tu):
+    """tu_*: the look-back tuning experiment (results/lookback_tuning.csv): speed against CUB per
+    variant, the range over the variants named and the rounds."""
+    v = {}
+    sizes = {N20M: "20m", N28: "2p28"}
+
+    def ratios(key, n):
+        vals = [num(r, "speedup_vs_cub") for r in tu if r["variant"] in TUNING[key] and int(r["n"]) == n]
+        if not vals:
+            sys.exit("tables.py: lookback_tuning.csv has no %s at n=%d" % (TUNING[key], n))
+        return vals
+
+    def compare(key, n, spec):
+        a, c = ratios(key, n), ratios("committed", n)
+        lo, hi = float(spec.format(min(a))), float(spec.format(max(a)))
+        clo, chi = float(spec.format(min(c))), float(spec.format(max(c)))
+        return "faster" if lo > chi else "slower" if hi < clo else "within the spread"
+
+    for key in TUNING:
+        for n, tag in sizes.items():
+            v["tu_%s_%s" % (key, tag)] = span(ratios(key, n), "{:.2f}")
+            v["tu_%s_%s_cmp" % (key, tag)] = compare(key, n, "{:.2f}")
+    for key in ("hints", "sleeps", "nosleep"):
+        a, b = v["tu_%s_20m_cmp" % key], v["tu_%s_2p28_cmp" % key]
+        v["tu_%s_cmp" % key] = "%s at both sizes" % a if a == b else "%s at 20M and %s at 2²⁸" % (a, b)
+    v["tu_items_all"] = span(ratios("items", N20M) + ratios("items", N28), "{:.2f}")
+    v["tu_t128_all"] = span(ratios("t128", N20M) + ratios("t128", N28), "{:.2f}")
+    v["tu_t512_all"] = span(ratios("t512", N20M) + ratios("t512", N28), "{:.2f}")
+    v["tu_minb4_all"] = span(ratios("minb4", N20M) + ratios("minb4", N28), "{:.2f}")
+    for key in ("tid", "committed"):
+        v["tu_%s_2p28_3" % key] = span(ratios(key, N28), "{:.3f}")
+    cmp_word = {"faster": "faster", "slower": "slower", "within the spread": "as fast"}
+    v["tu_tid_2p28_word"] = cmp_word[compare("tid", N28, "{:.3f}")]
+    v["tu_tid_20m_word"] = cmp_word[compare("tid", N20M, "{:.2f}")]
+    # 32 ints per thread against 16 (same look-back, each at its own blocks per SM).
+    c32 = ratios("committed", N20M) + ratios("committed", N28)
+    c16 = ratios("stash", N20M) + ratios("stash", N28)
+    v["tu_32_vs_16"] = "beat" if min(c32) > max(c16) else "do not clearly beat"
+    return v
+
+
+def report_prose(rep):
+    """rep_*: the report's own numbers, from original/report_002.csv."""
+    times = [float(r["time_ms"]) for r in rep if r["what"] == "table1_1"]
+    return {"rep_t_lo": "{:.2f}".format(min(times)), "rep_t_hi": "{:.2f}".format(max(times))}
+
+
+def prose_values(readme, table, sweep, mse, tuning, rep):
+    """Every number of the prose that comes from results/: computed here; a placeholder for
+    the markers of a CSV that does not exist yet."""
+    values, missing = {}, []
+    for prefix, rows, fn in (("t_", table, lambda: table_prose(table, sweep)), ("sw_", sweep, lambda: sweep_prose(sweep, table)),
+                             ("mse_", mse, lambda: mse_prose(mse)), ("tu_", tuning, lambda: tuning_prose(tuning)),
+                             ("rep_", rep, lambda: report_prose(rep))):
+        if rows:
+            values.update(fn())
+        else:
+            missing.append(prefix)
+    if not (table and sweep):
+        missing.append("tsw_")
+    for name, text in values.items():
+        setv(readme, name, text)
+    for name in readme.unset_values():
+        if any(name.startswith(p) for p in missing):
+            readme.value(name, PLACEHOLDER)
 
 
 # --- Nsight Compute (results/profile.csv, `make profile`) -------------------------------
@@ -380,13 +713,18 @@ def main():
     mse = load("mse.csv")
     per_thread = load("per_thread.csv")
     profile = load("profile.csv")
-    readme = Readme(README)  # every table replaced in memory, the file written once
+    tuning = load("lookback_tuning.csv")
+    rep_path = os.path.join(HERE, "original", "report_002.csv")
+    rep = read_csv_commented(rep_path) if os.path.exists(rep_path) else None
+    # argv[1]: another README to fill (tier 1 checks that a copy comes out unchanged).
+    readme = Readme(sys.argv[1] if len(sys.argv) > 1 else README)  # written once, at save()
     readme.block("work", work_table(table))
     readme.block("per_thread", per_thread_table(per_thread))
     per_thread_values(readme, per_thread)
     table_values(readme, table)
     readme.block("profile", profile_table(profile))
     profile_values(readme, profile)
+    prose_values(readme, table, sweep, mse, tuning, rep)
     if table:
         readme.block("table1_1", table1_1(table))
         readme.block("occupancy", occupancy(table))

@@ -150,3 +150,15 @@ else
   if [ "$T_STATUS" -eq 3 ]; then t_pass "scan: no GPU: --n=2^30 without a GPU exits 3 before filling 4 GiB"
   else t_fail "scan: no GPU: --n=2^30 without a GPU exits 3 before filling 4 GiB" "exit $T_STATUS"; fi
 fi
+
+# Every number of the README's prose and tables is generated from results/ by tables.py
+# (value markers): run on a copy, it must leave the committed README unchanged.
+if [ -f results/table1_1.csv ]; then
+  cp README.md "$tmp/README.scan.md"
+  if python3 tables.py "$tmp/README.scan.md" >"$tmp/tables.scan.log" 2>&1 && cmp -s README.md "$tmp/README.scan.md" &&
+     ! grep -q '(run make' "$tmp/README.scan.md"; then
+    t_pass "scan: tables.py on the committed results/ reproduces README.md"
+  else
+    t_fail "scan: tables.py on the committed results/ reproduces README.md" "$(head -n 3 "$tmp/tables.scan.log" | tr '\n' ' ')"
+  fi
+fi
