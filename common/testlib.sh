@@ -121,6 +121,143 @@ sanitize() {
   else t_pass "$name"; fi
 }
 
+# gpu_fault_case NAME CSV OUTPUT CMD...: a run with --inject-fault whose CMD writes --csv=CSV
+# and --output=OUTPUT must FAIL every planned run: exit 1, as many "Result = FAIL" lines as its
+# "planned: N runs" line says, no "Result = PASS", and neither CSV nor OUTPUT left behind (both
+# are removed first). Skipped where there is no GPU.
+gpu_fault_case() {
+  local name=$1 csv=$2 out=$3; shift 3
+  cw_detect_gpu
+  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
+  rm -f "$csv" "$out"
+  t_run "$@"
+  local planned fails
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
+  fails=$(grep -c 'Result = FAIL' "$T_OUT")
+  if [ "$T_STATUS" -eq 1 ] && [ -n "$planned" ] && [ "$fails" -eq "$planned" ] && ! grep -q 'Result = PASS' "$T_OUT" &&
+     [ ! -e "$csv" ] && [ ! -e "$out" ]; then
+    t_pass "$name"
+  else
+    t_fail "$name" "exit $T_STATUS, planned '$planned', $fails FAIL lines"; t_show_failure
+  fi
+}
+
+# figure_case NAME SCRIPT CSV PNG LOG: `gnuplot -c SCRIPT CSV PNG` exits 0, PNG is not empty
+# and gnuplot's output (kept in LOG) has no warning or error; skipped where gnuplot is not
+# installed.
+figure_case() {
+  local name=$1 gp=$2 csv=$3 png=$4 log=$5
+  if ! command -v gnuplot >/dev/null; then t_skip "$name" "gnuplot not installed"; return; fi
+  if gnuplot -c "$gp" "$csv" "$png" >"$log" 2>&1 && [ -s "$png" ] && ! grep -qiE 'warning|error' "$log"; then
+    t_pass "$name"
+  else
+    t_fail "$name" "$(head -n 3 "$log" | tr '\n' ' ')"
+  fi
+}
+
+# ---- Nsight Compute: make profile's path on small shapes (tier 2; run from an assignment) ----
+
+# ncu_profile_case NAME DIR RUNS EXPECT...: common/ncu_profile.sh on a few small shapes, into
+# a fresh DIR/profile.csv (ncu's logs in DIR/ncu, the scripts' output in DIR/ncu.out). RUNS is
+# a function that calls ncu_profile_run once for each profiling run; NCU_METRICS holds the
+# Makefile's PROFILE_METRICS meanwhile. Passes when every run exits 0 and the CSV meets every
+# EXPECT (see ncu_profile_check); skipped with ncu_profile.sh --check's words where Nsight
+# Compute or a GPU is missing.
+ncu_profile_case() {
+  local name=$1 dir=$2 runs=$3; shift 3
+  local reason check NCU_DIR=$dir NCU_OK=1 NCU_METRICS
+  if ! reason=$(bash ../common/ncu_profile.sh --check 2>&1); then t_skip "$name" "$reason"; return; fi
+  rm -f "$dir/profile.csv"
+  : >"$dir/ncu.out"
+  # shellcheck disable=SC2016  # $(PROFILE_METRICS) is make's, not the shell's
+  NCU_METRICS=$(make --no-print-directory -s -f Makefile -f - print-profile-metrics <<<'print-profile-metrics: ; @echo $(PROFILE_METRICS)')
+  "$runs"
+  check=$(ncu_profile_check "$dir/profile.csv" "$NCU_METRICS" "$@")
+  if [ "$NCU_OK" = 1 ] && [ "$check" = ok ]; then t_pass "$name"
+  else t_fail "$name" "$check"; tail -n 5 "$dir/ncu.out"; fi
+}
+
+# ncu_profile_run ASSIGNMENT VERSION "M" N "METRICS" [NCU OPTIONS] PROGRAM [ARGS...]: inside
+# ncu_profile_case's RUNS, one `ncu_profile.sh NCU_DIR/profile.csv ARGS...` (its arguments as
+# that script takes them after OUT.csv); a run that fails makes the case fail.
+ncu_profile_run() {
+  CW_PROFILE_LOG_DIR=$NCU_DIR/ncu bash ../common/ncu_profile.sh "$NCU_DIR/profile.csv" "$@" >>"$NCU_DIR/ncu.out" 2>&1 || NCU_OK=0
+}
+
+# ncu_profile_check CSV METRICS EXPECT...: prints "ok" if the tidy CSV (common/ncu_tidy.py's
+# rows) meets every EXPECT, else what is wrong. METRICS is the comma list asked for. EXPECT:
+#   VERSION=KERNEL  the version has exactly one kernel, whose name contains KERNEL, with a
+#                   row for every metric of METRICS and no other
+#   VERSION@GRID    the version's (first) kernel ran a grid of GRID blocks (launch__grid_size)
+#   VERSION~KERNEL  some kernel of the version has KERNEL in its name
+ncu_profile_check() {
+  python3 - "$@" <<'PY' 2>&1
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = set(sys.argv[2].split(","))
+by = {}
+for r in rows:
+    by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = float(r["value"])
+problems = []
+for spec in sys.argv[3:]:
+    v, op, arg = re.match(r"([^=@~]+)([=@~])(.*)$", spec).groups()
+    ks = by.get(v, {})
+    if op == "=":
+        if len(ks) != 1 or arg not in next(iter(ks)):
+            problems.append(f"{v}: kernels {list(ks)}")
+            continue
+        got = set(next(iter(ks.values())))
+        if got != want:
+            problems.append(f"{v}: missing {sorted(want - got)}")
+    elif op == "@":
+        m = next(iter(ks.values()), {})
+        if m and m.get("launch__grid_size") != float(arg):
+            problems.append(f"{v}: grid {m.get('launch__grid_size')}, not {arg}")
+    elif not any(arg in k for k in ks):
+        problems.append(f"{v}: kernels {list(ks)}")
+print("ok" if not problems else "; ".join(problems))
+PY
+}
+
+# profile_experiments_case NAME SUB FIGURE VERDICT COMMITTED PLACEHOLDER MAKEVAR=VALUE...:
+# make profile's recipe at a small size: `make profile-experiments RESULTS_DIR=R MAKEVAR=VALUE...`
+# into a fresh R (P=$CW_TEST_TMP/profile, R=P/SUB, or P where SUB is empty; ncu's logs in
+# P/ncu) exits 0; `VERDICT R/profile.csv METRICS` (a function; METRICS from `make
+# print-profile-metrics`) prints "ok"; where gnuplot is installed, plots/FIGURE.gp draws
+# P/profile.csv with no warning or error; and tables.py R P/README.md (on a copy of README.md,
+# with the committed results/COMMITTED, a glob, beside the new profile.csv, never the committed
+# one) exits 0 and, where PLACEHOLDER (a grep pattern) is not empty, leaves nothing matching it.
+# Skipped with ncu_profile.sh --check's words where Nsight Compute or a GPU is missing.
+profile_experiments_case() {
+  local name=$1 sub=$2 fig=$3 verdict_fn=$4 committed=$5 placeholder=$6; shift 6
+  if ! bash ../common/ncu_profile.sh --check 2>"$CW_TEST_TMP/ncu.check"; then
+    t_skip "$name" "$(head -n 1 "$CW_TEST_TMP/ncu.check")"; return
+  fi
+  local prof=$CW_TEST_TMP/profile
+  local res=$prof${sub:+/$sub} verdict f
+  rm -rf "$prof"; mkdir -p "$res"
+  t_run env CW_PROFILE_LOG_DIR="$prof/ncu" make --no-print-directory -s profile-experiments RESULTS_DIR="$res" "$@"
+  if [ "$T_STATUS" -ne 0 ]; then
+    t_fail "$name" "make profile-experiments exited $T_STATUS"; t_show_failure; return
+  fi
+  verdict=$("$verdict_fn" "$res/profile.csv" "$(make --no-print-directory -s print-profile-metrics)")
+  cp README.md "$prof/README.md"
+  [ -n "$sub" ] && cp "$res/profile.csv" "$prof/profile.csv" 2>/dev/null
+  # shellcheck disable=SC2086
+  for f in results/$committed; do [ "$(basename "$f")" = profile.csv ] || cp "$f" "$res/" 2>/dev/null; done
+  if [ "$verdict" != ok ]; then
+    t_fail "$name" "$verdict"
+  elif command -v gnuplot >/dev/null && ! gnuplot -c "plots/$fig.gp" "$prof/profile.csv" "$prof/$fig.png" >"$prof/gp.log" 2>&1 ||
+       grep -qiE 'warning|error' "$prof/gp.log"; then
+    t_fail "$name" "$fig.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
+  elif ! python3 tables.py "$res" "$prof/README.md" >"$prof/tables.log" 2>&1 ||
+       { [ -n "$placeholder" ] && grep -q "$placeholder" "$prof/README.md"; }; then
+    t_fail "$name" "tables.py ${placeholder:+left a placeholder or }failed: $(tail -n 1 "$prof/tables.log")"
+  else
+    t_pass "$name"
+  fi
+}
+
 # run_gtest BINARY: one result line per GoogleTest case.
 run_gtest() {
   local bin=$1

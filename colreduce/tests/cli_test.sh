@@ -127,13 +127,7 @@ cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/fake.csv"
 for cr_fig in kernel_time gpu_total_split dram_sol; do
   cr_in="$cr_tmp/fake.csv"
   [ "$cr_fig" = dram_sol ] && cr_in="$cr_tmp/fake/profile.csv"
-  if ! command -v gnuplot >/dev/null; then t_skip "figure $cr_fig renders (synthetic CSV)" "gnuplot not installed"; continue; fi
-  if gnuplot -c "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" >"$cr_tmp/gp.log" 2>&1 &&
-     [ -s "$cr_tmp/$cr_fig.png" ] && ! grep -qiE 'warning|error' "$cr_tmp/gp.log"; then
-    t_pass "figure $cr_fig renders (synthetic CSV)"
-  else
-    t_fail "figure $cr_fig renders (synthetic CSV)" "$(head -n 3 "$cr_tmp/gp.log" | tr '\n' ' ')"
-  fi
+  figure_case "figure $cr_fig renders (synthetic CSV)" "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" "$cr_tmp/gp.log"
 done
 cp README.md "$cr_tmp/README.md"
 if python3 tables.py "$cr_tmp/fake/colreduce.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&

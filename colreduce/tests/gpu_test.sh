@@ -174,18 +174,5 @@ fi
 
 # --inject-fault: every version of the registry must FAIL (one FAIL line per planned run),
 # exit 1, and neither the CSV nor the output is written.
-if [ "$CW_GPU_OK" = 1 ]; then
-  rm -f "$cr_tmp/fault.csv" "$cr_tmp/fault.bin"
-  t_run $cr 1000 63 $cr_fast --inject-fault --csv="$cr_tmp/fault.csv" --output="$cr_tmp/fault.bin"
-  cr_planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
-  cr_fails=$(grep -c 'Result = FAIL' "$T_OUT")
-  if [ "$T_STATUS" -eq 1 ] && [ -n "$cr_planned" ] && [ "$cr_fails" -eq "$cr_planned" ] &&
-     ! grep -q 'Result = PASS' "$T_OUT" && [ ! -e "$cr_tmp/fault.csv" ] && [ ! -e "$cr_tmp/fault.bin" ]; then
-    t_pass "--inject-fault: every planned run FAILs, exit 1, no file written"
-  else
-    t_fail "--inject-fault: every planned run FAILs, exit 1, no file written" "exit $T_STATUS, planned '$cr_planned', $cr_fails FAIL lines"
-    t_show_failure
-  fi
-else
-  t_skip "--inject-fault: every planned run FAILs, exit 1, no file written" "$CW_GPU_REASON"
-fi
+gpu_fault_case "--inject-fault: every planned run FAILs, exit 1, no file written" "$cr_tmp/fault.csv" "$cr_tmp/fault.bin" \
+  $cr 1000 63 $cr_fast --inject-fault --csv="$cr_tmp/fault.csv" --output="$cr_tmp/fault.bin"

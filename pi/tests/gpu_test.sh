@@ -92,23 +92,10 @@ fi
 
 # --inject-fault: every estimate is replaced by NaN, so every planned run must FAIL (exit 1),
 # and neither the CSV nor the --output file may be written.
-if [ "$CW_GPU_OK" = 1 ]; then
-  csv=$CW_TEST_TMP/fault.csv out=$CW_TEST_TMP/fault.bin
-  rm -f "$csv" "$out"
-  t_run $P --sizes=65,1025 --only=1,2,single,thrust,cpu,cpu_omp,cpu_report --precision=both $Q --inject-fault \
-    --csv="$csv" --output="$out"
-  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
-  fails=$(grep -c 'Result = FAIL' "$T_OUT")
-  if [ "$T_STATUS" -eq 1 ] && [ -n "$planned" ] && [ "$fails" -eq "$planned" ] && ! grep -q 'Result = PASS' "$T_OUT" &&
-     [ ! -e "$csv" ] && [ ! -e "$out" ]; then
-    t_pass "pi: --inject-fault makes every planned run FAIL, exit 1, no CSV, no output"
-  else
-    t_fail "pi: --inject-fault makes every planned run FAIL, exit 1, no CSV, no output" \
-      "exit $T_STATUS, planned ${planned:-?}, $fails FAIL lines"
-  fi
-else
-  t_skip "pi: --inject-fault makes every planned run FAIL, exit 1, no CSV, no output" "$CW_GPU_REASON"
-fi
+gpu_fault_case "pi: --inject-fault makes every planned run FAIL, exit 1, no CSV, no output" \
+  "$CW_TEST_TMP/fault.csv" "$CW_TEST_TMP/fault.bin" \
+  $P --sizes=65,1025 --only=1,2,single,thrust,cpu,cpu_omp,cpu_report --precision=both $Q --inject-fault \
+  --csv="$CW_TEST_TMP/fault.csv" --output="$CW_TEST_TMP/fault.bin"
 
 # compute-sanitizer on small sizes (one run of each version, float and double).
 S="--sizes=65,1025 --threads=64 --precision=both --repeat=1 --warmup=0 --cpu-repeat=1"
@@ -122,18 +109,9 @@ sanitize initcheck "pi: initcheck, kernels 1, 2 and single" $P $S --only=1,2,sin
 # ncu accepts every metric of PI_METRICS, each of the 8 version labels has a row for each of
 # them, and the figure and the README's counter table are made from the file. Skipped without
 # a GPU or without Nsight Compute (ncu_profile.sh --check says which).
-name="pi: make profile-experiments at niter=2^20: every metric of every version, figure and tables"
-if ! bash ../common/ncu_profile.sh --check 2>"$CW_TEST_TMP/ncu.check"; then
-  t_skip "$name" "$(head -n 1 "$CW_TEST_TMP/ncu.check")"
-else
-  prof=$CW_TEST_TMP/profile
-  rm -rf "$prof"; mkdir -p "$prof"
-  t_run env CW_PROFILE_LOG_DIR="$prof/ncu" make --no-print-directory -s profile-experiments RESULTS_DIR="$prof" \
-    PI_PROFILE_NITER=1048576
-  if [ "$T_STATUS" -ne 0 ]; then
-    t_fail "$name" "make profile-experiments exited $T_STATUS"; t_show_failure
-  else
-    verdict=$(python3 - "$prof/profile.csv" "$(make --no-print-directory -s print-profile-metrics)" <<'PY'
+# The profile's rows: each of the 8 version labels has a row of every metric, all at n = 2^20.
+pi_profile_verdict() {
+  python3 - "$1" "$2" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 metrics = sys.argv[2].strip().split(",")
@@ -146,19 +124,6 @@ for v in ("1", "2", "single", "thrust"):
         if any(r["n"] != "1048576" for r in rows if r["version"] == v + ":" + p): bad.append("%s:%s: n" % (v, p))
 print("; ".join(bad) if bad else "ok")
 PY
-)
-    cp README.md "$prof/README.md"
-    cp results/bench.csv "$prof/bench.csv" 2>/dev/null
-    if [ "$verdict" != ok ]; then
-      t_fail "$name" "$verdict"
-    elif command -v gnuplot >/dev/null && ! gnuplot -c plots/pipe_utilisation.gp "$prof/profile.csv" "$prof/pipe.png" >"$prof/gp.log" 2>&1 ||
-         grep -qiE 'warning|error' "$prof/gp.log"; then
-      t_fail "$name" "pipe_utilisation.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
-    elif ! python3 tables.py "$prof" "$prof/README.md" >"$prof/tables.log" 2>&1 ||
-         grep -q "(run make profile)\|not in profile.csv" "$prof/README.md"; then
-      t_fail "$name" "tables.py left a placeholder or failed: $(tail -n 1 "$prof/tables.log")"
-    else
-      t_pass "$name"
-    fi
-  fi
-fi
+}
+profile_experiments_case "pi: make profile-experiments at niter=2^20: every metric of every version, figure and tables" \
+  "" pipe_utilisation pi_profile_verdict bench.csv "(run make profile)\|not in profile.csv" PI_PROFILE_NITER=1048576

@@ -11,13 +11,7 @@ if python3 tests/synthetic_csv.py "$syn" "$(bin/pi --print-csv-header)" 2>"$CW_T
   else t_fail "pi: synthetic CSV has the program's columns" "exit $T_STATUS: $(head -n 1 "$T_ERR")"; fi
   for pair in "table1 table1" "table2 table2" "error error" "throughput bench" "pipe_utilisation profile"; do
     set -- $pair
-    if ! command -v gnuplot >/dev/null; then t_skip "pi: figure $1 renders from a synthetic CSV" "gnuplot not installed"; continue; fi
-    if gnuplot -c "plots/$1.gp" "$syn/$2.csv" "$syn/$1.png" >"$CW_TEST_TMP/gp.log" 2>&1 &&
-       [ -s "$syn/$1.png" ] && ! grep -qiE 'warning|error' "$CW_TEST_TMP/gp.log"; then
-      t_pass "pi: figure $1 renders from a synthetic CSV"
-    else
-      t_fail "pi: figure $1 renders from a synthetic CSV" "$(head -n 3 "$CW_TEST_TMP/gp.log" | tr '\n' ' ')"
-    fi
+    figure_case "pi: figure $1 renders from a synthetic CSV" "plots/$1.gp" "$syn/$2.csv" "$syn/$1.png" "$CW_TEST_TMP/gp.log"
   done
   cp README.md "$syn/README.md"
   printf 'Device 0: synthetic\n[1/6] niter=1048576 precision=float version=1 ... PASS\n' >"$syn/sample_output.txt"

@@ -129,46 +129,14 @@ fi
 # `make profile` on one small size: versions 1 and 8 and CUB as profile-experiments calls them
 # (ncu options before the program); the tidy rows name each version's first-pass kernel,
 # whose grid is the first launch's (65,536 ints / 256 threads = 256 blocks for version 1).
-prof_reason=$(bash ../common/ncu_profile.sh --check 2>&1)
-if [ $? -ne 0 ]; then
-  t_skip "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536" "$prof_reason"
-else
-  rm -f "$T/profile.csv"
-  M=$(make --no-print-directory -s -f Makefile -f - print-profile-metrics <<<'print-profile-metrics: ; @echo $(PROFILE_METRICS)')
-  ok=1
+rv_profile_runs() {
+  local v
   for v in 1 8; do
-    CW_PROFILE_LOG_DIR=$T/ncu bash ../common/ncu_profile.sh "$T/profile.csv" reduction_versions $v "" 65536 "$M" \
-      --print-units base --kernel-name regex:reduce_ --launch-count 1 $P --only=$v --n=65536 --threads=256 --repeat=1 --warmup=0 --l2=keep \
-      >"$T/ncu.out" 2>&1 || ok=0
+    ncu_profile_run reduction_versions $v "" 65536 "$NCU_METRICS" \
+      --print-units base --kernel-name regex:reduce_ --launch-count 1 $P --only=$v --n=65536 --threads=256 --repeat=1 --warmup=0 --l2=keep
   done
-  CW_PROFILE_LOG_DIR=$T/ncu bash ../common/ncu_profile.sh "$T/profile.csv" reduction_versions cub "" 65536 "$M" \
-    --print-units base --launch-count 2 $P --only=cub --n=65536 --repeat=1 --warmup=0 --l2=keep >>"$T/ncu.out" 2>&1 || ok=0
-  check=$(python3 - "$T/profile.csv" "$M" <<'PY' 2>&1
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-want = set(sys.argv[2].split(","))
-by = {}
-for r in rows:
-    by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = float(r["value"])
-problems = []
-for v, name in (("1", "reduce_interleaved_divergent"), ("8", "reduce_vectorized_shuffle_atomic")):
-    ks = by.get(v, {})
-    if list(ks) != [name] and not (len(ks) == 1 and name in next(iter(ks), "")):
-        problems.append(f"version {v}: kernels {list(ks)}")
-        continue
-    got = set(next(iter(ks.values())))
-    if got != want:
-        problems.append(f"version {v}: missing {sorted(want - got)}")
-if by.get("1") and next(iter(by["1"].values())).get("launch__grid_size") != 256:
-    problems.append("version 1: first-pass grid is not 256")
-if not any("Reduce" in k for k in by.get("cub", {})):
-    problems.append(f"cub: kernels {list(by.get('cub', {}))}")
-print("ok" if not problems else "; ".join(problems))
-PY
-)
-  if [ "$ok" = 1 ] && [ "$check" = ok ]; then
-    t_pass "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536, every metric of PROFILE_METRICS"
-  else
-    t_fail "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536" "$check"; tail -n 5 "$T/ncu.out"
-  fi
-fi
+  ncu_profile_run reduction_versions cub "" 65536 "$NCU_METRICS" \
+    --print-units base --launch-count 2 $P --only=cub --n=65536 --repeat=1 --warmup=0 --l2=keep
+}
+ncu_profile_case "ncu profile: first-pass kernel of versions 1, 8 and cub at n=65536, every metric of PROFILE_METRICS" \
+  "$T" rv_profile_runs 1=reduce_interleaved_divergent 8=reduce_vectorized_shuffle_atomic 1@256 cub~Reduce

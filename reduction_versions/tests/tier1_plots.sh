@@ -71,12 +71,7 @@ PY
   for fig in time_per_version:versions bandwidth_per_version:versions bandwidth_vs_size:size_sweep \
              profile_counters:profile; do
     name=${fig%%:*} csv=${fig##*:}
-    if gnuplot -c "plots/$name.gp" "$T/$csv.csv" "$T/$name.png" >"$T/$name.log" 2>&1 && [ -s "$T/$name.png" ] &&
-       ! grep -qiE 'warning|error' "$T/$name.log"; then
-      t_pass "figure $name renders from a synthetic $csv.csv"
-    else
-      t_fail "figure $name renders from a synthetic $csv.csv" "$(head -n 3 "$T/$name.log" | tr '\n' ' ')"
-    fi
+    figure_case "figure $name renders from a synthetic $csv.csv" "plots/$name.gp" "$T/$csv.csv" "$T/$name.png" "$T/$name.log"
   done
   cp README.md "$T/README.md"
   if python3 tables.py "$T" "$T/README.md" >"$T/tables.log" 2>&1 && ! grep -q 'no `results/' "$T/README.md" &&

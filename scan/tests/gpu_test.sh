@@ -101,23 +101,10 @@ fi
 
 # A wrong result must be caught: --inject-fault alters one element of every validated
 # result; every planned run must FAIL, exit 1, and neither --csv nor --output be written.
-cw_detect_gpu
-name="--inject-fault: every validated version FAILs, exit 1, no CSV and no output written"
-if [ "$CW_GPU_OK" = 1 ]; then
-  rm -f "$tmp/fault.csv" "$tmp/fault.bin"
-  t_run $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback --inject-fault \
-    --csv="$tmp/fault.csv" --output="$tmp/fault.bin" $quick
-  fails=$(grep -c 'Result = FAIL' "$T_OUT")
-  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
-  if [ "$T_STATUS" -eq 1 ] && [ -n "$planned" ] && [ "$fails" -eq "$planned" ] && ! grep -q 'Result = PASS' "$T_OUT" &&
-     [ ! -e "$tmp/fault.csv" ] && [ ! -e "$tmp/fault.bin" ]; then
-    t_pass "$name"
-  else
-    t_fail "$name" "exit $T_STATUS, $fails FAIL lines of $planned planned"; t_show_failure
-  fi
-else
-  t_skip "$name" "$CW_GPU_REASON"
-fi
+gpu_fault_case "--inject-fault: every validated version FAILs, exit 1, no CSV and no output written" \
+  "$tmp/fault.csv" "$tmp/fault.bin" \
+  $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback --inject-fault \
+  --csv="$tmp/fault.csv" --output="$tmp/fault.bin" $quick
 
 # --input / --output: 1, -1, INT32_MAX, 1 -> inclusive 1, 0, INT32_MAX, INT32_MIN (wraps);
 # exclusive 0, 1, 0, INT32_MAX. Raw little-endian int32.
@@ -193,43 +180,13 @@ sanitize racecheck "racecheck: map_brent_kung, --threads=32 (recursive scan of t
 # `make profile` on the shapes it uses: the report's map kernel (map_scan_chunks, kernel 1 of
 # map_brent_kung) at n = 15000 (8 per thread, 1024 threads: a grid of 2 blocks) and the
 # look-back at 5000, with the Makefile's metric list and options; every metric must come back.
-name="ncu profile: map_scan_chunks at n=15000 (grid 2) and lookback at n=5000, every metric of PROFILE_METRICS"
-prof_reason=$(bash ../common/ncu_profile.sh --check 2>&1)
-if [ $? -ne 0 ]; then
-  t_skip "$name" "$prof_reason"
-else
-  rm -f "$tmp/profile.csv"
-  M=$(make --no-print-directory -s -f Makefile -f - print-profile-metrics <<<'print-profile-metrics: ; @echo $(PROFILE_METRICS)')
+scan_profile_runs() {
+  local A
   A=$(make --no-print-directory -s -f Makefile -f - print-profile-args <<<'print-profile-args: ; @echo $(PROFILE_ARGS)')
-  ok=1
-  CW_PROFILE_LOG_DIR=$tmp/ncu bash ../common/ncu_profile.sh "$tmp/profile.csv" scan map_brent_kung "" 15000 "$M" \
-    --print-units base --kernel-name regex:map_scan_chunks --launch-count 1 $scan --only=map_brent_kung --n=15000 $A \
-    >"$tmp/ncu.out" 2>&1 || ok=0
-  CW_PROFILE_LOG_DIR=$tmp/ncu bash ../common/ncu_profile.sh "$tmp/profile.csv" scan lookback "" 5000 "$M" \
-    --print-units base --kernel-name regex:scan_decoupled_lookback --launch-count 1 $scan --only=lookback --n=5000 $A \
-    >>"$tmp/ncu.out" 2>&1 || ok=0
-  check=$(python3 - "$tmp/profile.csv" "$M" <<'PY' 2>&1
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-want = set(sys.argv[2].split(","))
-by = {}
-for r in rows:
-    by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = float(r["value"])
-problems = []
-for v, name in (("map_brent_kung", "map_scan_chunks"), ("lookback", "scan_decoupled_lookback")):
-    ks = by.get(v, {})
-    if len(ks) != 1 or name not in next(iter(ks)):
-        problems.append(f"{v}: kernels {list(ks)}")
-        continue
-    got = set(next(iter(ks.values())))
-    if got != want:
-        problems.append(f"{v}: missing {sorted(want - got)}")
-m = next(iter(by.get("map_brent_kung", {}).values()), {})
-if m and m.get("launch__grid_size") != 2:
-    problems.append(f"map_scan_chunks at 15000: grid {m.get('launch__grid_size')}, not 2")
-print("ok" if not problems else "; ".join(problems))
-PY
-)
-  if [ "$ok" = 1 ] && [ "$check" = ok ]; then t_pass "$name"
-  else t_fail "$name" "$check"; tail -n 5 "$tmp/ncu.out"; fi
-fi
+  ncu_profile_run scan map_brent_kung "" 15000 "$NCU_METRICS" \
+    --print-units base --kernel-name regex:map_scan_chunks --launch-count 1 $scan --only=map_brent_kung --n=15000 $A
+  ncu_profile_run scan lookback "" 5000 "$NCU_METRICS" \
+    --print-units base --kernel-name regex:scan_decoupled_lookback --launch-count 1 $scan --only=lookback --n=5000 $A
+}
+ncu_profile_case "ncu profile: map_scan_chunks at n=15000 (grid 2) and lookback at n=5000, every metric of PROFILE_METRICS" \
+  "$tmp" scan_profile_runs map_brent_kung=map_scan_chunks lookback=scan_decoupled_lookback map_brent_kung@2

@@ -210,11 +210,4 @@ if python3 tables.py "$T/tables/prof" "$T/tables/prof.md" >"$T/tables.log" 2>&1 
 else
   t_fail "tables.py fills the counters' table and sentences from a profile.csv" "$(tail -n 2 "$T/tables.log")"
 fi
-if ! command -v gnuplot >/dev/null; then
-  t_skip "dram_sol.gp draws a profile.csv" "gnuplot not installed"
-elif gnuplot -c plots/dram_sol.gp "$T/tables/prof/profile.csv" "$T/dram_sol.png" >"$T/gp.log" 2>&1 &&
-     [ -s "$T/dram_sol.png" ] && ! grep -qiE 'warning|error' "$T/gp.log"; then
-  t_pass "dram_sol.gp draws a profile.csv"
-else
-  t_fail "dram_sol.gp draws a profile.csv" "$(head -n 2 "$T/gp.log" | tr '\n' ' ')"
-fi
+figure_case "dram_sol.gp draws a profile.csv" plots/dram_sol.gp "$T/tables/prof/profile.csv" "$T/dram_sol.png" "$T/gp.log"

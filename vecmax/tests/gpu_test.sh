@@ -161,18 +161,9 @@ sanitize synccheck "synccheck: n=5003, report 256x2, single_pass 3 blocks" \
 # (report: one, single_pass: one, cub: its two), the figure renders from the file and
 # tables.py fills the README from it without failing. Skipped without a GPU or without Nsight
 # Compute (ncu_profile.sh --check says which).
-name="profile: make profile-experiments at n=2^20: every metric of every version, figure and tables"
-if ! bash ../common/ncu_profile.sh --check 2>"$T/ncu.check"; then
-  t_skip "$name" "$(head -n 1 "$T/ncu.check")"
-else
-  prof=$T/profile
-  rm -rf "$prof"; mkdir -p "$prof/results"
-  t_run env CW_PROFILE_LOG_DIR="$prof/ncu" make --no-print-directory -s profile-experiments \
-    RESULTS_DIR="$prof/results" PROFILE_SIZES=1048576
-  if [ "$T_STATUS" -ne 0 ]; then
-    t_fail "$name" "make profile-experiments exited $T_STATUS"; t_show_failure
-  else
-    verdict=$(python3 - "$prof/results/profile.csv" "$(make --no-print-directory -s print-profile-metrics)" <<'PY'
+# The profile's rows: each version has its own kernel(s), each with a row of every metric, at n = 2^20.
+vm_profile_verdict() {
+  python3 - "$1" "$2" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 metrics = sys.argv[2].strip().split(",")
@@ -189,20 +180,7 @@ for v, kernels, pattern in (("report", 1, "vecmax_grid_stride_shared_tree"), ("s
     if any(r["n"] != "1048576" for r in sel): bad.append("%s: n" % v)
 print("; ".join(bad) if bad else "ok")
 PY
-)
-    # tables.py on the committed results plus this profile (never the committed profile.csv).
-    cp README.md "$prof/README.md"
-    cp "$prof/results/profile.csv" "$prof/profile.csv" 2>/dev/null
-    for f in results/*.csv; do [ "$(basename "$f")" = profile.csv ] || cp "$f" "$prof/results/"; done
-    if [ "$verdict" != ok ]; then
-      t_fail "$name" "$verdict"
-    elif command -v gnuplot >/dev/null && ! gnuplot -c plots/dram_sol.gp "$prof/profile.csv" "$prof/dram_sol.png" >"$prof/gp.log" 2>&1 ||
-         grep -qiE 'warning|error' "$prof/gp.log"; then
-      t_fail "$name" "dram_sol.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
-    elif ! python3 tables.py "$prof/results" "$prof/README.md" >"$prof/tables.log" 2>&1; then
-      t_fail "$name" "tables.py failed: $(tail -n 1 "$prof/tables.log")"
-    else
-      t_pass "$name"
-    fi
-  fi
-fi
+}
+# tables.py on the committed results plus this profile (never the committed profile.csv).
+profile_experiments_case "profile: make profile-experiments at n=2^20: every metric of every version, figure and tables" \
+  results dram_sol vm_profile_verdict "*.csv" "" PROFILE_SIZES=1048576
