@@ -4,7 +4,8 @@
 #   CPP_SRCS        CPU reference (.cpp, host compiler)
 #   BASELINE_SRCS   library baselines (.cu, toolkit's default C++ standard)
 #   LDLIBS          extra libraries (-lcublas, -fopenmp via HOST_LDFLAGS ...)
-#   FIGURES         figures/<name>.png, each made by plots/<name>.gp from PLOT_INPUT_<name>
+#   FIGURES         name=input.csv pairs: figures/<name>.png, made by plots/<name>.gp from
+#                   <input.csv> (`gnuplot -c plots/<name>.gp <input.csv> <output>`)
 #   report-experiments  a recipe that runs the experiments and writes its CSVs into
 #                   $(RESULTS_DIR) (never into results/ directly: `make report-run` runs it in
 #                   a staging folder and moves the CSVs into results/ only if it succeeded)
@@ -24,7 +25,10 @@ OBJS := $(CU_SRCS:%.cu=$(BUILD_DIR)/%.o) $(CPP_SRCS:%.cpp=$(BUILD_DIR)/%.o) \
 HOST_CXXFLAGS ?=
 HOST_LDFLAGS ?=
 FORMAT ?= png
-FIGURE_FILES := $(FIGURES:%=figures/%.$(FORMAT))
+# FIGURES' names, and PLOT_INPUT_<name> for each (read by the figure rule and the tests).
+FIGURE_NAMES := $(foreach f,$(FIGURES),$(firstword $(subst =, ,$(f))))
+$(foreach f,$(FIGURES),$(eval PLOT_INPUT_$(firstword $(subst =, ,$(f))) := $(word 2,$(subst =, ,$(f)))))
+FIGURE_FILES := $(FIGURE_NAMES:%=figures/%.$(FORMAT))
 
 # GoogleTest unit tests of the CPU reference and host code (tests/*_test.cpp), where installed.
 GTEST_HEADER := $(firstword $(wildcard /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h))
@@ -113,9 +117,9 @@ $(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $(CONFIG_STAMP) 
 # Figures whose inputs exist are drawn; the others are named (their CSV comes from a GPU run:
 # make report-run, make profile), so that `make plots` works on a partial set of results.
 missing_inputs = $(filter-out $(wildcard $(PLOT_INPUT_$(1))),$(PLOT_INPUT_$(1)))
-DRAWABLE_FIGURES = $(foreach f,$(FIGURES),$(if $(call missing_inputs,$(f)),,figures/$(f).$(FORMAT)))
+DRAWABLE_FIGURES = $(foreach f,$(FIGURE_NAMES),$(if $(call missing_inputs,$(f)),,figures/$(f).$(FORMAT)))
 plots: $$(DRAWABLE_FIGURES)
-	@$(foreach f,$(FIGURES),$(if $(call missing_inputs,$(f)),echo "figure $(f) not drawn: $(call missing_inputs,$(f)) does not exist yet (make report-run, or make profile for profile figures)";))
+	@$(foreach f,$(FIGURE_NAMES),$(if $(call missing_inputs,$(f)),echo "figure $(f) not drawn: $(call missing_inputs,$(f)) does not exist yet (make report-run, or make profile for profile figures)";))
 	$(MAKE) tables
 
 # Rendered to a temporary file and renamed: a failed render never leaves a truncated figure.
@@ -130,4 +134,4 @@ clean:
 # "figure input.csv" pairs, for the tier-1 test that renders every figure.
 .PHONY: print-figures
 print-figures:
-	@$(foreach f,$(FIGURES),echo "$(f) $(PLOT_INPUT_$(f))";)
+	@$(foreach f,$(FIGURE_NAMES),echo "$(f) $(PLOT_INPUT_$(f))";)
