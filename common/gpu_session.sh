@@ -28,7 +28,7 @@ note "folders: $folders; phases: $phases"
 
 if ! make -j"$(nproc)" -C common all >"$logs/build-common.log" 2>&1; then note "BUILD FAILED: common"; fi
 for f in $folders; do
-  if make -j"$(nproc)" -C "$f" all >"$logs/build-$f.log" 2>&1; then
+  if make -j"$(nproc)" -C "$f" all experiments >"$logs/build-$f.log" 2>&1; then
     note "build $f: ok ($(grep -m1 '^arch:' "$logs/build-$f.log"))"
   else
     note "BUILD FAILED: $f"; tail -n 20 "$logs/build-$f.log" | tee -a "$summary"
