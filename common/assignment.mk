@@ -109,10 +109,11 @@ profile: $(BIN) devinfo
 EXPERIMENT_SRCS := $(wildcard experiments/*.cu)
 EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%)
 experiments: $(EXPERIMENT_BINS)
-# An assignment may set EXPERIMENT_OBJS (objects an experiment links with) and EXPERIMENT_LDLIBS.
-$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $(CONFIG_STAMP) $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+# An assignment may set EXPERIMENT_OBJS (objects every experiment links with),
+# EXPERIMENT_OBJS_<name> (objects experiments/<name>.cu alone links with) and EXPERIMENT_LDLIBS.
+$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OBJS_$$*) $(CONFIG_STAMP) $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_LDLIBS)
+	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
 
 # Figures whose inputs exist are drawn; the others are named (their CSV comes from a GPU run:
 # make report-run, make profile), so that `make plots` works on a partial set of results.

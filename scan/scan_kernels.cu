@@ -75,7 +75,8 @@ __global__ void hillis_steele_double_buffered_kernel(const unsigned* __restrict_
 // - out-of-place (in == out is allowed: each element is read before it is written, by the
 //   same thread), so that the timed runs all start from the same input.
 template <bool kExclusive>
-__global__ void map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n, int per_thread) {
+__device__ __forceinline__ void map_scan_chunk(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
+                                               int per_thread) {
     const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::size_t start = t * static_cast<std::size_t>(per_thread);
     if (start >= n) return;
@@ -87,6 +88,33 @@ __global__ void map_scan_chunks(const unsigned* in, unsigned* out, unsigned* tot
         out[i] = kExclusive ? run - v : run;
     }
     if (totals != nullptr) totals[t] = run;
+}
+
+template <bool kExclusive>
+__global__ void map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n, int per_thread) {
+    map_scan_chunk<kExclusive>(in, out, totals, n, per_thread);
+}
+
+// The same kernel, timed block by block (report Figure 3.4, SM activity; used by
+// experiments/sm_activity.cu only): thread 0 records the block's SM and start time, every
+// thread its end time (atomicMax: threads that have no chunk return early, so there is no
+// barrier to wait at). %globaltimer is the GPU's nanosecond clock, common to all SMs.
+__device__ __forceinline__ unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void map_scan_chunks_traced(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
+                                       int per_thread, BlockTrace* trace) {
+    if (threadIdx.x == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        trace[blockIdx.x].sm = sm;
+        trace[blockIdx.x].start_ns = global_ns();
+    }
+    map_scan_chunk<false>(in, out, totals, n, per_thread);
+    atomicMax(&trace[blockIdx.x].end_ns, global_ns());
 }
 
 // version=map, kernel 3: thread t adds the scanned (inclusive) total of chunks 0..t to
@@ -457,6 +485,21 @@ std::vector<KernelLaunch> HillisSteeleBuffered::launches(std::size_t, bool exclu
 // ---------------------------------------------------------------------------------------
 // map
 // ---------------------------------------------------------------------------------------
+
+std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
+                                              int threads, int per_thread) {
+    const std::size_t chunks = scan_plan::ceil_div(n, static_cast<std::size_t>(per_thread));
+    const unsigned grid = static_cast<unsigned>(grid_for(chunks, threads));
+    BlockTrace* d_trace = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_trace, grid * sizeof(BlockTrace)));
+    CUDA_CHECK(cudaMemset(d_trace, 0, grid * sizeof(BlockTrace)));
+    map_scan_chunks_traced<<<grid, threads>>>(in, out, totals, n, per_thread, d_trace);
+    CUDA_CHECK_LAUNCH();
+    std::vector<BlockTrace> trace(grid);
+    CUDA_CHECK(cudaMemcpy(trace.data(), d_trace, grid * sizeof(BlockTrace), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_trace));
+    return trace;
+}
 
 MapScan::MapScan(std::size_t max_n, int threads, int per_thread) : threads_(threads), per_thread_(per_thread) {
     const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, static_cast<std::size_t>(per_thread));

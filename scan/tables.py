@@ -707,6 +707,27 @@ def profile_values(readme, profile):
         setv(readme, name, text)
 
 
+def sm_activity_table(rows):
+    """Figure 3.4 SM by SM (experiments/sm_activity.cu, `make profile`): per size, how the
+    blocks fell on the SMs and how long each SM was active, as % of the kernel's span."""
+    headings = ["n", "blocks", "SMs that ran a block", "SMs with 2+ blocks", "span (us)",
+                "active, least busy SM that ran (%)", "active, mean over all SMs (%)", "active, busiest SM (%)"]
+    if not rows:
+        return placeholder_table(headings, "(run make profile)")
+    out = []
+    for n in sorted({int(r["n"]) for r in rows}):
+        rs = [r for r in rows if int(r["n"]) == n]
+        ran = [r for r in rs if int(r["sm_blocks"]) > 0]
+        pct = [float(r["active_pct"]) for r in rs]
+        out.append({"n": f"{n:,}", "blocks": rs[0]["blocks"], "ran": f"{len(ran)} of {len(rs)}",
+                    "two": str(sum(1 for r in rs if int(r["sm_blocks"]) >= 2)),
+                    "span": "{:.1f}".format(float(rs[0]["span_ns"]) / 1e3),
+                    "least": "{:.0f}".format(min(float(r["active_pct"]) for r in ran)) if ran else "",
+                    "mean": "{:.0f}".format(sum(pct) / len(pct)), "most": "{:.0f}".format(max(pct))})
+    keys = ["n", "blocks", "ran", "two", "span", "least", "mean", "most"]
+    return md_table(out, [(k, h, "{}") for k, h in zip(keys, headings)])
+
+
 def main():
     table = load("table1_1.csv")
     sweep = load("sweep.csv")
@@ -723,6 +744,7 @@ def main():
     per_thread_values(readme, per_thread)
     table_values(readme, table)
     readme.block("profile", profile_table(profile))
+    readme.block("sm_activity", sm_activity_table(load("sm_activity.csv")))
     profile_values(readme, profile)
     prose_values(readme, table, sweep, mse, tuning, rep)
     if table:

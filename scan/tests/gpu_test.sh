@@ -190,3 +190,13 @@ scan_profile_runs() {
 }
 ncu_profile_case "ncu profile: map_scan_chunks at n=15000 (grid 2) and lookback at n=5000, every metric of PROFILE_METRICS" \
   "$tmp" scan_profile_runs map_brent_kung=map_scan_chunks lookback=scan_decoupled_lookback map_brent_kung@2
+
+# Figure 3.4 SM by SM: experiments/sm_activity.cu traces every block of the map kernel and
+# checks the kernel's output against the CPU (sizes not multiples of the block or the chunk).
+if [ -x build/experiments/sm_activity ]; then
+  gpu_case "sm_activity: every block traced, map kernel output exact (n = 1, 1025, 15000, 1250003)" \
+    build/experiments/sm_activity "$tmp/sm_activity.csv" 1 1025 15000 1250003
+else
+  t_skip "sm_activity: every block traced, map kernel output exact (n = 1, 1025, 15000, 1250003)" \
+    "build/experiments/sm_activity not built (make experiments)"
+fi
