@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# The GPU cluster as a repeatable test (issue #16): on a GPU machine with no Slurm, as root,
+# starts a single-node Slurm from Debian's packages carried as files (a folder made by
+# slurm/tests/pack_slurm.sh), runs slurm/submit_all.sh on it, checks every job's final state
+# and exit code from Slurm and the sweep's results from the CSV, and stops every daemon it
+# started by its PID.
+#
+#   bash slurm/tests/gpu_cluster.sh PACKDIR
+#
+# What it does:
+#   - munge: a fresh key, a private socket, munged (in the foreground, its PID known) from PACKDIR;
+#   - slurm.conf, gres.conf (Name=gpu File=/dev/nvidiaK for every /dev/nvidiaK), cgroup.conf
+#     (cgroup v2: CgroupPlugin=cgroup/v2, IgnoreSystemd=yes; /sys/fs/cgroup/system.slice is
+#     created when missing and removed again) under a temporary folder, with free ports,
+#     PluginDir in PACKDIR, MinJobAge=86400 (finished jobs stay in `scontrol show job`: no
+#     accounting here), one node with the CPUs and memory `slurmd -C` reports, partition gpu;
+#   - slurmctld, slurmd (-d PACKDIR/sbin/slurmstepd) with the pack's libraries on
+#     LD_LIBRARY_PATH; the client commands through PACKDIR/bin (no LD_LIBRARY_PATH reaches the jobs);
+#   - a trivial job (GPU visible in it, scontrol works in it, no pack library path in its environment);
+#   - CUDA_MODULE= slurm/submit_all.sh [--profile] in this checkout (its */results/ are replaced
+#     by the jobs' runs, as on the cluster), then waits for every job;
+#   - checks: every assignment job, each of the sweep array's tasks (one per line of
+#     vecmax/sweep_configs.txt) and the gather COMPLETED 0:0; profile COMPLETED 0:0 when
+#     submitted; plots COMPLETED 0:0 where gnuplot is installed, else FAILED 2:0 with "gnuplot is
+#     not installed" in its log; vecmax/results/sweep.csv rewritten by this run with one row per
+#     configuration, every result_ok=1; the node never drained; every daemon stopped.
+#   - a record (device, driver, times, every job's name/state/exit/run time, the checks) on
+#     stdout and in $CW_CLUSTER_RECORD (default $OUT/cluster_record.txt when OUT is set), and
+#     the daemons' logs next to it (<record>-logs/).
+# Variables:
+#   CW_CLUSTER_TIMEOUT  seconds for the whole script (default 540); the jobs get what is left
+#                       after the start, less 30 s for the checks and the stop
+#   CW_CLUSTER_PROFILE  1: submit the profile job too (--profile; needs ncu). Default 0: the
+#                       jobs alone took 351 s on an H100 and `make profile` adds about 40 s per
+#                       assignment, more than one 600-s call allows
+#   CW_CLUSTER_NO_GPU   1: a check of the pack and the daemons without a GPU (gres.conf File=/dev/null):
+#                       the trivial job, then `CW_SLURM_DRY_RUN=1 submit_all.sh` in a copy of the
+#                       checkout (every job COMPLETED 0:0, plots too; no CSV check)
+#   CW_CLUSTER_RECORD   where to write the record
+# Exit status: 0 every check passed; 1 a check failed; 2 cannot run here (not root, no pack,
+# no GPU, a daemon did not start).
+set -u
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+t_start=$SECONDS
+limit=${CW_CLUSTER_TIMEOUT:-540}
+nogpu=${CW_CLUSTER_NO_GPU:-0}
+want_profile=${CW_CLUSTER_PROFILE:-0}
+record=${CW_CLUSTER_RECORD:-${OUT:+$OUT/cluster_record.txt}}
+start_date=$(date '+%F %T %Z')
+start_epoch=$(date +%s)
+
+lines=() fails=0 passes=0 status_override=""
+rec() { lines+=("$*"); echo "$*"; }
+pass() { passes=$((passes + 1)); rec "PASS $*"; }
+fail() { fails=$((fails + 1)); rec "FAIL $*"; }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+left() { echo $((t_start + limit - SECONDS)); }
+die2() { rec "CANNOT RUN: $*"; status_override=2; exit 2; }
+
+pack=${1:-}
+[ -n "$pack" ] || { echo "usage: gpu_cluster.sh PACKDIR (made by slurm/tests/pack_slurm.sh)" >&2; exit 2; }
+[ -d "$pack" ] || { echo "gpu_cluster.sh: $pack: no such folder (make it with slurm/tests/pack_slurm.sh)" >&2; exit 2; }
+pack=$(cd "$pack" && pwd -P)
+for p in sbin/slurmctld sbin/slurmd sbin/slurmstepd sbin/munged bin/sbatch bin/scontrol bin/squeue bin/scancel lib/slurm-wlm/libslurmfull.so; do
+  [ -e "$pack/$p" ] || { echo "gpu_cluster.sh: $pack/$p missing: not a pack from slurm/tests/pack_slurm.sh" >&2; exit 2; }
+done
+[ "$(id -u)" = 0 ] || { echo "gpu_cluster.sh: needs root (slurmd launches the jobs)" >&2; exit 2; }
+[ -x /lib64/ld-linux-x86-64.so.2 ] || { echo "gpu_cluster.sh: no /lib64/ld-linux-x86-64.so.2 (x86_64 glibc) for the pack's programs" >&2; exit 2; }
+
+gpus=()
+if [ "$nogpu" != 1 ]; then
+  for d in /dev/nvidia[0-9]*; do [ -c "$d" ] && gpus+=("$d"); done
+  [ ${#gpus[@]} -gt 0 ] || { echo "gpu_cluster.sh: no /dev/nvidia0 here (CW_CLUSTER_NO_GPU=1 checks the pack and the daemons without a GPU)" >&2; exit 2; }
+  mapfile -t gpus < <(printf '%s\n' "${gpus[@]}" | sort -V)
+fi
+
+libpath=$pack/lib:$pack/lib/slurm-wlm
+export PATH=$pack/bin:$PATH
+dir=$(mktemp -d "${TMPDIR:-/tmp}/cw-gpu-cluster.XXXXXX") || exit 2
+chmod 755 "$dir"
+mkdir -p "$dir"/{etc,state,spool,log,run,munge,tmp}
+chmod 700 "$dir/munge"
+export SLURM_CONF=$dir/etc/slurm.conf
+pids=() made_slice=""
+
+# --- stop and clean up, on every exit path ------------------------------------------------
+alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
+wait_for() {  # SECONDS CMD...: polls CMD every 0.5 s; 1 on timeout
+  local until=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do [ "$SECONDS" -ge "$until" ] && return 1; sleep 0.5; done
+}
+stepds() {  # job step daemons our slurmd started: the pack's own slurmstepd
+  local p
+  for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/exe" 2>/dev/null)" = "$pack/sbin/slurmstepd" ] && echo "${p#/proc/}"
+  done
+}
+stop_all() {
+  local pid all left=""
+  [ ${#pids[@]} -gt 0 ] || return 0
+  if alive "${pids[1]:-}"; then  # slurmctld: cancel whatever is left, give it KillWait to end
+    timeout 10 scancel --partition=gpu >/dev/null 2>&1
+    wait_for 20 eval '[ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ]'
+  fi
+  all="${pids[*]} $(stepds | tr '\n' ' ')"
+  for pid in $all; do alive "$pid" && kill -TERM "$pid" 2>/dev/null; done
+  for pid in $all; do wait_for 10 eval "! kill -0 $pid" || kill -KILL "$pid" 2>/dev/null; done
+  for pid in $all; do wait "$pid" 2>/dev/null; done
+  sleep 0.5
+  for pid in $all $(stepds); do alive "$pid" && left="$left $pid"; done
+  if [ -z "$left" ]; then pass "every daemon stopped by its PID ($(echo $all | wc -w): munged slurmctld slurmd + step daemons)"
+  else fail "daemons still running:$left"; fi
+  pids=()
+}
+finish() {
+  local rc=$?
+  trap '' INT TERM HUP
+  stop_all
+  if [ -n "$made_slice" ]; then  # the cgroup folders slurmd made under the one we created
+    find /sys/fs/cgroup/system.slice -depth -type d -exec rmdir {} \; 2>/dev/null
+    [ -d /sys/fs/cgroup/system.slice ] && rec "note: /sys/fs/cgroup/system.slice (created here) could not be removed"
+  fi
+  rec "end: $(date '+%F %T %Z') ($((SECONDS - t_start)) s)"
+  if [ -n "$status_override" ]; then rc=$status_override
+  elif [ "$fails" -gt 0 ] || [ "$passes" -eq 0 ]; then rc=1
+  else rc=0; fi
+  rec "result: $passes passed, $fails failed; exit $rc"
+  if [ -n "$record" ]; then
+    mkdir -p "$(dirname "$record")" && printf '%s\n' "${lines[@]}" >"$record"
+    rm -rf "${record%.txt}-logs" && mkdir -p "${record%.txt}-logs" &&
+      cp "$dir"/log/* "$dir"/etc/*.conf "${record%.txt}-logs/" 2>/dev/null
+    echo "record: $record (daemon logs and configuration in ${record%.txt}-logs/)"
+  fi
+  rm -rf "$dir"
+  exit "$rc"
+}
+trap finish EXIT
+trap 'status_override=${status_override:-130}; exit 130' INT
+trap 'status_override=${status_override:-143}; exit 143' TERM HUP
+
+rec "gpu_cluster.sh: single-node Slurm from $pack on $(hostname), start $start_date"
+rec "pack: $(sed -n 's/^packages: //p' "$pack/MANIFEST.txt" 2>/dev/null | tr -s ' ' | cut -c1-200)"
+if [ "$nogpu" = 1 ]; then
+  rec "device: none (CW_CLUSTER_NO_GPU=1: gres.conf File=/dev/null, jobs as dry runs)"
+else
+  rec "device: $(nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader 2>/dev/null | paste -sd ';' - || echo "nvidia-smi failed") (${#gpus[@]} device file(s): ${gpus[*]})"
+fi
+rec "host: $(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-?}"), $(nproc) cores, $(ldd --version 2>/dev/null | head -n 1 | sed 's/.* //') glibc, cgroup $(stat -fc %T /sys/fs/cgroup 2>/dev/null)"
+
+# --- configuration ------------------------------------------------------------------------
+free_port() {
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' && return
+  fi
+  local port
+  while :; do
+    port=$((20000 + RANDOM % 30000))
+    grep -qi ":$(printf %04X "$port") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || { echo "$port"; return; }
+  done
+}
+host=$(hostname -s)
+ctld_port=$(free_port) slurmd_port=$(free_port)
+while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
+hw=$(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>/dev/null | sed -n 's/^NodeName=[^ ]* \(CPUs=.*\)$/\1/p' | sed 's/ *$//')
+[ -n "$hw" ] || die2 "slurmd -C printed no node line: $(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>&1 | head -n 3 | tr '\n' ' ')"
+ngpu=${#gpus[@]}
+[ "$nogpu" = 1 ] && ngpu=1
+cgroup2=0
+[ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && cgroup2=1
+: >"$dir/etc/plugstack.conf"
+cat >"$dir/etc/slurm.conf" <<EOF
+# Written by slurm/tests/gpu_cluster.sh: a one-node cluster, nothing outside $dir and $pack.
+ClusterName=cwgpu
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge/munge.socket
+PluginDir=$pack/lib/slurm-wlm
+PlugStackConfig=$dir/etc/plugstack.conf
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/run/slurmctld.pid
+SlurmdPidFile=$dir/run/slurmd.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd.log
+SlurmctldDebug=info
+SlurmdDebug=info
+TmpFS=$dir/tmp
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SwitchType=switch/none
+MailProg=/bin/true
+ReturnToService=2
+# No accounting: finished jobs are read from scontrol, so they must stay (default 300 s).
+MinJobAge=86400
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+GresTypes=gpu
+DependencyParameters=kill_invalid_depend
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+KillWait=5
+NodeName=$host NodeAddr=127.0.0.1 $hw Gres=gpu:$ngpu State=UNKNOWN
+PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
+EOF
+if [ "$nogpu" = 1 ]; then
+  echo "Name=gpu File=/dev/null" >"$dir/etc/gres.conf"  # Slurm 22.05 drops a GPU with no device file
+else
+  for d in "${gpus[@]}"; do echo "Name=gpu File=$d"; done >"$dir/etc/gres.conf"
+fi
+if [ "$cgroup2" = 1 ]; then
+  # slurmd loads the cgroup plugin whatever ProctrackType says; with cgroup v2 and no systemd
+  # it must not ask systemd for its scope.
+  printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' >"$dir/etc/cgroup.conf"
+fi
+
+# --- daemons ------------------------------------------------------------------------------
+LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/mungekey" --create --keyfile="$dir/munge/munge.key" >/dev/null 2>&1 ||
+  dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 2>/dev/null
+chmod 400 "$dir/munge/munge.key"
+LD_LIBRARY_PATH=$libpath "$pack/sbin/munged" --foreground --force --socket="$dir/munge/munge.socket" \
+  --key-file="$dir/munge/munge.key" --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
+  --seed-file="$dir/munge/munged.seed" >"$dir/log/munged.out" 2>&1 &
+pids+=($!)
+wait_for 10 eval "timeout 5 munge -n -S '$dir/munge/munge.socket' | timeout 5 unmunge -S '$dir/munge/munge.socket'" ||
+  die2 "munged did not answer: $(tail -n 3 "$dir/log/munged.out" "$dir/log/munged.log" 2>/dev/null | tr '\n' ' ')"
+
+LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmctld" -D -i -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 &
+pids+=($!)
+wait_for 30 timeout 5 scontrol ping ||
+  die2 "slurmctld did not answer: $(tail -n 3 "$dir/log/slurmctld.log" "$dir/log/slurmctld.out" 2>/dev/null | tr '\n' ' ')"
+
+if [ "$cgroup2" = 1 ] && [ ! -d /sys/fs/cgroup/system.slice ]; then
+  mkdir /sys/fs/cgroup/system.slice && made_slice=1
+fi
+LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmd" -D -N "$host" -d "$pack/sbin/slurmstepd" -f "$SLURM_CONF" >"$dir/log/slurmd.out" 2>&1 &
+pids+=($!)
+node_state() { timeout 5 scontrol show node "$host" 2>/dev/null | sed -n 's/^ *State=\([^ ]*\).*/\1/p' | head -n 1; }
+wait_for 40 eval '[ "$(node_state)" = IDLE ] || ! kill -0 '"${pids[2]}"
+[ "$(node_state)" = IDLE ] ||
+  die2 "the node did not become idle: $(timeout 5 scontrol show node "$host" 2>&1 | grep -E 'State=|Reason=' | tr -s ' \n' ' ') $(tail -n 3 "$dir/log/slurmd.log" "$dir/log/slurmd.out" 2>/dev/null | tr '\n' ' ')"
+pass "daemons up in $((SECONDS - t_start)) s: munged ${pids[0]}, slurmctld ${pids[1]}, slurmd ${pids[2]}; node $host IDLE with gpu:$ngpu ($hw)"
+
+# --- jobs: reading their final state ------------------------------------------------------
+field() { sed -n "s/.*\(^\| \)$1=\([^ ]*\).*/\2/p" <<<"$2"; }
+show_job() { timeout 10 scontrol -o show job "$1" 2>/dev/null; }
+squeue_empty() { local q; q=$(timeout 10 squeue -h -o %i 2>/dev/null) && [ -z "$q" ]; }
+# wait_jobs DEADLINE: until no job is pending or running; progress every 30 s; 1 on timeout
+wait_jobs() {
+  local deadline=$1 next=$((SECONDS + 30))
+  while ! squeue_empty; do
+    if [ "$SECONDS" -ge "$deadline" ]; then return 1; fi
+    if [ "$SECONDS" -ge "$next" ]; then
+      echo "  [$((SECONDS - t_start)) s] $(timeout 10 squeue -h -o '%T' 2>/dev/null | sort | uniq -c | tr -s ' \n' ' ')"
+      next=$((SECONDS + 30))
+    fi
+    sleep 2
+  done
+}
+
+# A trivial job first: it runs, sees its GPU, can call scontrol, and gets no pack library path.
+trivial_out=$dir/log/trivial.out
+tid=$(timeout 20 sbatch --parsable -J trivial -p gpu --gres=gpu:1 -t 2 -o "$trivial_out" --wrap \
+  'echo "trivial job $SLURM_JOB_ID ran on $(hostname)"; echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-unset}"
+   echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"; scontrol show job "$SLURM_JOB_ID" | head -n 1
+   if command -v nvidia-smi >/dev/null; then nvidia-smi -L; fi' 2>"$dir/log/sbatch-trivial.err")
+if [ -z "$tid" ]; then fail "sbatch of a trivial job: $(head -n 2 "$dir/log/sbatch-trivial.err" | tr '\n' ' ')"; exit 1; fi
+wait_for 60 eval "show_job $tid | grep -Eq 'JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE)'"
+j=$(show_job "$tid")
+check "trivial job $tid: $(field JobState "$j") $(field ExitCode "$j") (expected COMPLETED 0:0)" \
+  test "$(field JobState "$j") $(field ExitCode "$j")" = "COMPLETED 0:0"
+check "trivial job ran its script and scontrol in the job answered" \
+  eval "grep -q '^trivial job $tid ran' '$trivial_out' && grep -q '^JobId=$tid ' '$trivial_out'"
+check "no pack library path in the job's environment (LD_LIBRARY_PATH=$(sed -n 's/^LD_LIBRARY_PATH=//p' "$trivial_out"))" \
+  eval "! grep -q '^LD_LIBRARY_PATH=.*$pack' '$trivial_out'"
+if [ "$nogpu" != 1 ]; then
+  check "the job was given a GPU ($(grep -m1 '^CUDA_VISIBLE_DEVICES=' "$trivial_out")) and sees it ($(grep -m1 '^GPU 0' "$trivial_out" | cut -c1-60))" \
+    eval "grep -q '^CUDA_VISIBLE_DEVICES=[0-9]' '$trivial_out' && grep -q '^GPU 0' '$trivial_out'"
+fi
+
+# --- submit_all.sh ------------------------------------------------------------------------
+if [ "$nogpu" = 1 ]; then
+  # Dry runs, in a copy of the checkout (no job touches this checkout's results/ or logs).
+  work=$dir/repo
+  mkdir -p "$work"
+  if git -C "$repo" rev-parse >/dev/null 2>&1; then
+    (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$work" 2>/dev/null)
+  else
+    tar -C "$repo" --exclude=./build --exclude='./*/build' --exclude='./*/bin' --exclude=./.git -cf - . | tar -C "$work" -xf -
+  fi
+  mkdir -p "$work/slurm/logs"
+  export CW_SLURM_DRY_RUN=1
+else
+  work=$repo
+fi
+read -r -a assignments <<<"$(cd "$work" && bash common/assignments.sh)"
+nconfigs=$(sed -e 's/#.*//' "$work/vecmax/sweep_configs.txt" 2>/dev/null | awk 'NF' | wc -l)
+args=()
+profile_note="not submitted (CW_CLUSTER_PROFILE=1 submits it)"
+if [ "$want_profile" = 1 ]; then
+  if [ "$nogpu" = 1 ] || command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
+    args+=(--profile); profile_note="submitted"
+  else
+    profile_note="not submitted: no ncu here"
+  fi
+fi
+if [ "$nogpu" = 1 ]; then gnuplot_here=dry
+elif command -v gnuplot >/dev/null 2>&1; then gnuplot_here=yes
+else gnuplot_here=no; fi
+rec "submit: CUDA_MODULE= slurm/submit_all.sh ${args[*]} in $work (profile job: $profile_note; gnuplot: $gnuplot_here)"
+touch -d "@$((start_epoch - 1))" "$dir/start.stamp"
+# OUT (the GPU session's output folder) stays out of the jobs' environment.
+(cd "$work" && env -u OUT CUDA_MODULE= timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
+submit_status=$?
+cp "$dir/log/submit_all.out" "$dir/log/submit_all.txt" 2>/dev/null
+if [ "$submit_status" -ne 0 ]; then
+  fail "submit_all.sh exited $submit_status: $(tail -n 3 "$dir/log/submit_all.out" | tr '\n' ' ')"
+  exit 1
+fi
+declare -A id_of=()
+while read -r name id _; do
+  [[ "$id" =~ ^[0-9]+$ ]] && id_of[$name]=$id
+done <"$dir/log/submit_all.out"
+pass "submit_all.sh submitted ${#id_of[@]} jobs: $(for n in "${!id_of[@]}"; do echo "$n=${id_of[$n]}"; done | sort -t= -k2n | tr '\n' ' ')"
+
+# --- wait ---------------------------------------------------------------------------------
+t_submit=$SECONDS
+if wait_jobs $((t_start + limit - 30)); then
+  pass "every job finished, $((SECONDS - t_submit)) s after submission"
+else
+  fail "jobs still pending or running after $((SECONDS - t_submit)) s (CW_CLUSTER_TIMEOUT=$limit): $(timeout 10 squeue -h -o '%i %j %T' 2>/dev/null | tr '\n' ';')"
+  rec "the remaining jobs are cancelled; their runs are kept under <assignment>/build/runs/"
+fi
+
+# --- the jobs' final states ---------------------------------------------------------------
+mapfile -t records < <(timeout 20 scontrol -o show job 2>/dev/null | grep '^JobId=' | sort -t= -k2n)
+rec "jobs (id name state exit start end run time):"
+for j in "${records[@]}"; do
+  jid=$(field JobId "$j") task=$(field ArrayTaskId "$j")
+  rec "$(printf '  %-10s %-20s %-10s %-5s %s %s %s' "$(field ArrayJobId "$j")${task:+_$task}" "$(field JobName "$j")" \
+    "$(field JobState "$j")" "$(field ExitCode "$j")" "$(field StartTime "$j")" "$(field EndTime "$j")" "$(field RunTime "$j")")"
+  [ -z "$task" ] && [ "$jid" != "$tid" ] || true
+done
+state_of() {  # ID: "STATE EXIT" of a job that is not an array
+  local j; j=$(printf '%s\n' "${records[@]}" | grep -E "^JobId=$1 " | head -n 1)
+  echo "$(field JobState "$j") $(field ExitCode "$j")"
+}
+expect() {  # NAME "STATE EXIT"
+  local id=${id_of[$1]:-} got
+  if [ -z "$id" ]; then fail "$1: not submitted"; return; fi
+  got=$(state_of "$id")
+  check "$1 ($id): $got (expected $2)" test "$got" = "$2"
+}
+for a in "${assignments[@]}"; do expect "$a" "COMPLETED 0:0"; done
+if [ -n "${id_of[vecmax_sweep]:-}" ]; then
+  arr=${id_of[vecmax_sweep]}
+  tasks=$(printf '%s\n' "${records[@]}" | grep -E "(^| )ArrayJobId=$arr( |$)")
+  ntasks=$(grep -cE ' ArrayTaskId=[0-9]+( |$)' <<<"$tasks")
+  nok=$(grep -E ' ArrayTaskId=[0-9]+( |$)' <<<"$tasks" | grep ' JobState=COMPLETED ' | grep -c ' ExitCode=0:0 ')
+  check "vecmax_sweep ($arr): $nok of $ntasks tasks COMPLETED 0:0 (expected $nconfigs of $nconfigs)" \
+    test "$ntasks $nok" = "$nconfigs $nconfigs"
+else
+  fail "vecmax_sweep: not submitted"
+fi
+expect vecmax_gather "COMPLETED 0:0"
+[[ " ${args[*]} " == *" --profile "* ]] && expect profile "COMPLETED 0:0"
+if [ "$gnuplot_here" = no ]; then
+  expect plots "FAILED 2:0"
+  plots_log=$work/slurm/logs/plots-${id_of[plots]:-none}.out
+  check "plots log says why: $(grep -m1 -o 'gnuplot is not installed[^:]*' "$plots_log" 2>/dev/null)" \
+    grep -q 'gnuplot is not installed' "$plots_log"
+else
+  expect plots "COMPLETED 0:0"
+fi
+
+# --- the sweep's combined CSV -------------------------------------------------------------
+if [ "$nogpu" != 1 ]; then
+  csv=$work/vecmax/results/sweep.csv
+  if [ ! -f "$csv" ]; then fail "$csv missing"
+  else
+    summary=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) { if ($c == "result_ok") ok = c; if ($c == "device") dev = c }; next }
+      { rows++; if (ok && $ok == 1) good++; if (dev) d = $dev }
+      END { printf "%d %d %s", rows, good, (ok ? d : "NO-result_ok-COLUMN") }' "$csv")
+    read -r rows good device <<<"$summary"
+    check "vecmax/results/sweep.csv (the gather's): $rows rows, $good with result_ok=1 (expected $nconfigs, all), device $device" \
+      test "$rows $good" = "$nconfigs $nconfigs"
+    check "vecmax/results/sweep.csv was written by this run" test "$csv" -nt "$dir/start.stamp"
+    gl=$work/slurm/logs/vecmax_gather-${id_of[vecmax_gather]:-none}.out
+    check "gather log: $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$gl" 2>/dev/null)" \
+      grep -q "combined $nconfigs rows from $nconfigs tasks" "$gl"
+  fi
+fi
+ns=$(node_state)
+check "the node never drained (state now $ns)" eval "[[ '$ns' != *DRAIN* && '$ns' != DOWN* ]] && ! grep -qi 'drain' '$dir/log/slurmctld.log'"
+exit 0
