@@ -6,7 +6,7 @@
 # that this checkout's build/ and bin/ are not touched; checks that every binary holds sm_35
 # and sm_52 code (cuobjdump -lelf) and compute_52 PTX (cuobjdump -lptx, what the driver
 # JIT-compiles on a newer GPU); and writes into OUTDIR (replaced):
-#   tree.tar.xz      the built copy (bin/ and build/ outputs with their times, the tests)
+#   tree.tar.gz      the built copy (bin/ and build/ outputs with their times, the tests)
 #                    plus .legacy/lib/libcublas.so.11, a stand-in (common/tests/cublas_stub.c)
 #                    for colreduce, whose binary needs cuBLAS 11 (too large to carry);
 #                    colreduce/tests/gpu_test.sh there leaves the cublas version out of every
@@ -14,7 +14,7 @@
 #   MANIFEST.sha256  every binary and object of the tree (the phase checks them, before and after)
 #   BUILD_INFO.txt   toolkit, host compiler, source commit, what each binary holds
 # `bash common/gpu_session.sh legacy` runs the GPU tier from it (CW_LEGACY_PACK=OUTDIR).
-# Needs Debian's nvidia-cuda-toolkit (11.8) and g++-11 (what .ci/run installs), gcc, xz.
+# Needs Debian's nvidia-cuda-toolkit (11.8) and g++-11 (what .ci/run installs), gcc.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [ $# -eq 1 ] || { echo "usage: legacy_build.sh OUTDIR" >&2; exit 2; }
@@ -25,6 +25,7 @@ export PATH=$legacy_bin:/usr/bin:$PATH
 if [ -e "$outdir" ] && [ -n "$(ls -A "$outdir")" ] && [ ! -f "$outdir/BUILD_INFO.txt" ]; then
   echo "legacy_build: $outdir exists and is not a legacy pack; not replacing it" >&2; exit 2
 fi
+mkdir -p "$outdir"; outdir=$(cd "$outdir" && pwd)
 step() { printf '== %s (%s)\n' "$*" "$(date +%H:%M:%S)"; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cw-legacy-build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -119,7 +120,7 @@ bad2=$(grep -E -- '--only=[^ "]*cublas' "$t" | grep -v 'only=cublas \$cr_fast$' 
 echo "ok: every colreduce run in the packed gpu_test.sh is limited to $only"
 
 step "Packing into $outdir"
-rm -rf "$outdir"; mkdir -p "$outdir"
+rm -rf "${outdir:?}"/*; mkdir -p "$outdir"
 find . -type f \( -path '*/bin/*' -o -path '*/build/*' -o -path './.legacy/*' \) ! -name '*.log' -print0 | sort -z |
   xargs -0 sha256sum >"$outdir/MANIFEST.sha256"
 {
@@ -132,6 +133,6 @@ find . -type f \( -path '*/bin/*' -o -path '*/build/*' -o -path './.legacy/*' \)
   cat "$info"
 } >"$outdir/BUILD_INFO.txt"
 # The whole built copy, but for the figures (not used by the GPU tier) and gnuplot outputs.
-tar -C "$tree" --exclude='./*/figures' -cf - . | xz -T0 -6 >"$outdir/tree.tar.xz"
+tar -C "$tree" --exclude='./*/figures' -czf "$outdir/tree.tar.gz" .
 du -sh "$outdir"
 echo "legacy pack ready: $outdir ($(du -sk "$outdir" | cut -f1) KiB); run: CW_LEGACY_PACK=$outdir bash common/gpu_session.sh legacy"
