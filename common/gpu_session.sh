@@ -3,10 +3,17 @@
 # teaching assistant's check): build for the local GPU, run the GPU tier of the tests, run
 # the experiments of the chosen assignments, and pack logs and results.
 #   bash common/gpu_session.sh [PHASES] [FOLDERS]
-#     PHASES   any of: tests report profile ncu-sample (default: "tests report")
+#     PHASES   any of: tests report profile ncu-sample legacy cluster (default: "tests report")
 #              tests: make test-gpu per folder; report: make report-run (staged) per folder;
 #              profile: make profile per folder; ncu-sample: a small real ncu CSV for the
-#              parser's unit test (common/tests/data/ncu_sample.csv)
+#              parser's unit test (common/tests/data/ncu_sample.csv); legacy: the GPU tier
+#              of the CUDA 11.8 SMS="35 52" build packed by common/legacy_build.sh (its
+#              compute_52 PTX JIT-compiled by the driver), run from the pack, never rebuilt:
+#              CW_LEGACY_PACK (default .legacy-pack), logs/legacy-*.log, legacy_record.txt
+#              (alone, "legacy" builds nothing in this checkout); cluster: a single-node Slurm
+#              from CW_SLURM_PACK (default .slurm-pack, made by slurm/tests/pack_slurm.sh) runs
+#              slurm/submit_all.sh and checks every job (slurm/tests/gpu_cluster.sh),
+#              logs/cluster.log, cluster_record.txt (and cluster_record-logs/)
 #     FOLDERS  assignment folders (default: every one that exists)
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
 set -u
@@ -26,6 +33,8 @@ nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
 note "host: $(hostname), $(nproc) cores; nvcc: $(nvcc --version | tail -n 1)"
 note "folders: $folders; phases: $phases"
 
+other_phases=" $phases "; other_phases=${other_phases// legacy / }
+if [ -n "${other_phases// /}" ]; then  # the legacy phase alone needs nothing built here
 if ! make -j"$(nproc)" -C common all >"$logs/build-common.log" 2>&1; then note "BUILD FAILED: common"; fi
 for f in $folders; do
   if make -j"$(nproc)" -C "$f" all experiments >"$logs/build-$f.log" 2>&1; then
@@ -35,6 +44,7 @@ for f in $folders; do
   fi
 done
 common/bin/devinfo 2>&1 | tee "$logs/devinfo.txt" | tee -a "$summary"
+fi
 
 if [[ " $phases " == *" tests "* ]]; then
   results=$OUT/test-results.txt
@@ -76,6 +86,124 @@ if [[ " $phases " == *" ncu-sample "* ]]; then
     --metrics gpu__time_duration.sum,smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
     reduction_versions/bin/reduction_versions --only=1,2 --n=65536 --repeat=1 --warmup=0 >"$logs/ncu-sample.log" 2>&1
   note "ncu-sample: exit $?, $(wc -l <"$OUT/ncu_sample.csv" 2>/dev/null) lines"
+fi
+
+# legacy: tier 2 of every folder from the pack of common/legacy_build.sh (the CUDA 11.8 build
+# for SMS="35 52"; on a newer GPU the driver JIT-compiles its compute_52 PTX, so the
+# __CUDA_ARCH__ < 600 paths run). The pack is unpacked into a temporary folder (times kept)
+# and each folder's run_tests.sh is run there directly (no `make test-gpu`, no devinfo rule).
+# Nothing may be rebuilt with this machine's toolkit: MAKEFILES names a makefile that every
+# make reads first (the tests call make for profile-experiments and to print variables),
+# which keeps each folder's build-config stamp as it is, and points the compilers at a guard
+# that refuses and logs; the binaries' sha256 (the pack's manifest) and the times of every
+# binary, object and stamp are compared before and after, and cuobjdump must show sm_35.
+# colreduce loads the stand-in libcublas.so.11 of the pack (LD_LIBRARY_PATH): its packed
+# tests leave the cublas version out and check that it stops cleanly.
+legacy_phase() {
+  local pack=${CW_LEGACY_PACK:-$PWD/.legacy-pack} record=$OUT/legacy_record.txt
+  local lt tree guard results f s suite counts before after ok=1 problems="" cuobjdump sm35=0 nbin=0 unread="" b
+  case $pack in /*) ;; *) pack=$PWD/$pack ;; esac
+  : >"$record"
+  rec() { echo "$*" >>"$record"; }
+  rec "legacy phase: $(date -u +%Y-%m-%dT%H:%M:%SZ), host $(hostname), pack $pack"
+  rec "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -n 1 |
+                 sed 's/^\(.*\), \(.*\), \(.*\)$/\1 (compute capability \3), driver \2/' | grep . || echo "none (nvidia-smi: no device)")"
+  if [ ! -f "$pack/tree.tar.gz" ] || [ ! -f "$pack/MANIFEST.sha256" ] || [ ! -f "$pack/BUILD_INFO.txt" ]; then
+    note "LEGACY FAILED: no legacy pack at $pack (make one where CUDA 11.8 is: bash common/legacy_build.sh $pack)"
+    rec "no pack at $pack"; return
+  fi
+  sed -n 's/^toolkit: /build toolkit: /p; s/^source: /build source: /p; s/^made /build made /p' "$pack/BUILD_INFO.txt" >>"$record"
+  lt=$(mktemp -d "${TMPDIR:-/tmp}/cw-legacy.XXXXXX")
+  tree=$lt/tree guard=$lt/guard results=$OUT/legacy-test-results.txt
+  mkdir -p "$tree" "$guard"
+  : >"$results"
+  if ! tar -C "$tree" -xzf "$pack/tree.tar.gz" 2>"$logs/legacy-unpack.log"; then
+    note "LEGACY FAILED: cannot unpack $pack/tree.tar.gz"; rec "unpack failed"; rm -rf "$lt"; return
+  fi
+  if ! (cd "$tree" && sha256sum --quiet -c "$pack/MANIFEST.sha256") >"$logs/legacy-manifest.log" 2>&1; then
+    ok=0 problems="$problems; binaries differ from the pack's manifest"
+  fi
+  # The binaries are the 11.8 ones: sm_35 code is in each (no toolkit since CUDA 12 makes it).
+  cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
+  for b in $(cd "$tree" && ls common/bin/* */bin/* */build/experiments/* 2>/dev/null); do
+    nbin=$((nbin + 1))
+    [ -n "$cuobjdump" ] || continue
+    if ! "$cuobjdump" -lelf "$tree/$b" >"$lt/elf" 2>&1; then unread=$((${unread:-0} + 1))
+    elif grep -q '\.sm_35\.cubin' "$lt/elf"; then sm35=$((sm35 + 1))
+    else ok=0 problems="$problems; $b holds no sm_35 code"; fi
+  done
+  if [ -z "$cuobjdump" ]; then rec "binaries: $nbin; cuobjdump not found (sha256 of the pack's manifest only)"
+  else rec "binaries: $sm35 of $nbin hold sm_35 code ($cuobjdump -lelf)${unread:+, $unread not readable by it (sha256 only)}"; fi
+  # The guard: any compile is refused and logged; the stamps keep the 11.8 configuration.
+  for c in nvcc g++ gcc c++; do
+    printf '#!/bin/sh\necho "$PWD: %s $*" >>"%s/calls.log"\necho "legacy phase: %s refused: the packed CUDA 11.8 build is never rebuilt here" >&2\nexit 97\n' \
+      "$c" "$guard" "$c" >"$guard/$c"
+    chmod +x "$guard/$c"
+  done
+  cat >"$lt/guard.mk" <<MK
+# The legacy phase (common/gpu_session.sh): read first by every make, nothing is rebuilt.
+override BUILD_CONFIG = \$(if \$(wildcard \$(CONFIG_STAMP)),\$(file <\$(CONFIG_STAMP)),legacy-phase: no stamp)
+override NVCC := $guard/nvcc
+override HOST_CXX := $guard/g++
+override GENCODE_FLAGS := -legacy-phase-guard
+override UNSHADOW_FLAGS :=
+override ARCH_MESSAGE := arch: legacy pack, prebuilt with CUDA 11.8 (sm_35 sm_52 + compute_52 PTX), nothing built here
+MK
+  snapshot() {
+    (cd "$tree" && find . -type f \( -path '*/bin/*' -o -name '*.o' -o -name '*.stamp' -o -path '*/build/experiments/*' \
+                   -o -path './.legacy/*' \) -printf '%p %s %T@\n' | sort)
+  }
+  before=$(snapshot)
+  (cd "$tree/common" && timeout 60 bin/devinfo --check) >"$logs/legacy-devinfo.txt" 2>&1
+  note "legacy: $(head -n 1 "$logs/legacy-devinfo.txt") [the pack's devinfo, built with $(sed -n 's/^toolkit: .*cuda_\([0-9]*\.[0-9]*\).*/CUDA \1/p' "$pack/BUILD_INFO.txt")]"
+  rec "pack's devinfo: $(head -n 1 "$logs/legacy-devinfo.txt")"
+  for f in common $folders; do
+    s=$(date +%s) suite=$f
+    if [ ! -f "$tree/$f/tests/gpu_test.sh" ]; then note "legacy $f: not in the pack"; rec "$f: not in the pack"; continue; fi
+    (cd "$tree/$f" && CW_TEST_RESULTS=$results CW_TIERS=2 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
+       LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+       timeout "${CW_LEGACY_TIMEOUT:-900}" bash ../common/run_tests.sh "$suite" "") >"$logs/legacy-$f.log" 2>&1
+    counts="$(grep -c "^PASS $suite:" "$results") passed, $(grep -c "^FAIL $suite:" "$results") failed, $(grep -c "^SKIP $suite:" "$results") skipped"
+    note "legacy $f: $counts in $(( $(date +%s) - s ))s"
+    rec "$f: $counts"
+    grep "^FAIL $suite:" "$results" | head -n 20 | tee -a "$summary"
+    grep "^SKIP $suite:" "$results" | sed -n 's/.* -- //p' | sort | uniq -c | sed "s/^ */  skipped: /" | head -n 5 | tee -a "$summary"
+  done
+  after=$(snapshot)
+  if [ "$before" != "$after" ]; then
+    ok=0 problems="$problems; binaries, objects or stamps changed: $(diff <(echo "$before") <(echo "$after") | grep -c '^>') of them"
+    diff <(echo "$before") <(echo "$after") >"$logs/legacy-changed.txt"
+  fi
+  if [ -s "$guard/calls.log" ]; then
+    ok=0 problems="$problems; a compiler was called $(wc -l <"$guard/calls.log") time(s)"
+    cp "$guard/calls.log" "$logs/legacy-compiler-calls.txt"
+  fi
+  (cd "$tree" && sha256sum --quiet -c "$pack/MANIFEST.sha256") >>"$logs/legacy-manifest.log" 2>&1 ||
+    { ok=0 problems="$problems; binaries differ from the pack's manifest after the run"; }
+  if [ "$ok" = 1 ]; then
+    note "legacy: nothing rebuilt (sha256 and times of $(wc -l <<<"$before") binaries, objects and stamps unchanged, no compiler called)"
+    rec "rebuild check: ok (nothing rebuilt, no compiler called, manifest verified)"
+  else
+    note "LEGACY FAILED: ${problems#; }"; rec "rebuild check: FAILED: ${problems#; }"
+    echo "FAIL legacy: the packed CUDA 11.8 binaries were run unchanged -- ${problems#; }" >>"$results"
+  fi
+  rec "total: $(grep -c '^PASS ' "$results") passed, $(grep -c '^FAIL ' "$results") failed, $(grep -c '^SKIP ' "$results") skipped"
+  note "legacy total: $(grep -c '^PASS ' "$results") passed, $(grep -c '^FAIL ' "$results") failed, $(grep -c '^SKIP ' "$results") skipped (record: $record)"
+  rm -rf "$lt"
+}
+if [[ " $phases " == *" legacy "* ]]; then legacy_phase; fi
+
+if [[ " $phases " == *" cluster "* ]]; then
+  pack=${CW_SLURM_PACK:-$PWD/.slurm-pack}
+  if [ ! -d "$pack" ]; then
+    note "cluster: no slurm pack (run slurm/tests/pack_slurm.sh .slurm-pack here and carry it)"
+  else
+    s=$(date +%s)
+    CW_CLUSTER_RECORD=${CW_CLUSTER_RECORD:-$OUT/cluster_record.txt} bash slurm/tests/gpu_cluster.sh "$pack" >"$logs/cluster.log" 2>&1
+    st=$?
+    note "cluster: $([ "$st" = 0 ] && echo ok || echo "FAILED (exit $st)") in $(( $(date +%s) - s ))s: $(grep -c '^PASS' "$logs/cluster.log") checks passed, $(grep -c '^FAIL' "$logs/cluster.log") failed (record: ${CW_CLUSTER_RECORD:-$OUT/cluster_record.txt})"
+    grep -E '^(FAIL|CANNOT RUN|INTERRUPTED)|^gpu_cluster.sh: ' "$logs/cluster.log" | head -n 20 | tee -a "$summary"
+  fi
 fi
 
 tar czf "$OUT/logs.tgz" -C "$OUT" logs

@@ -29,7 +29,7 @@
 #     the daemons' logs next to it (<record>-logs/).
 # Variables:
 #   CW_CLUSTER_TIMEOUT  seconds for the whole script (default 540); the jobs get what is left
-#                       after the start, less 30 s for the checks and the stop
+#                       after the start, less 45 s for the checks and the stop
 #   CW_CLUSTER_PROFILE  1: submit the profile job too (--profile; needs ncu). Default 0: the
 #                       jobs alone took 351 s on an H100 and `make profile` adds about 40 s per
 #                       assignment, more than one 600-s call allows
@@ -65,6 +65,8 @@ for p in sbin/slurmctld sbin/slurmd sbin/slurmstepd sbin/munged bin/sbatch bin/s
   [ -e "$pack/$p" ] || { echo "gpu_cluster.sh: $pack/$p missing: not a pack from slurm/tests/pack_slurm.sh" >&2; exit 2; }
 done
 [ "$(id -u)" = 0 ] || { echo "gpu_cluster.sh: needs root (slurmd launches the jobs)" >&2; exit 2; }
+# A copy that lost the execute bits (carried as plain files) gets them back.
+for p in "$pack"/sbin/* "$pack"/libexec/* "$pack"/bin/*; do [ -x "$p" ] || chmod 755 "$p"; done
 [ -x /lib64/ld-linux-x86-64.so.2 ] || { echo "gpu_cluster.sh: no /lib64/ld-linux-x86-64.so.2 (x86_64 glibc) for the pack's programs" >&2; exit 2; }
 
 gpus=()
@@ -127,18 +129,21 @@ finish() {
   rec "result: $passes passed, $fails failed; exit $rc"
   if [ -n "$record" ]; then
     mkdir -p "$(dirname "$record")" && printf '%s\n' "${lines[@]}" >"$record"
-    rm -rf "${record%.txt}-logs" && mkdir -p "${record%.txt}-logs" &&
+    rm -rf "${record%.txt}-logs" && mkdir -p "${record%.txt}-logs/jobs" &&
       cp "$dir"/log/* "$dir"/etc/*.conf "${record%.txt}-logs/" 2>/dev/null
+    # this run's job logs (slurm/logs/ of the checkout it ran in)
+    [ -n "${work:-}" ] && [ -f "$dir/start.stamp" ] &&
+      find "$work/slurm/logs" -maxdepth 1 -name '*.out' -newer "$dir/start.stamp" -exec cp -t "${record%.txt}-logs/jobs/" {} + 2>/dev/null
     echo "record: $record (daemon logs and configuration in ${record%.txt}-logs/)"
   fi
   rm -rf "$dir"
   exit "$rc"
 }
 trap finish EXIT
-trap 'status_override=${status_override:-130}; exit 130' INT
-trap 'status_override=${status_override:-143}; exit 143' TERM HUP
+trap 'rec "INTERRUPTED by SIGINT"; status_override=${status_override:-130}; exit 130' INT
+trap 'rec "INTERRUPTED by SIGTERM or SIGHUP"; status_override=${status_override:-143}; exit 143' TERM HUP
 
-rec "gpu_cluster.sh: single-node Slurm from $pack on $(hostname), start $start_date"
+rec "cluster: single-node Slurm from $pack on $(hostname), start $start_date"
 rec "pack: $(sed -n 's/^packages: //p' "$pack/MANIFEST.txt" 2>/dev/null | tr -s ' ' | cut -c1-200)"
 if [ "$nogpu" = 1 ]; then
   rec "device: none (CW_CLUSTER_NO_GPU=1: gres.conf File=/dev/null, jobs as dry runs)"
@@ -158,7 +163,7 @@ free_port() {
     grep -qi ":$(printf %04X "$port") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || { echo "$port"; return; }
   done
 }
-host=$(hostname -s)
+host=$(hostname -s 2>/dev/null || uname -n | cut -d. -f1)
 ctld_port=$(free_port) slurmd_port=$(free_port)
 while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
 hw=$(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>/dev/null | sed -n 's/^NodeName=[^ ]* \(CPUs=.*\)$/\1/p' | sed 's/ *$//')
@@ -322,7 +327,6 @@ touch -d "@$((start_epoch - 1))" "$dir/start.stamp"
 # OUT (the GPU session's output folder) stays out of the jobs' environment.
 (cd "$work" && env -u OUT CUDA_MODULE= timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
 submit_status=$?
-cp "$dir/log/submit_all.out" "$dir/log/submit_all.txt" 2>/dev/null
 if [ "$submit_status" -ne 0 ]; then
   fail "submit_all.sh exited $submit_status: $(tail -n 3 "$dir/log/submit_all.out" | tr '\n' ' ')"
   exit 1
@@ -335,7 +339,7 @@ pass "submit_all.sh submitted ${#id_of[@]} jobs: $(for n in "${!id_of[@]}"; do e
 
 # --- wait ---------------------------------------------------------------------------------
 t_submit=$SECONDS
-if wait_jobs $((t_start + limit - 30)); then
+if wait_jobs $((t_start + limit - 45)); then
   pass "every job finished, $((SECONDS - t_submit)) s after submission"
 else
   fail "jobs still pending or running after $((SECONDS - t_submit)) s (CW_CLUSTER_TIMEOUT=$limit): $(timeout 10 squeue -h -o '%i %j %T' 2>/dev/null | tr '\n' ';')"
@@ -343,14 +347,15 @@ else
 fi
 
 # --- the jobs' final states ---------------------------------------------------------------
-mapfile -t records < <(timeout 20 scontrol -o show job 2>/dev/null | grep '^JobId=' | sort -t= -k2n)
-rec "jobs (id name state exit start end run time):"
-for j in "${records[@]}"; do
-  jid=$(field JobId "$j") task=$(field ArrayTaskId "$j")
-  rec "$(printf '  %-10s %-20s %-10s %-5s %s %s %s' "$(field ArrayJobId "$j")${task:+_$task}" "$(field JobName "$j")" \
-    "$(field JobState "$j")" "$(field ExitCode "$j")" "$(field StartTime "$j")" "$(field EndTime "$j")" "$(field RunTime "$j")")"
-  [ -z "$task" ] && [ "$jid" != "$tid" ] || true
-done
+mapfile -t records < <(timeout 20 scontrol -o show job 2>/dev/null | grep '^JobId=')
+rec "jobs, by start time (id name state exit start end run time):"
+while IFS= read -r line; do rec "$line"; done < <(
+  for j in "${records[@]}"; do
+    id=$(field ArrayJobId "$j")
+    if [ -n "$id" ]; then id=${id}_$(field ArrayTaskId "$j"); else id=$(field JobId "$j"); fi
+    printf '  %-8s %-20s %-10s %-5s %s %s %s\n' "$id" "$(field JobName "$j")" \
+      "$(field JobState "$j")" "$(field ExitCode "$j")" "$(field StartTime "$j")" "$(field EndTime "$j")" "$(field RunTime "$j")"
+  done | sort -k5,5 -k1,1V)
 state_of() {  # ID: "STATE EXIT" of a job that is not an array
   local j; j=$(printf '%s\n' "${records[@]}" | grep -E "^JobId=$1 " | head -n 1)
   echo "$(field JobState "$j") $(field ExitCode "$j")"
@@ -401,5 +406,5 @@ if [ "$nogpu" != 1 ]; then
   fi
 fi
 ns=$(node_state)
-check "the node never drained (state now $ns)" eval "[[ '$ns' != *DRAIN* && '$ns' != DOWN* ]] && ! grep -qi 'drain' '$dir/log/slurmctld.log'"
+check "the node never drained (state now $ns)" eval "[[ '$ns' != *DRAIN* && '$ns' != DOWN* ]] && ! grep -qiE 'state to DRAIN|set to DRAIN' '$dir/log/slurmctld.log'"
 exit 0
