@@ -16,11 +16,17 @@ all: $(FOLDERS)
 $(FOLDERS):
 	$(MAKE) -C $@ all
 
-# Every folder's tests run even when one fails; the closing line counts them all.
+# Every folder's tests run even when one fails; the closing line counts them all. A folder
+# whose `make test` fails without recording a failing case (its tests could not build, say)
+# is counted as a failure, so that a whole suite cannot vanish from the count unnoticed.
 test test-gpu: all
 	@mkdir -p build; rm -f $(RESULTS_FILE); touch $(RESULTS_FILE)
 	@for d in $(FOLDERS); do \
-	  $(MAKE) --no-print-directory -C $$d $@ CW_TEST_RESULTS=$(RESULTS_FILE) || true; \
+	  $(MAKE) --no-print-directory -C $$d $@ CW_TEST_RESULTS=$(RESULTS_FILE); status=$$?; \
+	  if [ $$status -ne 0 ] && ! grep -q "^FAIL $$d:" $(RESULTS_FILE); then \
+	    echo "FAIL $$d: make $@ in $$d exited $$status without a failing case (a build error stopped its tests?)" | \
+	      tee -a $(RESULTS_FILE); \
+	  fi; \
 	done
 	@CW_TEST_RESULTS=$(RESULTS_FILE) bash -c '. common/testlib.sh; t_summary $(RESULTS_FILE)'
 

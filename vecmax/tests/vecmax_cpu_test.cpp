@@ -153,7 +153,9 @@ TEST(OrderKey, FollowsTheFloatOrderAndDecodes) {
     for (std::size_t i = 0; i < ascending.size(); ++i) {
         const std::uint32_t key = vecmax::order_key(ascending[i]);
         EXPECT_GT(key, 0u) << "key 0 is reserved for an empty slot";
-        if (i > 0) EXPECT_LT(vecmax::order_key(ascending[i - 1]), key) << ascending[i - 1] << " < " << ascending[i];
+        if (i > 0) {
+            EXPECT_LT(vecmax::order_key(ascending[i - 1]), key) << ascending[i - 1] << " < " << ascending[i];
+        }
         const float back = vecmax::from_order_key(key);
         EXPECT_EQ(std::memcmp(&back, &ascending[i], sizeof back), 0) << ascending[i];
     }
