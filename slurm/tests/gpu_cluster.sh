@@ -86,11 +86,9 @@ export SLURM_CONF=$dir/etc/slurm.conf
 pids=() made_slice=""
 
 # --- stop and clean up, on every exit path ------------------------------------------------
-alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
-wait_for() {  # SECONDS CMD...: polls CMD every 0.5 s; 1 on timeout
-  local until=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do [ "$SECONDS" -ge "$until" ] && return 1; sleep 0.5; done
-}
+# cw_pid_alive, cw_wait_for and cw_slurm_conf: the tier-1 tests' cluster helpers.
+# shellcheck source=cluster.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cluster.sh"
 stepds() {  # job step daemons our slurmd started: the pack's own slurmstepd
   local p
   for p in /proc/[0-9]*; do
@@ -100,16 +98,16 @@ stepds() {  # job step daemons our slurmd started: the pack's own slurmstepd
 stop_all() {
   local pid all left=""
   [ ${#pids[@]} -gt 0 ] || return 0
-  if alive "${pids[1]:-}"; then  # slurmctld: cancel whatever is left, give it KillWait to end
+  if cw_pid_alive "${pids[1]:-}"; then  # slurmctld: cancel whatever is left, give it KillWait to end
     timeout 10 scancel --partition=gpu >/dev/null 2>&1
-    wait_for 20 eval '[ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ]'
+    cw_wait_for 20 eval '[ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ]'
   fi
   all="${pids[*]} $(stepds | tr '\n' ' ')"
-  for pid in $all; do alive "$pid" && kill -TERM "$pid" 2>/dev/null; done
-  for pid in $all; do wait_for 10 eval "! kill -0 $pid" || kill -KILL "$pid" 2>/dev/null; done
+  for pid in $all; do cw_pid_alive "$pid" && kill -TERM "$pid" 2>/dev/null; done
+  for pid in $all; do cw_wait_for 10 eval "! kill -0 $pid" || kill -KILL "$pid" 2>/dev/null; done
   for pid in $all; do wait "$pid" 2>/dev/null; done
   sleep 0.5
-  for pid in $all $(stepds); do alive "$pid" && left="$left $pid"; done
+  for pid in $all $(stepds); do cw_pid_alive "$pid" && left="$left $pid"; done
   if [ -z "$left" ]; then pass "every daemon stopped by its PID ($(echo $all | wc -w): munged slurmctld slurmd + step daemons)"
   else fail "daemons still running:$left"; fi
   pids=()
@@ -173,51 +171,13 @@ ngpu=${#gpus[@]}
 cgroup2=0
 [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && cgroup2=1
 : >"$dir/etc/plugstack.conf"
-cat >"$dir/etc/slurm.conf" <<EOF
-# Written by slurm/tests/gpu_cluster.sh: a one-node cluster, nothing outside $dir and $pack.
-ClusterName=cwgpu
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
-PluginDir=$pack/lib/slurm-wlm
-PlugStackConfig=$dir/etc/plugstack.conf
-StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
-SlurmctldPidFile=$dir/run/slurmctld.pid
-SlurmdPidFile=$dir/run/slurmd.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-TmpFS=$dir/tmp
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-SwitchType=switch/none
-MailProg=/bin/true
-ReturnToService=2
-# No accounting: finished jobs are read from scontrol, so they must stay (default 300 s).
-MinJobAge=86400
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-GresTypes=gpu
-DependencyParameters=kill_invalid_depend
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
-SlurmctldTimeout=30
-SlurmdTimeout=30
-InactiveLimit=0
-KillWait=5
-NodeName=$host NodeAddr=127.0.0.1 $hw Gres=gpu:$ngpu State=UNKNOWN
-PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
-EOF
+{
+  cw_slurm_conf cwgpu "$dir" "$host" "$ctld_port" "$slurmd_port" "$dir/munge/munge.socket" "$hw" "$ngpu"
+  echo "PluginDir=$pack/lib/slurm-wlm"
+  echo "PlugStackConfig=$dir/etc/plugstack.conf"
+  # No accounting: finished jobs are read from scontrol, so they must stay (default 300 s).
+  echo "MinJobAge=86400"
+} >"$dir/etc/slurm.conf"
 if [ "$nogpu" = 1 ]; then
   echo "Name=gpu File=/dev/null" >"$dir/etc/gres.conf"  # Slurm 22.05 drops a GPU with no device file
 else
@@ -237,12 +197,12 @@ LD_LIBRARY_PATH=$libpath "$pack/sbin/munged" --foreground --force --socket="$dir
   --key-file="$dir/munge/munge.key" --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
   --seed-file="$dir/munge/munged.seed" >"$dir/log/munged.out" 2>&1 &
 pids+=($!)
-wait_for 10 eval "timeout 5 munge -n -S '$dir/munge/munge.socket' | timeout 5 unmunge -S '$dir/munge/munge.socket'" ||
+cw_wait_for 10 eval "timeout 5 munge -n -S '$dir/munge/munge.socket' | timeout 5 unmunge -S '$dir/munge/munge.socket'" ||
   die2 "munged did not answer: $(tail -n 3 "$dir/log/munged.out" "$dir/log/munged.log" 2>/dev/null | tr '\n' ' ')"
 
 LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmctld" -D -i -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 &
 pids+=($!)
-wait_for 30 timeout 5 scontrol ping ||
+cw_wait_for 30 timeout 5 scontrol ping ||
   die2 "slurmctld did not answer: $(tail -n 3 "$dir/log/slurmctld.log" "$dir/log/slurmctld.out" 2>/dev/null | tr '\n' ' ')"
 
 if [ "$cgroup2" = 1 ] && [ ! -d /sys/fs/cgroup/system.slice ]; then
@@ -251,7 +211,7 @@ fi
 LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmd" -D -N "$host" -d "$pack/sbin/slurmstepd" -f "$SLURM_CONF" >"$dir/log/slurmd.out" 2>&1 &
 pids+=($!)
 node_state() { timeout 5 scontrol show node "$host" 2>/dev/null | sed -n 's/^ *State=\([^ ]*\).*/\1/p' | head -n 1; }
-wait_for 40 eval '[ "$(node_state)" = IDLE ] || ! kill -0 '"${pids[2]}"
+cw_wait_for 40 eval '[ "$(node_state)" = IDLE ] || ! kill -0 '"${pids[2]}"
 [ "$(node_state)" = IDLE ] ||
   die2 "the node did not become idle: $(timeout 5 scontrol show node "$host" 2>&1 | grep -E 'State=|Reason=' | tr -s ' \n' ' ') $(tail -n 3 "$dir/log/slurmd.log" "$dir/log/slurmd.out" 2>/dev/null | tr '\n' ' ')"
 pass "daemons up in $((SECONDS - t_start)) s: munged ${pids[0]}, slurmctld ${pids[1]}, slurmd ${pids[2]}; node $host IDLE with gpu:$ngpu ($hw)"
@@ -280,7 +240,7 @@ tid=$(timeout 20 sbatch --parsable -J trivial -p gpu --gres=gpu:1 -t 2 -o "$triv
    echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"; scontrol show job "$SLURM_JOB_ID" | head -n 1
    if command -v nvidia-smi >/dev/null; then nvidia-smi -L; fi' 2>"$dir/log/sbatch-trivial.err")
 if [ -z "$tid" ]; then fail "sbatch of a trivial job: $(head -n 2 "$dir/log/sbatch-trivial.err" | tr '\n' ' ')"; exit 1; fi
-wait_for 60 eval "show_job $tid | grep -Eq 'JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE)'"
+cw_wait_for 60 eval "show_job $tid | grep -Eq 'JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE)'"
 j=$(show_job "$tid")
 check "trivial job $tid: $(field JobState "$j") $(field ExitCode "$j") (expected COMPLETED 0:0)" \
   test "$(field JobState "$j") $(field ExitCode "$j")" = "COMPLETED 0:0"
