@@ -30,7 +30,14 @@ cw_sbin() { command -v "$1" 2>/dev/null || echo "${CW_SLURM_SBIN:-/usr/sbin}/$1"
 
 # A free TCP port on localhost (two different ones for slurmctld and slurmd).
 cw_free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' && return
+  fi
+  local port  # no python3 (a bare GPU node): a random port no socket is bound to
+  while :; do
+    port=$((20000 + RANDOM % 30000))
+    grep -qi ":$(printf %04X "$port") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || { echo "$port"; return; }
+  done
 }
 
 # cw_wait_for SECONDS CMD...: polls CMD every 0.2 s until it succeeds; 1 on timeout.

@@ -86,7 +86,7 @@ export SLURM_CONF=$dir/etc/slurm.conf
 pids=() made_slice=""
 
 # --- stop and clean up, on every exit path ------------------------------------------------
-# cw_pid_alive, cw_wait_for and cw_slurm_conf: the tier-1 tests' cluster helpers.
+# cw_pid_alive, cw_wait_for, cw_free_port and cw_slurm_conf: the tier-1 tests' cluster helpers.
 # shellcheck source=cluster.sh
 . "$(dirname "${BASH_SOURCE[0]}")/cluster.sh"
 stepds() {  # job step daemons our slurmd started: the pack's own slurmstepd
@@ -151,19 +151,9 @@ fi
 rec "host: $(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-?}"), $(nproc) cores, $(ldd --version 2>/dev/null | head -n 1 | sed 's/.* //') glibc, cgroup $(stat -fc %T /sys/fs/cgroup 2>/dev/null)"
 
 # --- configuration ------------------------------------------------------------------------
-free_port() {
-  if command -v python3 >/dev/null 2>&1; then
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' && return
-  fi
-  local port
-  while :; do
-    port=$((20000 + RANDOM % 30000))
-    grep -qi ":$(printf %04X "$port") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || { echo "$port"; return; }
-  done
-}
 host=$(hostname -s 2>/dev/null || uname -n | cut -d. -f1)
-ctld_port=$(free_port) slurmd_port=$(free_port)
-while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
+ctld_port=$(cw_free_port) slurmd_port=$(cw_free_port)
+while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(cw_free_port); done
 hw=$(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>/dev/null | sed -n 's/^NodeName=[^ ]* \(CPUs=.*\)$/\1/p' | sed 's/ *$//')
 [ -n "$hw" ] || die2 "slurmd -C printed no node line: $(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>&1 | head -n 3 | tr '\n' ' ')"
 ngpu=${#gpus[@]}
