@@ -99,7 +99,10 @@ inline long long occupancy_grid(Kernel kernel, int threads, std::size_t dynamic_
 }
 
 // Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written: median of
-// 10 copies of 256 MiB (less where memory is short) after 2 warm-ups.
+// 20 copies of 256 MiB (less where memory is short), after copies for at least 50 ms of GPU
+// time. (With 2 warm-up copies, the same H100 measured 2674 to 2929 GB/s in different
+// processes: an idle GPU's clocks had not ramped up yet. The warm-up by time is what makes
+// pct_of_copy_bw comparable between runs.)
 inline double measure_copy_bandwidth_GBps(std::size_t bytes = 256u << 20) {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -108,9 +111,14 @@ inline double measure_copy_bandwidth_GBps(std::size_t bytes = 256u << 20) {
     CUDA_CHECK(cudaMalloc(&src, bytes));
     CUDA_CHECK(cudaMalloc(&dst, bytes));
     CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
-    const Timing t = time_gpu(2, 10, [&](cudaStream_t s) {
-        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
-    });
+    auto copy = [&](cudaStream_t s) { CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s)); };
+    constexpr double kWarmupMs = 50.0;
+    double warmed_ms = 0.0;
+    for (int round = 0; round < 100 && warmed_ms < kWarmupMs; ++round) {
+        const Timing w = time_gpu(0, 5, copy);
+        for (double ms : w.samples_ms) warmed_ms += ms;
+    }
+    const Timing t = time_gpu(0, 20, copy);
     CUDA_CHECK(cudaFree(src));
     CUDA_CHECK(cudaFree(dst));
     return gigabytes_per_second(2.0 * static_cast<double>(bytes), t.median_ms());

@@ -16,6 +16,8 @@
 #              logs/cluster.log, cluster_record.txt (and cluster_record-logs/)
 #     FOLDERS  assignment folders (default: every one that exists)
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
+# CW_RESULTS_SUBDIR=h200: the report phase writes into */results/h200/ (a second GPU's
+# results, committed beside the first: README.md, "Results summary").
 set -u
 cd "$(dirname "$0")/.."
 phases=${1:-tests report}

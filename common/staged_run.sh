@@ -3,7 +3,8 @@
 #   staged_run.sh NAME COMMAND [ARGS...]
 # COMMAND runs with RESULTS_DIR set to a fresh staging folder (build/runs/<run>.incomplete)
 # and writes its CSVs there. Only when it exits 0 are the staged files moved into results/
-# (one rename per file; files of results/ that the run did not produce stay). Otherwise
+# (or results/$CW_RESULTS_SUBDIR/, below; one rename per file; files of results/ that the run
+# did not produce stay). Otherwise
 # results/ is left byte-for-byte as it was and the staging folder is renamed for the run and
 # the reason, which this script prints:
 #   build/runs/<run>-failed-exit<N>       COMMAND exited N (1 a wrong result, 2 bad input, 3 no GPU, ...)
@@ -19,7 +20,17 @@ runs_dir=${CW_RUNS_DIR:-build/runs}
 run_id="$name-$(date +%Y%m%d-%H%M%S)-$$"
 stage="$runs_dir/$run_id.incomplete"
 log="$runs_dir/$run_id.log"
-mkdir -p "$stage" results || { echo "report-run $name: cannot create $stage" >&2; exit 2; }
+# CW_RESULTS_SUBDIR=TAG (letters, digits, '.', '_', '-'): the files go to results/TAG/
+# instead, for a second GPU's results beside the first (results/h200/: README.md, "Results
+# summary"); the tables and figures read results/*.csv only.
+dest=results
+if [ -n "${CW_RESULTS_SUBDIR:-}" ]; then
+  case $CW_RESULTS_SUBDIR in
+    *[!A-Za-z0-9._-]* | . | ..) echo "report-run $name: CW_RESULTS_SUBDIR='$CW_RESULTS_SUBDIR' is not a plain folder name" >&2; exit 2 ;;
+  esac
+  dest=results/$CW_RESULTS_SUBDIR
+fi
+mkdir -p "$stage" "$dest" || { echo "report-run $name: cannot create $stage or $dest" >&2; exit 2; }
 stage_abs=$(cd "$stage" && pwd)
 echo "report-run $name: staging in $stage_abs; results/ changes only if the whole run succeeds (log: $log)"
 
@@ -70,8 +81,8 @@ if [ -z "$(ls -A "$stage")" ]; then
 fi
 moved=
 for f in "$stage"/*; do
-  mv -f "$f" "results/$(basename "$f")" || finish_failed "failed-moving-results" 1
+  mv -f "$f" "$dest/$(basename "$f")" || finish_failed "failed-moving-results" 1
   moved="$moved $(basename "$f")"
 done
 rmdir "$stage" 2>/dev/null
-echo "report-run $name: results/ updated:$moved"
+echo "report-run $name: $dest/ updated:$moved"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs the look-back tuning experiment on the local GPU (about 2 minutes on an
-# H100, most of it compiling the variants). Output: results/lookback_tuning.csv, or $OUT/ when set.
+# H100, most of it compiling the variants). Output: results/lookback_tuning.csv, or in $OUT/
+# when set; `run.sh h200` writes results/h200/lookback_tuning.csv (the same experiment on a
+# second GPU, kept beside the first).
 set -euo pipefail
 [ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
 cd "$(dirname "$0")"
-out=${OUT:-../results}
-mkdir -p ../build
+out=${OUT:-../results${1:+/$1}}
+mkdir -p ../build "$out"
 nvcc -O3 -std=c++17 -arch=native -I../../common -o ../build/lookback_tuning lookback_tuning.cu
 ../build/lookback_tuning "$out/lookback_tuning.csv"
