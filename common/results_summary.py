@@ -88,13 +88,50 @@ def read_rows(path):
     return rows
 
 
-def summarize(folder, readme_dir):
-    """One summary row (a dict) for an assignment folder."""
+def result_sets(folder):
+    """The folders of one assignment's results: results/ (the first GPU) and each results/TAG/
+    that holds CSVs (another GPU's run, CW_RESULTS_SUBDIR=TAG), as (tag, path); tag "" first."""
+    base = os.path.join(folder, "results")
+    sets = [("", base)]
+    for sub in sorted(glob.glob(os.path.join(base, "*", ""))):
+        if glob.glob(os.path.join(sub, "*.csv")):
+            sets.append((os.path.basename(os.path.normpath(sub)), os.path.normpath(sub)))
+    return sets
+
+
+def short_device(name):
+    """'NVIDIA H100 80GB HBM3' -> 'H100': the first word after the vendor."""
+    words = [w for w in str(name).split() if w.upper() not in ("NVIDIA", "TESLA", "GEFORCE")]
+    return words[0] if words else str(name)
+
+
+def behind(rows, best):
+    """Sizes at which the best version is slower than its baseline in the same file (same
+    size, same mode): [(size label, ratio, version ms, baseline ms, scopes)]."""
+    out = []
+    for r in rows:
+        if r["_file"] != best["_file"] or r["version"] != best["version"] or not passed(r):
+            continue
+        ratio = number(r.get("speedup_vs_baseline"))
+        if ratio is None or ratio >= 1.0:
+            continue
+        base = [b for b in rows if flag(b, "is_baseline") and b["_file"] == r["_file"] and size_of(b)[0] == size_of(r)[0]
+                and b.get("mode", "") == r.get("mode", "")]
+        scope = r.get("kernel_ms_scope", "kernels") or "kernels"
+        base_scope = (base[0].get("kernel_ms_scope", "kernels") or "kernels") if base else "kernels"
+        out.append((size_of(r)[0], size_of(r)[1] + (f" ({r['mode']})" if r.get("mode") else ""), ratio,
+                    number(r.get("kernel_ms")), number(r.get("baseline_ms")),
+                    scope if scope != base_scope else ""))
+    return sorted(out)
+
+
+def summarize(folder, readme_dir, results=None):
+    """One summary row (a dict) for an assignment folder, from results/ or another set."""
     name = os.path.basename(os.path.normpath(folder))
     link = os.path.relpath(os.path.join(folder, "README.md"), readme_dir)
-    entry = {"assignment": f"[{name}]({link})"}
+    entry = {"assignment": f"[{name}]({link})", "name": name}
     rows = []
-    for path in sorted(glob.glob(os.path.join(folder, "results", "*.csv"))):
+    for path in sorted(glob.glob(os.path.join(results or os.path.join(folder, "results"), "*.csv"))):
         rows += read_rows(path)
     # Rows marked validated = 0 are demonstrations that are wrong by design (a racy kernel):
     # they are counted apart, never as PASS or FAIL, and never picked as the best version.
@@ -139,8 +176,60 @@ def summarize(folder, readme_dir):
         "device": best.get("device", ""),
         "date": date,
         "source": os.path.relpath(best["_file"], readme_dir),
+        "behind": behind(rows, best),
     })
     return entry
+
+
+def side_by_side(folders, by_tag):
+    """With more than one results set: the best versions of every set in one row per
+    assignment (each at its own largest size)."""
+    tags = sorted(by_tag, key=lambda t: (t != "", t))
+    if len(tags) < 2:
+        return ""
+    rows, columns = [], [("assignment", "assignment", "{}")]
+    names = {}
+    for tag in tags:
+        devices = [e.get("device", "") for e in by_tag[tag].values() if e.get("device")]
+        names[tag] = short_device(max(set(devices), key=devices.count)) if devices else (tag or "results")
+        label = names[tag] + (f" (`results/{tag}/`)" if tag else " (`results/`)")
+        columns += [(f"version_{tag}", f"{label}: best version, size", "{}"),
+                    (f"speedup_{tag}", f"{names[tag]}: speed-up", "{:.2f}×"),
+                    (f"pct_{tag}", f"{names[tag]}: % of copy", "{:.1f} %")]
+    for folder in folders:
+        name = os.path.basename(os.path.normpath(folder))
+        first = next((by_tag[t][name] for t in tags if name in by_tag[t]), None)
+        if first is None:
+            continue
+        row = {"assignment": first["assignment"]}
+        for tag in tags:
+            e = by_tag[tag].get(name, {})
+            if "speedup" in e:
+                row[f"version_{tag}"] = f"{e['version']}, {e['size']}"
+                row[f"speedup_{tag}"] = e["speedup"]
+                row[f"pct_{tag}"] = e["pct"]
+            else:
+                row[f"version_{tag}"] = "no results"
+        rows.append(row)
+    return ("\n\n**" + " and ".join(names[t] for t in tags) + " side by side** (the same programs and sizes on "
+            "each GPU; % of copy: of that GPU's own device-to-device copy, measured in the same run):\n\n"
+            + md_table(rows, columns))
+
+
+def behind_text(entries):
+    """Where a best version is slower than its library at some size of its file, per GPU."""
+    items = []
+    for e in entries:
+        for _, size, ratio, ms, base_ms, scope in e.get("behind", []):
+            what = f"{ms * 1000:.1f} µs against {base_ms * 1000:.1f} µs" if ms and base_ms else ""
+            if scope:
+                what += f"; its time includes {scope}, the library's only its kernels"
+            items.append(f"{e['name']} `{e['version']}` on {short_device(e.get('device', ''))}: "
+                         f"{ratio:.3f}× at {size} ({what})")
+    if not items:
+        return "\n\nAt every size of its file, each best version is at least as fast as its library on every GPU."
+    return ("\n\nWhere a best version is slower than its library at another size of the same file "
+            "(generated from the CSVs):\n\n" + "\n".join(f"- {i}" for i in items))
 
 
 def main(argv):
@@ -157,7 +246,16 @@ def main(argv):
         sys.exit(f"results_summary: {readme} has no '{begin}' ... '{end}' block; "
                  f"add the two marker lines where the summary belongs")
     readme_dir = os.path.dirname(os.path.abspath(readme))
-    entries = [summarize(folder, readme_dir) for folder in folders]
+    # One row per assignment and results set (GPU): the sets of one assignment adjacent.
+    entries, by_tag = [], {}
+    for folder in folders:
+        for tag, path in result_sets(folder):
+            entry = summarize(folder, readme_dir, path)
+            if tag and "speedup" not in entry:
+                continue
+            entry["tag"] = tag
+            entries.append(entry)
+            by_tag.setdefault(tag, {})[entry["name"]] = entry
     columns = [
         ("assignment", "assignment", "{}"),
         ("version", "best version", "{}"),
@@ -177,11 +275,14 @@ def main(argv):
         text += ("\n\nBest version: the fastest one that passed validation at the largest size in the "
                  "assignment's `results/*.csv`; speed-up = baseline time / kernel time, both measured in "
                  "the same run; % of copy bandwidth: of the device-to-device copy measured in that run "
-                 "(empty where bandwidth means nothing, as for pi). Validation counts every row of the CSVs; "
+                 "(empty where bandwidth means nothing, as for pi; above 100 % for a kernel that only reads, since the "
+                 "copy's reads and writes share the memory bus). Validation counts every row of the CSVs; "
                  "a version listed there failed somewhere; rows marked `validated = 0` are demonstrations "
                  "(a report's racy or buggy original, wrong by design), counted apart. The baseline is the row "
                  "marked `is_baseline = 1`; where its time covers more than its kernels, the parentheses say "
                  "what (`kernel_ms_scope`).")
+        text += side_by_side(folders, by_tag)
+        text += behind_text(entries)
     else:
         text = "(no assignment folders given)"
     replace_block(readme, BLOCK, text)

@@ -28,3 +28,26 @@ else
     *) t_fail "results summary: baseline from is_baseline with its scope, no bandwidth shows empty" "row: $nobw_row" ;;
   esac
 fi
+
+# A second GPU's results (results/h200/): one row per GPU in the main table, both GPUs in one
+# row of the side-by-side table, and a size where the best version is behind its library listed.
+mkdir -p "$sum_dir/demo/results/h200"
+{ echo "$h,device"
+  echo "lib,1,1,1000,1.0,kernels,1.0,1.0,800,40,1,NVIDIA H200"
+  echo "fast,1,0,1000,0.8,kernels,1.0,1.25,1000,50,1,NVIDIA H200"
+  echo "lib,1,1,10,0.004,kernels,0.004,1.0,1,1,1,NVIDIA H200"
+  echo "fast,1,0,10,0.005,memset+kernels,0.004,0.8,1,1,1,NVIDIA H200"; } >"$sum_dir/demo/results/h200/a.csv"
+t_run python3 results_summary.py "$sum_dir/README.md" "$sum_dir/demo" "$sum_dir/nobw"
+if [ "$T_STATUS" -ne 0 ]; then
+  t_fail "results summary: a second GPU's results" "exit $T_STATUS"; t_show_failure
+else
+  rows=$(grep -c -F '| [demo](' "$sum_dir/README.md")
+  side=$(grep -F 'H200 (`results/h200/`)' "$sum_dir/README.md" || true)
+  pair=$(grep -F '| [demo](' "$sum_dir/README.md" | grep -F '2.00×' | grep -F '1.25×' || true)
+  late=$(grep -F -- '- demo `fast` on H200: 0.800× at n = 10 (5.0 µs against 4.0 µs; its time includes memset+kernels' "$sum_dir/README.md" || true)
+  if [ "$rows" = 3 ] && [ -n "$side" ] && [ -n "$pair" ] && [ -n "$late" ]; then
+    t_pass "results summary: a second GPU's results side by side, slower sizes listed"
+  else
+    t_fail "results summary: a second GPU's results side by side, slower sizes listed" "rows $rows; $(sed -n '/BEGIN/,/END/p' "$sum_dir/README.md")"
+  fi
+fi
