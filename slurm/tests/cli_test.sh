@@ -393,34 +393,65 @@ expect_usage_error "submit_all.sh rejects an unknown option" "unknown option '--
 echo "-- slurm/: on a real single-node Slurm"
 
 # Real environment modules (Lmod), as a cluster's batch job gets them: modulefiles for every CUDA
-# toolkit this machine has (Debian's nvidia-cuda-toolkit, /usr/local/cuda), named after the
-# release their nvcc reports, in a MODULEPATH of the test's own; the oldest marked default
-# (.version), so that a `module load cuda` that ignored the mark would get the newest instead.
+# toolkit this machine has (Debian's nvidia-cuda-toolkit, /usr/local/cuda, the CUDA 12 prefix
+# common/cuda12_prefix.sh makes in /opt/cw-cuda12, and the roots named in CW_EXTRA_CUDA_ROOTS,
+# space-separated, which CI sets), named after the release their nvcc reports, in a MODULEPATH
+# of the test's own; the oldest marked default (.version), so that a `module load cuda` that
+# ignored the mark would get the newest instead. A CUDA major release (11, 12, 13) with no
+# toolkit here is a skipped case naming where it was looked for; a root named in
+# CW_EXTRA_CUDA_ROOTS without a working nvcc is a failed one.
 # The jobs get no `module` function and no Lmod setup from this shell: lib.sh finds the init.
 sl_lmod_dir=$CW_TEST_TMP/modulefiles
 sl_lmod_pkg=/usr/share/lmod/lmod
+sl_lmod_roots="/usr/lib/nvidia-cuda-toolkit /usr/local/cuda /opt/cw-cuda12"
 sl_lmod_setup_cases() {
-  local root rel
-  sl_lmod_mods=() sl_lmod_cases=() sl_lmod_why="" sl_lmod_default=""
+  local root rel major m explicit
+  sl_lmod_mods=() sl_lmod_cases=() sl_lmod_why="" sl_lmod_default="" sl_lmod_other=() sl_lmod_other_cases=()
   [ -r "$sl_lmod_pkg/init/bash" ] || sl_lmod_why="Lmod is not installed (apt-get install lmod)"
-  for root in /usr/lib/nvidia-cuda-toolkit /usr/local/cuda; do
-    [ -x "$root/bin/nvcc" ] || continue
-    rel=$("$root/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p' | head -n 1)
-    [ -n "$rel" ] && [[ " ${sl_lmod_mods[*]} " != *" cuda/$rel:"* ]] || continue
+  for root in $sl_lmod_roots ${CW_EXTRA_CUDA_ROOTS:-}; do
+    [ "$root" = / ] || root=${root%/}
+    explicit=0; [[ " ${CW_EXTRA_CUDA_ROOTS:-} " == *" $root "* || " ${CW_EXTRA_CUDA_ROOTS:-} " == *" $root/ "* ]] && explicit=1
+    rel=""
+    [ -x "$root/bin/nvcc" ] && rel=$("$root/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p' | head -n 1)
+    if [ -z "$rel" ]; then
+      if [ "$explicit" = 1 ] && [[ " ${sl_lmod_other_cases[*]} " != *"($root)"* ]]; then
+        sl_lmod_other+=("fail|$root/bin/nvcc $([ -x "$root/bin/nvcc" ] && echo 'reports no release' || echo 'is not there')")
+        sl_lmod_other_cases+=("Lmod: the toolkit CW_EXTRA_CUDA_ROOTS names ($root) gets a module")
+      fi
+      continue
+    fi
+    [[ " ${sl_lmod_mods[*]} " != *" cuda/$rel:"* ]] || continue
     sl_lmod_mods+=("cuda/$rel:$root")
-    sl_lmod_cases+=("Lmod: CUDA_MODULE=cuda/$rel ($root) loads in the batch shell, the job names its nvcc and builds with it")
+  done
+  for major in 11 12 13; do
+    [[ " ${sl_lmod_mods[*]} " == *" cuda/$major."* ]] && continue
+    m="no CUDA $major.x toolkit here (looked in $sl_lmod_roots and CW_EXTRA_CUDA_ROOTS=${CW_EXTRA_CUDA_ROOTS:-})"
+    case $major in
+      11) m="$m; Debian bookworm's is apt-get install nvidia-cuda-toolkit" ;;
+      12) m="$m; bash common/cuda12_prefix.sh /opt/cw-cuda12 makes one from Debian trixie's packages" ;;
+      13) m="$m; NVIDIA's CUDA 13 installs in /usr/local/cuda" ;;
+    esac
+    sl_lmod_other+=("skip|$m")
+    sl_lmod_other_cases+=("Lmod: CUDA_MODULE=cuda/$major.x loads in the batch shell, the job names its nvcc and builds with it")
   done
   if [ ${#sl_lmod_mods[@]} -gt 0 ]; then
     mapfile -t sl_lmod_mods < <(printf '%s\n' "${sl_lmod_mods[@]}" | sort -V)
+    for m in "${sl_lmod_mods[@]}"; do
+      sl_lmod_cases+=("Lmod: CUDA_MODULE=${m%%:*} (${m#*:}) loads in the batch shell, the job names its nvcc and builds with it")
+    done
     sl_lmod_default=${sl_lmod_mods[0]%%:*}
   else
-    sl_lmod_why=${sl_lmod_why:-"no CUDA toolkit here (/usr/lib/nvidia-cuda-toolkit, /usr/local/cuda) to write a module for"}
+    sl_lmod_why=${sl_lmod_why:-"no CUDA toolkit here ($sl_lmod_roots${CW_EXTRA_CUDA_ROOTS:+ $CW_EXTRA_CUDA_ROOTS}) to write a module for"}
   fi
+  # Cases in the order they run: one per module (oldest first), the default, a missing module,
+  # then the releases with no toolkit here and the CW_EXTRA_CUDA_ROOTS roots without nvcc.
   sl_lmod_cases+=("Lmod: no CUDA_MODULE loads the module marked default (.version: ${sl_lmod_default:-none})"
-                  "Lmod: a module that does not exist (CUDA_MODULE=cuda/0.0): FAILED 2:0 at once, one line, nothing built")
+                  "Lmod: a module that does not exist (CUDA_MODULE=cuda/0.0): FAILED 2:0 at once, one line, nothing built"
+                  "${sl_lmod_other_cases[@]}")
 }
 # One Lua modulefile per toolkit; Debian's nvcc needs /usr/bin (ptxas, fatbinary, nvlink) before
-# any other toolkit's bin/ on PATH.
+# any other toolkit's bin/ on PATH. A toolkit with lib64/ (cuBLAS for colreduce) puts it on
+# LD_LIBRARY_PATH, as a cluster's CUDA module does.
 sl_lmod_write() {
   local m name root
   mkdir -p "$sl_lmod_dir/cuda"
@@ -432,6 +463,7 @@ sl_lmod_write() {
       echo 'family("cuda")'
       [ "$root" = /usr/lib/nvidia-cuda-toolkit ] && echo 'prepend_path("PATH", "/usr/bin")'
       echo "prepend_path(\"PATH\", \"$root/bin\")"
+      [ -d "$root/lib64" ] && echo "prepend_path(\"LD_LIBRARY_PATH\", \"$root/lib64\")"
       echo "setenv(\"CUDA_HOME\", \"$root\")"
     } >"$sl_lmod_dir/$name.lua"
   done
@@ -772,6 +804,12 @@ else
            tail -n 1 "$sl_log" | grep -q "FAILED (exit 2): cannot load module 'cuda/0.0'" && ! grep -Eq 'nvcc: |^\+ (flock|make)' "$sl_log" &&
            [ "$(stat -c %Y "$sl_stamp" 2>/dev/null)" = "$sl_stamp_before" ]; then t_pass "$sl_c"
         else t_fail "$sl_c" "job $sl_id: $(sl_state "$sl_id") $(sl_exit "$sl_id"): $(tail -n 1 "$sl_log" 2>/dev/null)"; fi
+        sl_li=$((sl_li + 1))
+        for sl_o in "${sl_lmod_other[@]}"; do
+          sl_c=${sl_lmod_cases[$((sl_li - 11))]}
+          case ${sl_o%%|*} in skip) t_skip "$sl_c" "${sl_o#*|}" ;; *) t_fail "$sl_c" "${sl_o#*|}" ;; esac
+          sl_li=$((sl_li + 1))
+        done
       fi
 
     fi
