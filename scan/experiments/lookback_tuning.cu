@@ -1,12 +1,18 @@
 // Tuning experiment for scan's decoupled look-back (compiled by `make experiments`; run it
-// with `bash experiments/run.sh` on a GPU): variants of the kernel in scan_kernels.cu that differ in
-// tile shape, tile-id source, spin back-off, cache hints and where the scanned values wait
-// during the look-back. Each variant is validated against the CPU (exact) before it is timed,
-// and timed (median of 15, L2 flushed) alternately with CUB in the same run, two rounds.
-// The kernel is a parameterised copy of scan_decoupled_lookback on purpose: the committed
+// with `bash experiments/run.sh [TAG]` on a GPU): variants of the kernel in scan_kernels.cu
+// that differ in tile shape, tile-id source, spin back-off, cache hints and where the scanned
+// values wait during the look-back (rounds 1-2); larger tiles, persistent blocks that load
+// their next tile during the look-back, the tile structure's loads and stores alone
+// (tile_copy) and the committed shape without its look-back (round 3); bulk asynchronous tile
+// loads into shared-memory stages (sm_90) and a look-back that waits only for the nearest
+// unfinished predecessor (round 4). Each variant is validated against the CPU (exact) before
+// it is timed, and timed (median of 15, L2 flushed) alternately with CUB and with a
+// device-to-device cudaMemcpy of the same bytes in the same run, two rounds.
+// The kernels are parameterised copies of scan_decoupled_lookback on purpose: the committed
 // kernel stays readable with the winning choices fixed, and this file records what lost.
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -52,6 +58,96 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
     }
 }
 
+// The look-back of round 4: the window's lanes are used up to the first one not yet
+// published (not all 32 awaited): the sum runs over the published predecessors nearest to
+// the tile, up to and including the first inclusive prefix among them; without one, the
+// window moves back past the published ones and polls again (sleeping only when it made no
+// progress). A tile then waits only for its nearest unfinished predecessor, never for one up
+// to 31 tiles further back that a busy block has drawn but not reached.
+template <int kSleep>
+__device__ unsigned look_back_contig(const unsigned long long* d, unsigned tile, unsigned epoch, int lane) {
+    const unsigned long long before_first = static_cast<unsigned long long>((epoch << 2) | kP) << 32;
+    unsigned prefix = 0;
+    long long window = static_cast<long long>(tile) - 1;
+    while (true) {
+        const long long pred = window - lane;
+        const unsigned long long w =
+            pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred) : before_first;
+        const bool valid = static_cast<unsigned>(w >> 34) == epoch;
+        const unsigned invalid = __ballot_sync(kFull, !valid);
+        const unsigned pmask = __ballot_sync(kFull, valid && ((static_cast<unsigned>(w >> 32) & 3u) == kP));
+        const int first_invalid = invalid != 0 ? __ffs(invalid) - 1 : 32;
+        const unsigned usable = first_invalid == 32 ? kFull : ((1u << first_invalid) - 1u);
+        const unsigned p_in = pmask & usable;
+        const int last = p_in != 0 ? __ffs(p_in) - 1 : first_invalid - 1;  // -1: nothing usable yet
+        unsigned part = lane <= last ? static_cast<unsigned>(w) : 0u;
+#pragma unroll
+        for (int k = 16; k > 0; k >>= 1) part += __shfl_xor_sync(kFull, part, k);
+        prefix += part;
+        if (p_in != 0) return prefix;
+        window -= last + 1;
+#if __CUDA_ARCH__ >= 700
+        if (last < 0 && kSleep > 0) __nanosleep(kSleep);
+#endif
+    }
+}
+
+// Thread-serial scan of the thread's I consecutive ints of its warp's padded region (the
+// blocked reading after the striped transpose): inclusive values in x, the total returned.
+template <int I>
+__device__ __forceinline__ unsigned thread_scan(const unsigned* ws, int lane, unsigned (&x)[I]) {
+#pragma unroll
+    for (int i = 0; i < I; ++i) x[i] = ws[pad(lane * I + i)];
+    unsigned run = 0;
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+        run += x[i];
+        x[i] = run;
+    }
+    return run;
+}
+
+// Inclusive warp scan by shuffles.
+__device__ __forceinline__ unsigned warp_inclusive(unsigned v, int lane) {
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const unsigned y = __shfl_up_sync(kFull, v, d);
+        if (lane >= d) v += y;
+    }
+    return v;
+}
+
+// The block's warp totals (s_wt, after a barrier): this warp's exclusive prefix and the tile's
+// aggregate.
+template <int W>
+__device__ __forceinline__ void warp_offsets(const unsigned* s_wt, int warp, unsigned& wp, unsigned& agg) {
+    wp = 0;
+    agg = 0;
+#pragma unroll
+    for (int w = 0; w < W; ++w) {
+        const unsigned t = s_wt[w];
+        if (w < warp) wp += t;
+        agg += t;
+    }
+}
+
+// Warp 0 of a tile: publish the aggregate, look back (kLbMode 0: the whole window of 32
+// awaited; 1: look_back_contig), publish the inclusive prefix; returns the tile's exclusive
+// prefix (in every lane).
+template <int kSleep, int kLbMode>
+__device__ __forceinline__ unsigned tile_prefix(unsigned long long* desc, unsigned tile, unsigned epoch, int lane,
+                                                unsigned agg) {
+    if (tile == 0) {
+        if (lane == 0) publish(desc, 0, epoch, kP, agg);
+        return 0;
+    }
+    if (lane == 0) publish(desc, tile, epoch, kA, agg);
+    const unsigned prefix = kLbMode == 1 ? look_back_contig<kSleep>(desc, tile, epoch, lane)
+                                         : look_back<kSleep>(desc, tile, epoch, lane);
+    if (lane == 0) publish(desc, tile, epoch, kP, prefix + agg);
+    return prefix;
+}
+
 // The minimum blocks per SM a variant asks __launch_bounds__ for, capped by what the
 // architecture being compiled can hold (threads per SM), so that every variant builds
 // warning-free for every architecture `make experiments` targets; on the GPU it is tuned
@@ -73,7 +169,8 @@ constexpr int capped_min_blocks(int threads, int min_blocks) {
 // kTileId: 0 = atomic counter, 1 = blockIdx.x. kSleep: ns of __nanosleep between polls (0: none).
 // kHint: 0 = plain, 1 = __ldcs/__stcs (evict-first). kStash: 1 = scanned values wait in shared
 // memory during the look-back, 0 = in registers.
-template <int T, int I, int MINB, int kTileId, int kSleep, int kHint, int kStash, bool kLocal = false>
+template <int T, int I, int MINB, int kTileId, int kSleep, int kHint, int kStash, bool kLocal = false,
+          int kLbMode = 0>
 __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     lb_kernel(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n, unsigned long long* desc,
               unsigned* counter, unsigned num_tiles, unsigned epoch) {
@@ -119,20 +216,8 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     }
     __syncwarp();
     unsigned x[I];
-#pragma unroll
-    for (int i = 0; i < I; ++i) x[i] = ws[pad(lane * I + i)];
-    unsigned run = 0;
-#pragma unroll
-    for (int i = 0; i < I; ++i) {
-        run += x[i];
-        x[i] = run;
-    }
-    unsigned inc = run;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const unsigned y = __shfl_up_sync(kFull, inc, d);
-        if (lane >= d) inc += y;
-    }
+    const unsigned run = thread_scan<I>(ws, lane, x);
+    const unsigned inc = warp_inclusive(run, lane);
     const unsigned tp = inc - run;
     if (kStash) {
         // The warp-local inclusive values go back to shared memory now: no 16 live registers
@@ -142,22 +227,10 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     }
     if (lane == 31) s_wt[warp] = inc;
     __syncthreads();
-    unsigned wp = 0, agg = 0;
-#pragma unroll
-    for (int w = 0; w < W; ++w) {
-        const unsigned t = s_wt[w];
-        if (w < warp) wp += t;
-        agg += t;
-    }
+    unsigned wp, agg;
+    warp_offsets<W>(s_wt, warp, wp, agg);
     if (warp == 0 && !kLocal) {
-        unsigned prefix = 0;
-        if (tile == 0) {
-            if (lane == 0) publish(desc, 0, epoch, kP, agg);
-        } else {
-            if (lane == 0) publish(desc, tile, epoch, kA, agg);
-            prefix = look_back<kSleep>(desc, tile, epoch, lane);
-            if (lane == 0) publish(desc, tile, epoch, kP, prefix + agg);
-        }
+        const unsigned prefix = tile_prefix<kSleep, kLbMode>(desc, tile, epoch, lane, agg);
         if (lane == 0) s_prefix = prefix;
     }
     if (kLocal && threadIdx.x == 0) s_prefix = 0;
@@ -245,22 +318,10 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
             for (int e = lane; e < WI; e += 32) ws[pad(e)] = wbase + e < n ? in[wbase + e] : 0u;
         }
         __syncwarp();
-        unsigned run = 0;
         {
             unsigned x[I];
-#pragma unroll
-            for (int i = 0; i < I; ++i) x[i] = ws[pad(lane * I + i)];
-#pragma unroll
-            for (int i = 0; i < I; ++i) {
-                run += x[i];
-                x[i] = run;
-            }
-            unsigned inc = run;
-#pragma unroll
-            for (int d = 1; d < 32; d <<= 1) {
-                const unsigned y = __shfl_up_sync(kFull, inc, d);
-                if (lane >= d) inc += y;
-            }
+            const unsigned run = thread_scan<I>(ws, lane, x);
+            const unsigned inc = warp_inclusive(run, lane);
             const unsigned tp = inc - run;
 #pragma unroll
             for (int i = 0; i < I; ++i) ws[pad(lane * I + i)] = x[i] + tp;
@@ -268,13 +329,8 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
         }
         if (threadIdx.x == 0) s_next = drawn;
         __syncthreads();
-        unsigned wp = 0, agg = 0;
-#pragma unroll
-        for (int w = 0; w < W; ++w) {
-            const unsigned t = s_wt[w];
-            if (w < warp) wp += t;
-            agg += t;
-        }
+        unsigned wp, agg;
+        warp_offsets<W>(s_wt, warp, wp, agg);
         const unsigned next = s_next;
         // The next tile's bytes are in flight during the look-back and the store below.
         // (r is written on every path, so that it is dead during the scan above.)
@@ -285,14 +341,7 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
             for (int j = 0; j < I / 4; ++j) r[j] = make_uint4(0u, 0u, 0u, 0u);
         }
         if (warp == 0) {
-            unsigned prefix = 0;
-            if (tile == 0) {
-                if (lane == 0) publish(desc, 0, epoch, kP, agg);
-            } else {
-                if (lane == 0) publish(desc, tile, epoch, kA, agg);
-                prefix = look_back<kSleep>(desc, tile, epoch, lane);
-                if (lane == 0) publish(desc, tile, epoch, kP, prefix + agg);
-            }
+            const unsigned prefix = tile_prefix<kSleep, 0>(desc, tile, epoch, lane, agg);
             if (lane == 0) s_prefix = prefix;
         }
         __syncthreads();
@@ -323,6 +372,133 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     }
 }
 
+// Round 4 (sm_90): bulk asynchronous tile loads. Persistent blocks of 256 threads; each keeps
+// S tiles of 32 x 256 ints in flight in shared memory, loaded by the copy engine
+// (cp.async.bulk, completing on one mbarrier per stage), so that the bytes in flight no longer
+// depend on what the threads are doing. No transpose: each lane scans the 4 consecutive ints
+// of a uint4 and the warp scans the lanes' totals by shuffles, row after row (8 rows of 128
+// ints per warp), keeping its 32 results in registers; stores are plain coalesced uint4 stores
+// from registers, so a stage is free as soon as every thread has read it (first barrier) and
+// is refilled at once with the tile S ahead. Tiles are drawn from the counter in increasing
+// order, so progress holds as in the other variants. The last, partial tile is read and
+// written with bounds by the threads (no bulk copy).
+__device__ __forceinline__ unsigned smem_u32(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+template <int S, int I, bool kExclusive, int kLbMode>
+__global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, unsigned* __restrict__ out,
+                                               std::size_t n, unsigned long long* desc, unsigned* counter,
+                                               unsigned num_tiles, unsigned epoch) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int T = 256, W = T / 32, TILE = T * I, ROWS = I / 4;
+    constexpr unsigned kBytes = TILE * sizeof(unsigned);
+    extern __shared__ __align__(128) unsigned s_stage[];  // S x TILE ints
+    __shared__ __align__(8) unsigned long long s_bar[S];
+    __shared__ unsigned s_stage_tile[S];
+    __shared__ unsigned s_wt[W];
+    __shared__ unsigned s_prefix;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    auto full = [&](unsigned t) { return (static_cast<std::size_t>(t) + 1) * TILE <= n; };
+    // Thread 0: the tile t into stage s (a bulk copy for a full tile; the partial one and the
+    // end, t >= num_tiles, are only recorded).
+    auto fill = [&](int st, unsigned t) {
+        s_stage_tile[st] = t;
+        if (t < num_tiles && full(t)) {
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&s_bar[st])),
+                         "r"(kBytes)
+                         : "memory");
+            asm volatile(
+                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                    smem_u32(s_stage + st * TILE)),
+                "l"(in + static_cast<std::size_t>(t) * TILE), "r"(kBytes), "r"(smem_u32(&s_bar[st]))
+                : "memory");
+        }
+    };
+    if (threadIdx.x == 0) {
+        for (int st = 0; st < S; ++st)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&s_bar[st])) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        for (int st = 0; st < S; ++st) fill(st, atomicAdd(counter, 1u));
+    }
+    __syncthreads();
+    unsigned phases = 0;  // bit st: the parity of stage st's next completion
+    for (int i = 0;; ++i) {
+        const int st = i % S;
+        const unsigned tile = s_stage_tile[st];
+        if (tile >= num_tiles) break;
+        // The tile S ahead is drawn now; its id is needed only after the first barrier.
+        unsigned drawn = 0;
+        if (threadIdx.x == 0) drawn = atomicAdd(counter, 1u);
+        uint4 v[ROWS];
+        const std::size_t base = static_cast<std::size_t>(tile) * TILE + static_cast<std::size_t>(warp) * (32 * I);
+        const bool is_full = full(tile);
+        if (is_full) {
+            const unsigned bar = smem_u32(&s_bar[st]), parity = (phases >> st) & 1u;
+            unsigned done = 0;
+            while (!done) {
+                asm volatile(
+                    "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                    : "=r"(done)
+                    : "r"(bar), "r"(parity)
+                    : "memory");
+            }
+            phases ^= 1u << st;
+            const uint4* src = reinterpret_cast<const uint4*>(s_stage + st * TILE) + warp * (8 * I);
+#pragma unroll
+            for (int j = 0; j < ROWS; ++j) v[j] = src[j * 32 + lane];
+        } else {
+#pragma unroll
+            for (int j = 0; j < ROWS; ++j) {
+                const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
+                v[j] = make_uint4(e < n ? in[e] : 0u, e + 1 < n ? in[e + 1] : 0u, e + 2 < n ? in[e + 2] : 0u,
+                                  e + 3 < n ? in[e + 3] : 0u);
+            }
+        }
+        unsigned carry = 0;
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j) {
+            const unsigned a = v[j].x, b = a + v[j].y, c = b + v[j].z, d = c + v[j].w;
+            const unsigned inc = warp_inclusive(d, lane);
+            const unsigned add = carry + inc - d;
+            v[j] = kExclusive ? make_uint4(add, add + a, add + b, add + c)
+                              : make_uint4(add + a, add + b, add + c, add + d);
+            carry += __shfl_sync(kFull, inc, 31);
+        }
+        if (lane == 0) s_wt[warp] = carry;
+        __syncthreads();  // every thread has read stage st: it is free
+        if (threadIdx.x == 0) fill(st, drawn);
+        unsigned wp, agg;
+        warp_offsets<W>(s_wt, warp, wp, agg);
+        if (warp == 0) {
+            const unsigned prefix = tile_prefix<100, kLbMode>(desc, tile, epoch, lane, agg);
+            if (lane == 0) s_prefix = prefix;
+        }
+        __syncthreads();
+        const unsigned off = s_prefix + wp;
+        if (is_full) {
+            uint4* dst = reinterpret_cast<uint4*>(out + base);
+#pragma unroll
+            for (int j = 0; j < ROWS; ++j)
+                dst[j * 32 + lane] = make_uint4(v[j].x + off, v[j].y + off, v[j].z + off, v[j].w + off);
+        } else {
+#pragma unroll
+            for (int j = 0; j < ROWS; ++j) {
+                const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
+                if (e < n) out[e] = v[j].x + off;
+                if (e + 1 < n) out[e + 1] = v[j].y + off;
+                if (e + 2 < n) out[e + 2] = v[j].z + off;
+                if (e + 3 < n) out[e + 3] = v[j].w + off;
+            }
+        }
+    }
+    if (threadIdx.x == 0 && atomicAdd(counter + 1, 1u) == gridDim.x - 1) {
+        atomicExch(counter, 0u);
+        atomicExch(counter + 1, 0u);
+    }
+#endif
+}
+
 // The ceiling of the tile structure: the same loads and stores per tile, no scan, no look-back.
 template <int T, int I>
 __global__ void __launch_bounds__(T) tile_copy(const unsigned* __restrict__ in, unsigned* __restrict__ out,
@@ -348,18 +524,19 @@ struct State {
     unsigned epoch = 0;
 };
 
-template <int T, int I, int MINB, int kTileId, int kSleep, int kHint, int kStash, bool kLocal = false>
+template <int T, int I, int MINB, int kTileId, int kSleep, int kHint, int kStash, bool kLocal = false,
+          int kLbMode = 0>
 void launch(State& st, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + T * I - 1) / (T * I));
     const int smem = (T / 32) * (32 * I + I) * static_cast<int>(sizeof(unsigned));
     static bool attr_set = false;
     if (!attr_set) {
-        CUDA_CHECK(cudaFuncSetAttribute(lb_kernel<T, I, MINB, kTileId, kSleep, kHint, kStash, kLocal>,
+        CUDA_CHECK(cudaFuncSetAttribute(lb_kernel<T, I, MINB, kTileId, kSleep, kHint, kStash, kLocal, kLbMode>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
         attr_set = true;
     }
     ++st.epoch;
-    lb_kernel<T, I, MINB, kTileId, kSleep, kHint, kStash, kLocal><<<tiles, T, smem, s>>>(in, out, n, st.desc, st.counter,
+    lb_kernel<T, I, MINB, kTileId, kSleep, kHint, kStash, kLocal, kLbMode><<<tiles, T, smem, s>>>(in, out, n, st.desc, st.counter,
                                                                                  tiles, st.epoch);
     CUDA_CHECK_LAUNCH();
 }
@@ -381,6 +558,27 @@ void launch_pipe(State& st, const unsigned* in, unsigned* out, std::size_t n, cu
     CUDA_CHECK_LAUNCH();
 }
 
+template <int S, int I, int M>
+void launch_bulk(State& st, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    constexpr int kTile = 256 * I;
+    const int smem = S * kTile * static_cast<int>(sizeof(unsigned));
+    static int resident = 0;
+    if (resident == 0) {
+        CUDA_CHECK(cudaFuncSetAttribute(lb_bulk<S, I, false, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        int per_sm = 0, device = 0, sms = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lb_bulk<S, I, false, M>, 256, smem));
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        resident = per_sm * sms;
+        std::printf("bulk S=%d I=%d: %d blocks per SM\n", S, I, per_sm);
+    }
+    const unsigned tiles = static_cast<unsigned>((n + kTile - 1) / kTile);
+    const unsigned grid = tiles < static_cast<unsigned>(resident) ? tiles : static_cast<unsigned>(resident);
+    ++st.epoch;
+    lb_bulk<S, I, false, M><<<grid, 256, smem, s>>>(in, out, n, st.desc, st.counter, tiles, st.epoch);
+    CUDA_CHECK_LAUNCH();
+}
+
 template <int T, int I>
 void launch_copy(State&, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
     tile_copy<T, I><<<static_cast<unsigned>((n + T * I - 1) / (T * I)), T, 0, s>>>(in, out, n);
@@ -393,6 +591,7 @@ struct Variant {
     void (*fn)(State&, const unsigned*, unsigned*, std::size_t, cudaStream_t);
     enum Check { kScan, kCopy, kTileLocal } check = kScan;  // what the output is checked against
     int tile = 0;                                             // ints per tile (kTileLocal)
+    bool sm90_only = false;                                   // bulk copies: compute capability 9.0+
 };
 
 #define V(T, I, M, TID, SL, H, ST) \
@@ -404,6 +603,12 @@ struct Variant {
     Variant { "pipe " #T "x" #I " minb" #M " sleep" #SL, "persistent," #T "," #I "," #M ",0," #SL ",0,1", launch_pipe<T, I, M, SL> }
 #define C(T, I) \
     Variant { "tile_copy " #T "x" #I, "tile_copy," #T "," #I ",,,,,", launch_copy<T, I>, Variant::kCopy }
+#define B(S, I, M) \
+    Variant { "bulk 256x" #I " stages" #S " lb" #M, "bulk_async," "256," #I ",," "0,100,0,0", launch_bulk<S, I, M>, \
+              Variant::kScan, 0, true }
+#define VC(T, I, M) \
+    Variant { #T "x" #I " minb" #M " tid0 sleep100 hint0 stash1 lb1", "per_tile," #T "," #I "," #M ",0,100,0,1", \
+              launch<T, I, M, 0, 100, 0, 1, false, 1> }
 #define L(T, I, M) \
     Variant { "local " #T "x" #I " minb" #M, "no_lookback," #T "," #I "," #M ",0,,0,1", launch<T, I, M, 0, 100, 0, 1, true>, \
               Variant::kTileLocal, (T) * (I) }
@@ -428,8 +633,31 @@ int main(int argc, char** argv) {
         // the ceiling of the tile structure: its loads and stores alone; and the committed
         // tile shape without its look-back (each tile scanned on its own)
         C(256, 32), C(256, 16), L(256, 32, 6), L(512, 32, 3),
+        // round 4 (sm_90 only): bulk asynchronous loads into S shared-memory stages
+        B(2, 32, 0), B(3, 32, 0), B(4, 32, 0), B(6, 32, 0), B(2, 64, 0), B(3, 16, 0), B(6, 16, 0),
+        // round 4: the look-back that waits only for the nearest unfinished predecessor
+        VC(256, 32, 6), VC(512, 32, 3), B(2, 32, 1), B(3, 32, 1), B(4, 32, 1), B(6, 32, 1), B(3, 16, 1), B(6, 16, 1),
     };
-    const std::vector<std::size_t> sizes = {1250000, 20000000, std::size_t(1) << 28};
+    // Optional filter (argv[2]): only the variants whose name contains one of its
+    // comma-separated words (e.g. "bulk,stash1,tile_copy"), for a quick look at a few.
+    if (argc > 2) {
+        const std::string filter = argv[2];
+        std::vector<Variant> kept;
+        for (const Variant& v : variants) {
+            std::size_t start = 0;
+            bool match = false;
+            while (start <= filter.size() && !match) {
+                const std::size_t comma = std::min(filter.find(',', start), filter.size());
+                const std::string word = filter.substr(start, comma - start);
+                match = !word.empty() && v.name.find(word) != std::string::npos;
+                start = comma + 1;
+            }
+            if (match) kept.push_back(v);
+        }
+        variants = kept;
+    }
+    std::vector<std::size_t> sizes = {1250000, 20000000, std::size_t(1) << 28};
+    if (const char* only_n = std::getenv("CW_TUNING_N")) sizes = {static_cast<std::size_t>(std::strtoull(only_n, nullptr, 10))};
     const std::size_t maxn = sizes.back();
     std::vector<unsigned> h(maxn), ref(maxn), got(maxn);
     cw::fill_uniform_int(h.data(), maxn, -1000000, 1000000, 7);
@@ -453,6 +681,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     const cw::DeviceInfo dev = cw::select_device(0);
+    if (dev.cc_major < 9) {
+        std::vector<Variant> kept;
+        for (const Variant& v : variants)
+            if (!v.sm90_only) kept.push_back(v);
+        variants = kept;
+    }
     std::fprintf(f, "round,variant,kernel,threads,items,min_blocks,tile_id,sleep_ns,hints,stash,n,ms,cub_ms,speedup_vs_cub,"
                     "GBps,copy_ms,pct_of_copy,ok,device\n");
     int wrong = 0;

@@ -2,11 +2,12 @@
 # Builds and runs the look-back tuning experiment on the local GPU (about 2 minutes on an
 # H100, most of it compiling the variants). Output: results/lookback_tuning.csv, or in $OUT/
 # when set; `run.sh h200` writes results/h200/lookback_tuning.csv (the same experiment on a
-# second GPU, kept beside the first).
+# second GPU, kept beside the first). CW_TUNING_FILTER=word,word runs only the variants whose
+# names contain one of the words (a quick look; not for the committed CSV).
 set -euo pipefail
 [ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
 cd "$(dirname "$0")"
 out=${OUT:-../results${1:+/$1}}
 mkdir -p ../build "$out"
 nvcc -O3 -std=c++17 -arch=native -I../../common -o ../build/lookback_tuning lookback_tuning.cu
-../build/lookback_tuning "$out/lookback_tuning.csv"
+../build/lookback_tuning "$out/lookback_tuning.csv" ${CW_TUNING_FILTER:+"$CW_TUNING_FILTER"}
