@@ -436,10 +436,9 @@ std::unique_ptr<ColumnReducer> make_tall_det(const LaunchContext& context) {
 
 Version entry(const char* label, const char* kernel, const char* summary, bool slow, bool bitwise_repeatable,
               bool is_baseline, ReducerFactory make) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
+    Version v = cw::version_entry<Version>(label, kernel, summary, is_baseline);
     v.slow = slow;
     v.bitwise_repeatable = bitwise_repeatable;
-    v.is_baseline = is_baseline;
     v.make = make;
     return v;
 }

@@ -72,7 +72,7 @@ $(BUILD_DIR)/%.o: %.cpp $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h) $(CONFIG_S
 	@mkdir -p $(dir $@)
 	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -c -o $@ $<
 
-$(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h)
+$(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/tests/*.h)
 	@mkdir -p $(dir $@)
 	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -o $@ $(UNIT_TEST_SRCS) $(CPP_SRCS) -lgtest -lgtest_main -pthread $(HOST_LDFLAGS)
 

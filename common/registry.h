@@ -23,14 +23,16 @@ struct VersionInfo {
     bool by_default = true;   // false: runs only when --only names it
 };
 
-// An entry with its identity filled in (label, kernel, one-line summary); the caller adds
-// what running it takes. Entry derives from VersionInfo.
+// An entry with its identity filled in (label, kernel, one-line summary, whether it is the
+// library baseline); the caller adds what running it takes. Entry derives from VersionInfo.
 template <typename Entry>
-Entry version_entry(const std::string& label, const std::string& kernel, const std::string& summary) {
+Entry version_entry(const std::string& label, const std::string& kernel, const std::string& summary,
+                    bool is_baseline = false) {
     Entry e;
     e.label = label;
     e.kernel = kernel;
     e.summary = summary;
+    e.is_baseline = is_baseline;
     return e;
 }
 

@@ -18,6 +18,15 @@ t_pass() { t_record PASS "$1"; }
 t_fail() { t_record FAIL "$1" "${2:-}"; }
 t_skip() { t_record SKIP "$1" "$2"; }
 
+# t_verdict NAME LOG: records the command just run (a check, or a && list of them): PASS if
+# it succeeded, else FAIL with the last lines of LOG (the output of the script it checked).
+#   python3 tables.py "$T" "$T/README.md" >"$T/tables.log" 2>&1 && grep -q '...' "$T/README.md"
+#   t_verdict "tables.py fills every table" "$T/tables.log"
+t_verdict() {
+  local status=$?
+  if [ "$status" -eq 0 ]; then t_pass "$1"; else t_fail "$1" "$(tail -n 3 "$2" | tr '\n' ' ')"; fi
+}
+
 # Runs a command, keeping its exit status in T_STATUS and its output in T_OUT / T_ERR
 # (files). A command still running after CW_CASE_TIMEOUT seconds (default 300) is killed
 # and counts as a hang (status 124).

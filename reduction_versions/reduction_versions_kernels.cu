@@ -76,18 +76,26 @@ __global__ void reduce_sequential_addressing(const unsigned* __restrict__ in, un
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
 
+// Version 4's step, kept by versions 5, 5-unfixed and 6: each block reduces 2*block elements
+// (block = its number of threads), each thread adding two of them, `block` apart, in a
+// register during the global load; the sum goes to sm[threadIdx.x], then a barrier.
+__device__ __forceinline__ void load_first_add(const unsigned* __restrict__ in, unsigned n, unsigned block,
+                                               unsigned* sm) {
+    const unsigned i = blockIdx.x * (block * 2) + threadIdx.x;
+    unsigned v = i < n ? in[i] : 0u;  // fix: both loads bounded
+    if (i + block < n) v += in[i + block];
+    sm[threadIdx.x] = v;
+    __syncthreads();
+}
+
 // version=4: first add during the global load (report's version 4, Harris 4): each block
-// reduces 2*blockDim.x elements, so half as many blocks are launched.
+// reduces 2*blockDim.x elements, so half as many blocks are launched (load_first_add).
 //   why: no thread is idle in the first step; the first add happens in registers.
 __global__ void reduce_first_add_during_load(const unsigned* __restrict__ in, unsigned* __restrict__ out,
                                              unsigned n) {
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    unsigned v = i < n ? in[i] : 0u;  // fix: both loads bounded
-    if (i + blockDim.x < n) v += in[i + blockDim.x];
-    sm[tid] = v;
-    __syncthreads();
+    load_first_add(in, n, blockDim.x, sm);
     for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
         if (tid < stride) sm[tid] += sm[tid + stride];
         __syncthreads();
@@ -102,28 +110,17 @@ __global__ void reduce_first_add_during_load(const unsigned* __restrict__ in, un
 // so without the barriers lane 0 may read sm[16] before or after lane 16 updated it; and
 // without `volatile` the compiler may keep sm[tid] in a register and read every sm[tid + k]
 // once, up front. Thread 0 writes the block's sum.
+// The offsets are compile-time constants: the loop is unrolled into the six steps.
 __device__ __forceinline__ void warp_reduce_synced(unsigned* sm, unsigned tid, unsigned* block_out) {
     volatile unsigned* v = sm;
-    unsigned sum = v[tid] + v[tid + 32];
-    __syncwarp();
-    v[tid] = sum;
-    __syncwarp();
-    sum += v[tid + 16];
-    __syncwarp();
-    v[tid] = sum;
-    __syncwarp();
-    sum += v[tid + 8];
-    __syncwarp();
-    v[tid] = sum;
-    __syncwarp();
-    sum += v[tid + 4];
-    __syncwarp();
-    v[tid] = sum;
-    __syncwarp();
-    sum += v[tid + 2];
-    __syncwarp();
-    v[tid] = sum;
-    __syncwarp();
+    unsigned sum = v[tid];
+#pragma unroll
+    for (unsigned offset = 32; offset > 1; offset >>= 1) {
+        sum += v[tid + offset];
+        __syncwarp();
+        v[tid] = sum;
+        __syncwarp();
+    }
     sum += v[tid + 1];
     if (tid == 0) *block_out = sum;
 }
@@ -136,11 +133,7 @@ __global__ void reduce_unrolled_last_warp(const unsigned* __restrict__ in, unsig
                                           unsigned n) {
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    unsigned v = i < n ? in[i] : 0u;
-    if (i + blockDim.x < n) v += in[i + blockDim.x];
-    sm[tid] = v;
-    __syncthreads();
+    load_first_add(in, n, blockDim.x, sm);
     for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
         if (tid < stride) sm[tid] += sm[tid + stride];
         __syncthreads();
@@ -155,11 +148,7 @@ __global__ void reduce_unrolled_last_warp_as_printed(const unsigned* __restrict_
                                                      unsigned* __restrict__ out, unsigned n) {
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    unsigned v = i < n ? in[i] : 0u;
-    if (i + blockDim.x < n) v += in[i + blockDim.x];
-    sm[tid] = v;
-    __syncthreads();
+    load_first_add(in, n, blockDim.x, sm);
     for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
         if (tid < stride) sm[tid] += sm[tid + stride];
         __syncthreads();
@@ -176,23 +165,14 @@ __global__ void reduce_unrolled_last_warp_as_printed(const unsigned* __restrict_
 }
 
 // The shared-memory tree of versions 6 and 7, completely unrolled for a block size known at
-// compile time (BLOCK >= 64), ending in the synchronised last warp.
+// compile time (BLOCK >= 64), ending in the synchronised last warp: the strides BLOCK/2 ... 64
+// are compile-time constants, so the loop becomes straight-line code, with no counter and no
+// step for a stride the block does not have.
 template <unsigned BLOCK>
 __device__ __forceinline__ void block_reduce_unrolled(unsigned* sm, unsigned tid, unsigned* block_out) {
-    if (BLOCK >= 1024) {
-        if (tid < 512) sm[tid] += sm[tid + 512];
-        __syncthreads();
-    }
-    if (BLOCK >= 512) {
-        if (tid < 256) sm[tid] += sm[tid + 256];
-        __syncthreads();
-    }
-    if (BLOCK >= 256) {
-        if (tid < 128) sm[tid] += sm[tid + 128];
-        __syncthreads();
-    }
-    if (BLOCK >= 128) {
-        if (tid < 64) sm[tid] += sm[tid + 64];
+#pragma unroll
+    for (unsigned stride = BLOCK / 2; stride >= 64; stride >>= 1) {
+        if (tid < stride) sm[tid] += sm[tid + stride];
         __syncthreads();
     }
     if (tid < 32) warp_reduce_synced(sm, tid, block_out);
@@ -203,13 +183,8 @@ __device__ __forceinline__ void block_reduce_unrolled(unsigned* sm, unsigned tid
 template <unsigned BLOCK>
 __global__ void reduce_complete_unroll(const unsigned* __restrict__ in, unsigned* __restrict__ out, unsigned n) {
     extern __shared__ unsigned sm[];
-    const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * (BLOCK * 2) + threadIdx.x;
-    unsigned v = i < n ? in[i] : 0u;
-    if (i + BLOCK < n) v += in[i + BLOCK];
-    sm[tid] = v;
-    __syncthreads();
-    block_reduce_unrolled<BLOCK>(sm, tid, out + blockIdx.x);
+    load_first_add(in, n, BLOCK, sm);
+    block_reduce_unrolled<BLOCK>(sm, threadIdx.x, out + blockIdx.x);
 }
 
 // version=7: several elements per thread with a grid-stride loop (Harris 7); the grid is the
@@ -321,36 +296,43 @@ void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads,
                                                                                        static_cast<unsigned>(m));
 }
 
-struct LaunchCompleteUnroll {
-    const unsigned* in;
-    unsigned* out;
-    std::size_t m;
-    unsigned grid;
-    cudaStream_t s;
+// The block-size template kernels (versions 6 and 7): Kernel::at<BLOCK>() is the
+// instantiation for BLOCK, Kernel::Count the type of its element count.
+struct CompleteUnroll {
+    using Count = unsigned;
+    static constexpr const char* kName = "reduce_complete_unroll";
     template <unsigned BLOCK>
-    void run() const {
-        reduce_complete_unroll<BLOCK><<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, static_cast<unsigned>(m));
+    static void (*at())(const unsigned* __restrict__, unsigned* __restrict__, Count) {
+        return reduce_complete_unroll<BLOCK>;
     }
 };
-void launch_complete_unroll(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
-                            cudaStream_t s) {
-    with_block_size(threads, "reduce_complete_unroll", LaunchCompleteUnroll{in, out, m, grid, s});
-}
+struct MultiplePerThread {
+    using Count = std::size_t;
+    static constexpr const char* kName = "reduce_multiple_per_thread";
+    template <unsigned BLOCK>
+    static void (*at())(const unsigned* __restrict__, unsigned* __restrict__, Count) {
+        return reduce_multiple_per_thread<BLOCK>;
+    }
+};
 
-struct LaunchMultiplePerThread {
+// One pass of a block-size template kernel, launched with the instantiation for BLOCK.
+template <typename Kernel>
+struct LaunchAtBlockSize {
     const unsigned* in;
     unsigned* out;
-    std::size_t m;
+    typename Kernel::Count m;
     unsigned grid;
     cudaStream_t s;
     template <unsigned BLOCK>
     void run() const {
-        reduce_multiple_per_thread<BLOCK><<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, m);
+        Kernel::template at<BLOCK>()<<<grid, BLOCK, BLOCK * sizeof(unsigned), s>>>(in, out, m);
     }
 };
-void launch_multiple_per_thread(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
-                                cudaStream_t s) {
-    with_block_size(threads, "reduce_multiple_per_thread", LaunchMultiplePerThread{in, out, m, grid, s});
+template <typename Kernel>
+void launch_at_block_size(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
+                          cudaStream_t s) {
+    with_block_size(threads, Kernel::kName,
+                    LaunchAtBlockSize<Kernel>{in, out, static_cast<typename Kernel::Count>(m), grid, s});
 }
 
 // The grid of the first pass of a pass-based version (versions 1-7): one block per
@@ -476,7 +458,7 @@ std::vector<Version> make_registry() {
                              launch_plain<reduce_unrolled_last_warp>));
     r.push_back(pass_version("6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)",
                              "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
-                             launch_complete_unroll));
+                             launch_at_block_size<CompleteUnroll>));
     {
         Version v;
         v.label = "7";
@@ -489,11 +471,11 @@ std::vector<Version> make_registry() {
             return passes_workspace(n, kFirstAdd, threads, grid);
         };
         v.auto_grid = [](const cw::DeviceInfo& dev, const Policy& policy, std::size_t n, int threads) {
-            return with_block_size(threads, "reduce_multiple_per_thread",
+            return with_block_size(threads, MultiplePerThread::kName,
                                    OccupancyMultiplePerThread{dev.sm_count * policy.grid_waves, n});
         };
         v.enqueue = [](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
-            return enqueue_passes(l, kFirstAdd, launch_multiple_per_thread, l.grid, s, plan);
+            return enqueue_passes(l, kFirstAdd, launch_at_block_size<MultiplePerThread>, l.grid, s, plan);
         };
         r.push_back(v);
     }

@@ -82,8 +82,7 @@ struct Version : cw::VersionInfo {
 Version entry(const char* label, const char* kernel, const char* summary, bool is_baseline,
               Shape (*shape)(const Setup&), Workspace (*workspace)(const Setup&),
               std::unique_ptr<Runner> (*make)(const Setup&)) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.is_baseline = is_baseline;
+    Version v = cw::version_entry<Version>(label, kernel, summary, is_baseline);
     v.shape = shape;
     v.workspace = workspace;
     v.make = make;

@@ -130,35 +130,26 @@ for cr_fig in kernel_time gpu_total_split dram_sol; do
   figure_case "figure $cr_fig renders (synthetic CSV)" "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" "$cr_tmp/gp.log"
 done
 cp README.md "$cr_tmp/README.md"
-if python3 tables.py "$cr_tmp/fake/colreduce.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&
-   ! grep -q 'no results yet\|(run make' "$cr_tmp/README.md" &&
-   [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 4 ] &&
-   grep -q '^| `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/README.md" &&
-   grep -q '^| `tall` | 60.0 | 20.0 | .* | 92.0 |' "$cr_tmp/README.md" &&
-   grep -q '175–190 ms (median 180 ms) in 3 fresh processes' "$cr_tmp/README.md" &&
-   grep -q 'FAKE GPU' "$cr_tmp/README.md"; then
-  t_pass "tables.py fills every README table and value (synthetic CSVs)"
-else
-  t_fail "tables.py fills every README table and value (synthetic CSVs)" "$(head -n 3 "$cr_tmp/tables.log" | tr '\n' ' ')"
-fi
+python3 tables.py "$cr_tmp/fake/colreduce.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&
+  ! grep -q 'no results yet\|(run make' "$cr_tmp/README.md" &&
+  [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 4 ] &&
+  grep -q '^| `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/README.md" &&
+  grep -q '^| `tall` | 60.0 | 20.0 | .* | 92.0 |' "$cr_tmp/README.md" &&
+  grep -q '175–190 ms (median 180 ms) in 3 fresh processes' "$cr_tmp/README.md" &&
+  grep -q 'FAKE GPU' "$cr_tmp/README.md"
+t_verdict "tables.py fills every README table and value (synthetic CSVs)" "$cr_tmp/tables.log"
 # Before make report-run / make profile wrote the optional CSVs: placeholders, no error.
 cp README.md "$cr_tmp/README.placeholders.md"
-if python3 tables.py "$cr_tmp/main-only/colreduce.csv" "$cr_tmp/README.placeholders.md" >"$cr_tmp/tables3.log" 2>&1 &&
-   grep -q '^| (run make profile) |' "$cr_tmp/README.placeholders.md" &&
-   grep -q '^| (run make report-run) |' "$cr_tmp/README.placeholders.md" &&
-   grep -q 'v:demo-launch -->(run make report-run)<' "$cr_tmp/README.placeholders.md"; then
-  t_pass "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders"
-else
-  t_fail "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders" "$(head -n 3 "$cr_tmp/tables3.log" | tr '\n' ' ')"
-fi
+python3 tables.py "$cr_tmp/main-only/colreduce.csv" "$cr_tmp/README.placeholders.md" >"$cr_tmp/tables3.log" 2>&1 &&
+  grep -q '^| (run make profile) |' "$cr_tmp/README.placeholders.md" &&
+  grep -q '^| (run make report-run) |' "$cr_tmp/README.placeholders.md" &&
+  grep -q 'v:demo-launch -->(run make report-run)<' "$cr_tmp/README.placeholders.md"
+t_verdict "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders" "$cr_tmp/tables3.log"
 # ... and from the committed CSV (the old or the new layout), leaving README.md as it is
 # when nothing changed in the results.
 if [ -f results/colreduce.csv ]; then
   cp README.md "$cr_tmp/README.committed.md"
-  if python3 tables.py results/colreduce.csv "$cr_tmp/README.committed.md" >"$cr_tmp/tables2.log" 2>&1 &&
-     cmp -s README.md "$cr_tmp/README.committed.md"; then
-    t_pass "tables.py on results/colreduce.csv reproduces README.md"
-  else
-    t_fail "tables.py on results/colreduce.csv reproduces README.md" "$(head -n 3 "$cr_tmp/tables2.log" | tr '\n' ' ')"
-  fi
+  python3 tables.py results/colreduce.csv "$cr_tmp/README.committed.md" >"$cr_tmp/tables2.log" 2>&1 &&
+    cmp -s README.md "$cr_tmp/README.committed.md"
+  t_verdict "tables.py on results/colreduce.csv reproduces README.md" "$cr_tmp/tables2.log"
 fi

@@ -60,6 +60,23 @@ __device__ __forceinline__ float block_max_of(float v, float* slots) {
 using vecmax::from_order_key;
 using vecmax::order_key;
 
+// The maximum of v[i], v[i + step], v[i + 2 * step], ... below end (-INFINITY if none), U
+// loads in flight per round, then the rest one by one: the loop of both kSplit layouts.
+template <int U, int kLoad>
+__device__ __forceinline__ float strided_max(const float4* __restrict__ v, long long i, long long end,
+                                             long long step) {
+    float m = -INFINITY;
+    for (; i + (U - 1) * step < end; i += U * step) {
+        float4 a[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) a[u] = load4<kLoad>(v + i + u * step);
+#pragma unroll
+        for (int u = 0; u < U; ++u) m = nan_max(m, max4(a[u]));
+    }
+    for (; i < end; i += step) m = nan_max(m, max4(load4<kLoad>(v + i)));
+    return m;
+}
+
 // kSplit: 0 = grid-stride over the whole vector (the committed kernel), 1 = one contiguous
 // chunk per block. kFinish: 0 = the last block to finish combines the block maxima (the
 // committed kernel), 1 = block maxima only, combined on the host (the load phase alone),
@@ -71,32 +88,16 @@ __global__ void __launch_bounds__(T) max_kernel(const float4* __restrict__ v, lo
                                                 unsigned parity) {
     __shared__ float slots[32];
     __shared__ unsigned is_last;
-    float m = -INFINITY;
+    float m;
     if (kSplit == 0) {
         const long long stride = static_cast<long long>(gridDim.x) * T;
-        long long i = static_cast<long long>(blockIdx.x) * T + threadIdx.x;
-        for (; i + (U - 1) * stride < nvec; i += U * stride) {
-            float4 a[U];
-#pragma unroll
-            for (int u = 0; u < U; ++u) a[u] = load4<kLoad>(v + i + u * stride);
-#pragma unroll
-            for (int u = 0; u < U; ++u) m = nan_max(m, max4(a[u]));
-        }
-        for (; i < nvec; i += stride) m = nan_max(m, max4(load4<kLoad>(v + i)));
+        m = strided_max<U, kLoad>(v, static_cast<long long>(blockIdx.x) * T + threadIdx.x, nvec, stride);
     } else {
         const long long per_block = (nvec + gridDim.x - 1) / gridDim.x;
         const long long chunk = (per_block + T * U - 1) / (T * U) * (T * U);
         const long long begin = static_cast<long long>(blockIdx.x) * chunk;
         const long long end = begin + chunk < nvec ? begin + chunk : nvec;
-        long long i = begin + threadIdx.x;
-        for (; i + (U - 1) * T < end; i += U * T) {
-            float4 a[U];
-#pragma unroll
-            for (int u = 0; u < U; ++u) a[u] = load4<kLoad>(v + i + u * T);
-#pragma unroll
-            for (int u = 0; u < U; ++u) m = nan_max(m, max4(a[u]));
-        }
-        for (; i < end; i += T) m = nan_max(m, max4(load4<kLoad>(v + i)));
+        m = strided_max<U, kLoad>(v, begin + threadIdx.x, end, T);
     }
     m = block_max_of(m, slots);
     if (kFinish == 2) {

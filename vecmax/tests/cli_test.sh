@@ -160,26 +160,20 @@ with open(os.path.join(out, "bench.csv"), "w") as f:
             f.write(row(version=v, n=n, kernel_ms=ms, kernel_ms_no_flush=ms, baseline_ms=0.064,
                         speedup_vs_baseline=0.064 / ms, bandwidth_GBps=2800, pct_of_copy_bw=93) + "\n")
 PY
-if (cd "$T/tables/vecmax" && python3 tables.py >"$T/tables.log" 2>&1) &&
-   grep -q "^| 32 | 4 | " "$T/tables/vecmax/README.md" && grep -q "^| \*\*1024\*\* | \*\*128\*\* |" "$T/tables/vecmax/README.md" &&
-   grep -q "^| pinned | cub |" "$T/tables/vecmax/README.md" &&
-   grep -q "single_pass kernel <= cub / 1.05: met" "$T/tables/vecmax/README.md"; then
-  t_pass "tables.py fills every README table from CSVs with the program's columns"
-else
-  t_fail "tables.py fills every README table from CSVs with the program's columns" "$(tail -n 3 "$T/tables.log")"
-fi
+(cd "$T/tables/vecmax" && python3 tables.py >"$T/tables.log" 2>&1) &&
+  grep -q "^| 32 | 4 | " "$T/tables/vecmax/README.md" && grep -q "^| \*\*1024\*\* | \*\*128\*\* |" "$T/tables/vecmax/README.md" &&
+  grep -q "^| pinned | cub |" "$T/tables/vecmax/README.md" &&
+  grep -q "single_pass kernel <= cub / 1.05: met" "$T/tables/vecmax/README.md"
+t_verdict "tables.py fills every README table from CSVs with the program's columns" "$T/tables.log"
 
 # Before any GPU run (no results at all), tables.py leaves placeholders instead of failing;
 # with a profile.csv in ncu_tidy's layout it fills the counters' table and sentences, and
 # plots/dram_sol.gp draws it (a made-up profile of the three versions at both sizes).
 mkdir -p "$T/tables/empty"
 cp README.md "$T/tables/empty.md"
-if python3 tables.py "$T/tables/empty" "$T/tables/empty.md" >"$T/tables.log" 2>&1 &&
-   grep -q "(run make report-run)" "$T/tables/empty.md" && grep -q "(run make profile)" "$T/tables/empty.md"; then
-  t_pass "tables.py without any results: placeholders, no failure"
-else
-  t_fail "tables.py without any results: placeholders, no failure" "$(tail -n 2 "$T/tables.log")"
-fi
+python3 tables.py "$T/tables/empty" "$T/tables/empty.md" >"$T/tables.log" 2>&1 &&
+  grep -q "(run make report-run)" "$T/tables/empty.md" && grep -q "(run make profile)" "$T/tables/empty.md"
+t_verdict "tables.py without any results: placeholders, no failure" "$T/tables.log"
 mkdir -p "$T/tables/prof"
 python3 - "$T/tables/prof/profile.csv" <<'PY'
 import csv, sys
@@ -202,12 +196,9 @@ for n in (40960000, 268435456):
                 w.writerow(["vecmax", v, k, "", n, m, u, x, 1, "fake GPU", "2025.3"])
 PY
 cp README.md "$T/tables/prof.md"
-if python3 tables.py "$T/tables/prof" "$T/tables/prof.md" >"$T/tables.log" 2>&1 &&
-   grep -q "^| 40,960,000 | single_pass | 1 | " "$T/tables/prof.md" && grep -q "^| 268,435,456 | cub | 2 | " "$T/tables/prof.md" &&
-   grep -q "at N = 40,960,000 \`report\` (1024 × 128) 41.5%, \`single_pass\` 93.2%" "$T/tables/prof.md" &&
-   ! grep -q "(run make profile)" "$T/tables/prof.md"; then
-  t_pass "tables.py fills the counters' table and sentences from a profile.csv"
-else
-  t_fail "tables.py fills the counters' table and sentences from a profile.csv" "$(tail -n 2 "$T/tables.log")"
-fi
+python3 tables.py "$T/tables/prof" "$T/tables/prof.md" >"$T/tables.log" 2>&1 &&
+  grep -q "^| 40,960,000 | single_pass | 1 | " "$T/tables/prof.md" && grep -q "^| 268,435,456 | cub | 2 | " "$T/tables/prof.md" &&
+  grep -q "at N = 40,960,000 \`report\` (1024 × 128) 41.5%, \`single_pass\` 93.2%" "$T/tables/prof.md" &&
+  ! grep -q "(run make profile)" "$T/tables/prof.md"
+t_verdict "tables.py fills the counters' table and sentences from a profile.csv" "$T/tables.log"
 figure_case "dram_sol.gp draws a profile.csv" plots/dram_sol.gp "$T/tables/prof/profile.csv" "$T/dram_sol.png" "$T/gp.log"
