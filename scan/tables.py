@@ -728,6 +728,85 @@ def sm_activity_table(rows):
     return md_table(out, [(k, h, "{}") for k, h in zip(keys, headings)])
 
 
+# The memcpy-speed experiment (issue 15): rounds 3 and 4 of experiments/lookback_tuning.cu on
+# each GPU (results/lookback_tuning.csv on the H100, results/h200/lookback_tuning.csv on the
+# H200), every variant against a device-to-device copy of the same bytes timed in the same loop.
+MEMCPY_ROWS = [
+    ("committed", ["256x32 minb6 tid0 sleep100 hint0 stash1"], "the committed kernel (256 × 32 ints, 6 blocks/SM, tile id drawn from a counter)"),
+    ("t512", ["512x32 minb3 tid0 sleep100 hint0 stash1"], "512 × 32-int tiles (3 blocks/SM): half the look-backs"),
+    ("tid1", ["512x32 minb3 tid1 sleep100 hint0 stash1"], "512 × 32, tile id = `blockIdx.x` (as CUB; no progress guarantee)"),
+    ("lb1", ["256x32 minb6 tid0 sleep100 hint0 stash1 lb1"], "look-back that waits only for the nearest unfinished predecessor"),
+    ("tid2", ["256x32 minb6 tid2 sleep100 hint0 stash1"], "tile `blockIdx.x` loaded while the tile id is drawn (kept when they match)"),
+    ("pipe", ["pipe 256x32 minb4 sleep100"], "persistent blocks loading their next tile during the look-back (4 blocks/SM)"),
+    ("bulk", None, "bulk asynchronous loads (`cp.async.bulk` into 2–6 shared-memory stages), best of 13 shapes"),
+    ("local", ["local 256x32 minb6"], "*not a scan:* the committed kernel without its look-back (each tile scanned alone)"),
+    ("tile_copy", ["tile_copy 256x32"], "*not a scan:* the same tiles' loads and stores alone"),
+]
+MEMCPY_GPUS = (("h100", "lookback_tuning.csv", "H100"), ("h200", os.path.join("h200", "lookback_tuning.csv"), "H200"))
+MEMCPY_TARGET = {"h100": 95.0, "h200": 90.0}
+
+
+def memcpy_rows(tu, key, names, n):
+    if names is None:  # the bulk variant with the best median ratio to the copy at 2^28
+        bulk = sorted({r["variant"] for r in tu if r["variant"].startswith("bulk ")})
+        if not bulk:
+            return []
+        best = max(bulk, key=lambda v: min(num(r, "pct_of_copy") for r in tu if r["variant"] == v and int(r["n"]) == N28))
+        names = [best]
+    return [r for r in tu if r["variant"] in names and int(r["n"]) == n and r["ok"] == "1"]
+
+
+def memcpy(readme):
+    """The memcpy table (block 'memcpy') and mc_* values: per GPU, % of the copy and speed
+    against CUB at 20M and 2^28 for the variants of MEMCPY_ROWS, ranges over the two rounds."""
+    data = {}
+    for gpu, name, _ in MEMCPY_GPUS:
+        rows = load(name)
+        if not rows or "pct_of_copy" not in rows[0]:
+            sys.exit("tables.py: results/%s has no copy column (rerun experiments/run.sh)" % name)
+        data[gpu] = rows
+    out = []
+    for key, names, label in MEMCPY_ROWS:
+        row = {"variant": label}
+        for gpu, _, _ in MEMCPY_GPUS:
+            pct, cub = [], []
+            for n in (N20M, N28):
+                rs = memcpy_rows(data[gpu], key, names, n)
+                if not rs:
+                    sys.exit("tables.py: %s lookback_tuning.csv has no %s at n=%d" % (gpu, key, n))
+                pct.append(span([num(r, "pct_of_copy") for r in rs], "{:.0f}"))
+                cub.append(span([num(r, "speedup_vs_cub") for r in rs], "{:.2f}"))
+                if key == "committed":
+                    tag = "20m" if n == N20M else "2p28"
+                    readme.value("mc_%s_cub_%s" % (gpu, tag), cub[-1])
+                if key == "committed" and n == N28:
+                    readme.value("mc_%s_pct_2p28" % gpu, pct[-1])
+                    # CUB's own share of the copy, over every row at that size
+                    cubpct = [100.0 * num(r, "copy_ms") / num(r, "cub_ms") for r in data[gpu] if int(r["n"]) == n]
+                    readme.value("mc_%s_cubpct_2p28" % gpu, span(cubpct, "{:.0f}"))
+                    copy = [8.0 * n / num(r, "copy_ms") / 1e6 for r in data[gpu] if int(r["n"]) == n]
+                    readme.value("mc_%s_copy_2p28" % gpu, span(copy, "{:.0f}"))
+                if key in ("local", "tile_copy", "tid1", "bulk", "pipe") and n == N28:
+                    readme.value("mc_%s_%s_pct_2p28" % (gpu, key), pct[-1])
+            row[gpu + "_pct"] = "%s / %s" % tuple(pct)
+            row[gpu + "_cub"] = "%s / %s" % tuple(cub)
+        out.append(row)
+    for gpu, _, label in MEMCPY_GPUS:
+        best = max(num(r, "pct_of_copy") for r in memcpy_rows(data[gpu], "committed", MEMCPY_ROWS[0][1], N28))
+        worst_cub = min(num(r, "speedup_vs_cub") for n in (N20M, N28)
+                        for r in memcpy_rows(data[gpu], "committed", MEMCPY_ROWS[0][1], n))
+        target = MEMCPY_TARGET[gpu]
+        readme.value("mc_%s_verdict" % gpu,
+                     "met" if best >= target and worst_cub >= 1.10 else
+                     "missed: at most %.0f%% of the copy at 2²⁸ (target %.0f%%), at least %.2f× CUB (target 1.10×)"
+                     % (best, target, worst_cub))
+    columns = [("variant", "variant (each validated against the CPU)", "{}")]
+    for gpu, _, label in MEMCPY_GPUS:
+        columns += [(gpu + "_pct", "%s: %% of copy, 20M / 2²⁸" % label, "{}"),
+                    (gpu + "_cub", "%s: × CUB, 20M / 2²⁸" % label, "{}")]
+    readme.block("memcpy", md_table(out, columns))
+
+
 def main():
     table = load("table1_1.csv")
     sweep = load("sweep.csv")
@@ -747,6 +826,7 @@ def main():
     readme.block("sm_activity", sm_activity_table(load("sm_activity.csv")))
     profile_values(readme, profile)
     prose_values(readme, table, sweep, mse, tuning, rep)
+    memcpy(readme)
     if table:
         readme.block("table1_1", table1_1(table))
         readme.block("occupancy", occupancy(table))
