@@ -20,12 +20,31 @@ double level_bytes(std::size_t max_n, std::size_t group) {
     return bytes;
 }
 
+// The report's in-place Hillis-Steele kernel (a racy demonstration, never validated; no
+// exclusive form) on one block (`one_block`: section 1) or on ceil(n / --threads) blocks
+// (section 1.10).
+Version hillis_steele_in_place_entry(const char* label, const char* summary, bool one_block) {
+    Version v = cw::version_entry<Version>(label, "hillis_steele_in_place", summary);
+    v.validated = false;
+    v.has_exclusive = false;
+    v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
+    v.additions = hillis_steele_additions;
+    if (one_block)
+        v.cannot_run = [](long long n, const Params&) -> std::string {
+            if (n <= scan_plan::kMaxOneBlock) return "";
+            return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
+        };
+    v.make = [one_block](std::size_t, const Params& p) {
+        return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, one_block));
+    };
+    return v;
+}
+
 std::vector<Version> make_registry() {
     std::vector<Version> r;
     {
         Version v = cw::version_entry<Version>("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum",
-                                               "cub::DeviceScan (scan_cub.cu)");
-        v.is_baseline = true;
+                                               "cub::DeviceScan (scan_cub.cu)", true);
         v.model_bytes = single_pass;
         v.additions = [](std::size_t, const Params&) { return std::nan(""); };
         // CUB's temporary storage: its tile states, far less than this bound.
@@ -35,22 +54,8 @@ std::vector<Version> make_registry() {
         };
         r.push_back(v);
     }
-    {
-        Version v = cw::version_entry<Version>("hs_inplace_racy", "hillis_steele_in_place",
-                                               "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)");
-        v.validated = false;
-        v.has_exclusive = false;
-        v.cannot_run = [](long long n, const Params&) -> std::string {
-            if (n <= scan_plan::kMaxOneBlock) return "";
-            return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
-        };
-        v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
-        v.additions = hillis_steele_additions;
-        v.make = [](std::size_t, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, true));
-        };
-        r.push_back(v);
-    }
+    r.push_back(hillis_steele_in_place_entry(
+        "hs_inplace_racy", "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)", true));
     {
         Version v = cw::version_entry<Version>("hs_buffered", "hillis_steele_double_buffered_kernel",
                                                "section 1 done right: double-buffered in shared memory, one block (n <= --threads)");
@@ -67,18 +72,8 @@ std::vector<Version> make_registry() {
         };
         r.push_back(v);
     }
-    {
-        Version v = cw::version_entry<Version>("hs_multiblock_racy", "hillis_steele_in_place",
-                                               "report section 1.10: the in-place kernel on ceil(n/--threads) blocks");
-        v.validated = false;
-        v.has_exclusive = false;
-        v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
-        v.additions = hillis_steele_additions;
-        v.make = [](std::size_t, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, false));
-        };
-        r.push_back(v);
-    }
+    r.push_back(hillis_steele_in_place_entry(
+        "hs_multiblock_racy", "report section 1.10: the in-place kernel on ceil(n/--threads) blocks", false));
     {
         Version v = cw::version_entry<Version>("map", "map_scan_chunks, map_add_chunk_offsets",
                                                "report section 2: --per-thread elements per thread, totals scanned, offsets added");

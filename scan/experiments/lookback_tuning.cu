@@ -31,28 +31,37 @@ __device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, un
     *reinterpret_cast<volatile unsigned long long*>(d + tile) = w;
 }
 
+// The descriptor of predecessor `pred` (one lane's slot of the window); before tile 0, a P
+// of value 0 (it adds nothing and ends the look-back).
+__device__ __forceinline__ unsigned long long read_descriptor(const unsigned long long* d, long long pred,
+                                                              unsigned epoch) {
+    return pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred)
+                     : static_cast<unsigned long long>((epoch << 2) | kP) << 32;
+}
+
+// The sum of the values of lanes 0..last, in every lane.
+__device__ __forceinline__ unsigned sum_through(unsigned long long w, int lane, int last) {
+    unsigned part = lane <= last ? static_cast<unsigned>(w) : 0u;
+#pragma unroll
+    for (int s = 16; s > 0; s >>= 1) part += __shfl_xor_sync(kFull, part, s);
+    return part;
+}
+
 template <int kSleep>
 __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsigned epoch, int lane) {
-    const unsigned long long before_first = static_cast<unsigned long long>((epoch << 2) | kP) << 32;
     unsigned prefix = 0;
     long long window = static_cast<long long>(tile) - 1;
     while (true) {
-        const long long pred = window - lane;
         unsigned long long w;
         while (true) {
-            w = pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred) : before_first;
+            w = read_descriptor(d, window - lane, epoch);
             if (!__any_sync(kFull, static_cast<unsigned>(w >> 34) != epoch)) break;
 #if __CUDA_ARCH__ >= 700
             if (kSleep > 0) __nanosleep(kSleep);
 #endif
         }
-        const unsigned st = static_cast<unsigned>(w >> 32) & 3u;
-        const unsigned pl = __ballot_sync(kFull, st == kP);
-        const int last = pl != 0 ? __ffs(pl) - 1 : 31;
-        unsigned part = lane <= last ? static_cast<unsigned>(w) : 0u;
-#pragma unroll
-        for (int s = 16; s > 0; s >>= 1) part += __shfl_xor_sync(kFull, part, s);
-        prefix += part;
+        const unsigned pl = __ballot_sync(kFull, (static_cast<unsigned>(w >> 32) & 3u) == kP);
+        prefix += sum_through(w, lane, pl != 0 ? __ffs(pl) - 1 : 31);
         if (pl != 0) return prefix;
         window -= 32;
     }
@@ -66,13 +75,10 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
 // to 31 tiles further back that a busy block has drawn but not reached.
 template <int kSleep>
 __device__ unsigned look_back_contig(const unsigned long long* d, unsigned tile, unsigned epoch, int lane) {
-    const unsigned long long before_first = static_cast<unsigned long long>((epoch << 2) | kP) << 32;
     unsigned prefix = 0;
     long long window = static_cast<long long>(tile) - 1;
     while (true) {
-        const long long pred = window - lane;
-        const unsigned long long w =
-            pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred) : before_first;
+        const unsigned long long w = read_descriptor(d, window - lane, epoch);
         const bool valid = static_cast<unsigned>(w >> 34) == epoch;
         const unsigned invalid = __ballot_sync(kFull, !valid);
         const unsigned pmask = __ballot_sync(kFull, valid && ((static_cast<unsigned>(w >> 32) & 3u) == kP));
@@ -80,10 +86,7 @@ __device__ unsigned look_back_contig(const unsigned long long* d, unsigned tile,
         const unsigned usable = first_invalid == 32 ? kFull : ((1u << first_invalid) - 1u);
         const unsigned p_in = pmask & usable;
         const int last = p_in != 0 ? __ffs(p_in) - 1 : first_invalid - 1;  // -1: nothing usable yet
-        unsigned part = lane <= last ? static_cast<unsigned>(w) : 0u;
-#pragma unroll
-        for (int k = 16; k > 0; k >>= 1) part += __shfl_xor_sync(kFull, part, k);
-        prefix += part;
+        prefix += sum_through(w, lane, last);
         if (p_in != 0) return prefix;
         window -= last + 1;
 #if __CUDA_ARCH__ >= 700

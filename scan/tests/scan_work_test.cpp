@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common.h"
@@ -102,36 +103,39 @@ Vec random_input(std::size_t n) {
 
 const std::size_t kSizes[] = {1, 2, 3, 7, 8, 9, 31, 33, 64, 65, 1000, 4097, 20001};
 
+// A simulation (sim(in, adds) -> its output) against the exact scan, and the additions it
+// counted against the model's count, at every size of kSizes; `what` names the parameters.
+template <typename Sim, typename Count>
+void expect_exact_and_counted(Sim sim, Count count, const std::string& what) {
+    for (std::size_t n : kSizes) {
+        const Vec in = random_input(n);
+        double adds = 0;
+        EXPECT_EQ(sim(in, adds), reference(in)) << "n=" << n << " " << what;
+        EXPECT_DOUBLE_EQ(adds, count(n)) << "n=" << n << " " << what;
+    }
+}
+
 TEST(ScanWork, BrentKungSimulationIsExactAndMatchesTheCount) {
     for (std::size_t threads : {1, 2, 4, 32})
-        for (std::size_t n : kSizes) {
-            const Vec in = random_input(n);
-            double adds = 0;
-            EXPECT_EQ(brent_kung(in, threads, adds), reference(in)) << "n=" << n << " threads=" << threads;
-            EXPECT_DOUBLE_EQ(adds, scan_plan::additions_brent_kung(n, 2 * threads)) << "n=" << n << " T=" << threads;
-        }
+        expect_exact_and_counted([&](const Vec& in, double& adds) { return brent_kung(in, threads, adds); },
+                                 [&](std::size_t n) { return scan_plan::additions_brent_kung(n, 2 * threads); },
+                                 "threads=" + std::to_string(threads));
 }
 
 TEST(ScanWork, MapSimulationIsExactAndMatchesTheCount) {
     for (std::size_t k : {2, 3, 8, 16})
-        for (std::size_t n : kSizes) {
-            const Vec in = random_input(n);
-            double adds = 0;
-            EXPECT_EQ(map_scan(in, k, adds), reference(in)) << "n=" << n << " k=" << k;
-            EXPECT_DOUBLE_EQ(adds, scan_plan::additions_map(n, k)) << "n=" << n << " k=" << k;
-        }
+        expect_exact_and_counted([&](const Vec& in, double& adds) { return map_scan(in, k, adds); },
+                                 [&](std::size_t n) { return scan_plan::additions_map(n, k); },
+                                 "k=" + std::to_string(k));
 }
 
 TEST(ScanWork, MapBrentKungSimulationIsExactAndMatchesTheCount) {
     for (std::size_t k : {2, 3, 8, 64})
         for (std::size_t threads : {1, 4, 32})
-            for (std::size_t n : kSizes) {
-                const Vec in = random_input(n);
-                double adds = 0;
-                EXPECT_EQ(map_brent_kung(in, k, threads, adds), reference(in)) << "n=" << n << " k=" << k;
-                EXPECT_DOUBLE_EQ(adds, scan_plan::additions_map_brent_kung(n, k, 2 * threads))
-                    << "n=" << n << " k=" << k << " threads=" << threads;
-            }
+            expect_exact_and_counted(
+                [&](const Vec& in, double& adds) { return map_brent_kung(in, k, threads, adds); },
+                [&](std::size_t n) { return scan_plan::additions_map_brent_kung(n, k, 2 * threads); },
+                "k=" + std::to_string(k) + " threads=" + std::to_string(threads));
 }
 
 TEST(ScanWork, HandCounts) {
