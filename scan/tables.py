@@ -800,6 +800,10 @@ def memcpy(readme):
                      "met" if best >= target and worst_cub >= 1.10 else
                      "missed: at most %.0f%% of the copy at 2²⁸ (target %.0f%%), at least %.2f× CUB (target 1.10×)"
                      % (best, target, worst_cub))
+    # The copy that table1_1.csv's pct_of_copy_bw divides by: each run's own measurement (256 MiB
+    # copies, common/device_info.cuh), a little below the copy at the scan's size measured here.
+    run_copy = [num(r, "copy_bw_GBps") for r in (load("table1_1.csv") or []) if r.get("copy_bw_GBps")]
+    readme.value("mc_h100_run_copy", span(run_copy, "{:.0f}") if run_copy else "(no table1_1.csv)")
     columns = [("variant", "variant (each validated against the CPU)", "{}")]
     for gpu, _, label in MEMCPY_GPUS:
         columns += [(gpu + "_pct", "%s: %% of copy, 20M / 2²⁸" % label, "{}"),
