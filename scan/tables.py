@@ -738,20 +738,23 @@ MEMCPY_ROWS = [
     ("lb1", ["256x32 minb6 tid0 sleep100 hint0 stash1 lb1"], "look-back that waits only for the nearest unfinished predecessor"),
     ("tid2", ["256x32 minb6 tid2 sleep100 hint0 stash1"], "tile `blockIdx.x` loaded while the tile id is drawn (kept when they match)"),
     ("pipe", ["pipe 256x32 minb4 sleep100"], "persistent blocks loading their next tile during the look-back (4 blocks/SM)"),
-    ("bulk", None, "bulk asynchronous loads (`cp.async.bulk` into 2–6 shared-memory stages), best of 13 shapes"),
+    ("bulk", "bulk ", "bulk asynchronous loads (`cp.async.bulk` into 2–6 shared-memory stages), best of 13 shapes"),
+    ("striped", "striped ", "no transpose: each lane scans a uint4, values kept in registers, best of 9 shapes"),
     ("local", ["local 256x32 minb6"], "*not a scan:* the committed kernel without its look-back (each tile scanned alone)"),
-    ("tile_copy", ["tile_copy 256x32"], "*not a scan:* the same tiles' loads and stores alone"),
+    ("local_tid1", ["local tid1 256x32 minb6"], "*not a scan:* the same, and no tile-id draw (`blockIdx.x`)"),
+    ("copy_smem", ["tile_copy_smem 256x32"], "*not a scan:* the committed kernel's data path alone (loads, padded shared memory, barrier, stores)"),
+    ("tile_copy", ["tile_copy 256x32"], "*not a scan:* the same tiles' loads and stores, through registers"),
 ]
 MEMCPY_GPUS = (("h100", "lookback_tuning.csv", "H100"), ("h200", os.path.join("h200", "lookback_tuning.csv"), "H200"))
 MEMCPY_TARGET = {"h100": 95.0, "h200": 90.0}
 
 
 def memcpy_rows(tu, key, names, n):
-    if names is None:  # the bulk variant with the best median ratio to the copy at 2^28
-        bulk = sorted({r["variant"] for r in tu if r["variant"].startswith("bulk ")})
-        if not bulk:
+    if isinstance(names, str):  # a family (name prefix): its variant fastest at 2^28 (worse round)
+        family = sorted({r["variant"] for r in tu if r["variant"].startswith(names)})
+        if not family:
             return []
-        best = max(bulk, key=lambda v: min(num(r, "pct_of_copy") for r in tu if r["variant"] == v and int(r["n"]) == N28))
+        best = max(family, key=lambda v: min(num(r, "pct_of_copy") for r in tu if r["variant"] == v and int(r["n"]) == N28))
         names = [best]
     return [r for r in tu if r["variant"] in names and int(r["n"]) == n and r["ok"] == "1"]
 
@@ -786,7 +789,7 @@ def memcpy(readme):
                     readme.value("mc_%s_cubpct_2p28" % gpu, span(cubpct, "{:.0f}"))
                     copy = [8.0 * n / num(r, "copy_ms") / 1e6 for r in data[gpu] if int(r["n"]) == n]
                     readme.value("mc_%s_copy_2p28" % gpu, span(copy, "{:.0f}"))
-                if key in ("local", "tile_copy", "tid1", "bulk", "pipe") and n == N28:
+                if key in ("local", "local_tid1", "copy_smem", "striped", "tile_copy", "tid1", "bulk", "pipe") and n == N28:
                     readme.value("mc_%s_%s_pct_2p28" % (gpu, key), pct[-1])
             row[gpu + "_pct"] = "%s / %s" % tuple(pct)
             row[gpu + "_cub"] = "%s / %s" % tuple(cub)

@@ -5,7 +5,9 @@
 // their next tile during the look-back, the tile structure's loads and stores alone
 // (tile_copy) and the committed shape without its look-back (round 3); bulk asynchronous tile
 // loads into shared-memory stages (sm_90) and a look-back that waits only for the nearest
-// unfinished predecessor (round 4). Each variant is validated against the CPU (exact) before
+// unfinished predecessor (round 4); the scan in registers without the shared-memory transpose,
+// the committed data path alone (tile_copy_smem) and the no-look-back variant without the
+// tile-id draw (round 5). Each variant is validated against the CPU (exact) before
 // it is timed, and timed (median of 15, L2 flushed) alternately with CUB and with a
 // device-to-device cudaMemcpy of the same bytes in the same run, two rounds.
 // The kernels are parameterised copies of scan_decoupled_lookback on purpose: the committed
@@ -577,6 +579,133 @@ void launch_pipe(State& st, const unsigned* in, unsigned* out, std::size_t n, cu
     CUDA_CHECK_LAUNCH();
 }
 
+// Round 5: no shared-memory transpose. Each lane loads uint4 straight into registers (row j
+// of its warp: 128 consecutive ints, 4 per lane), scans its 4 ints and the warp scans the
+// lanes' totals by shuffles, row after row; the results stay in registers through the
+// look-back and go out as uint4 stores. Shared memory holds only the warp totals, so the
+// registers alone bound the blocks per SM (the committed kernel: its 33 KiB tile buffer).
+template <int T, int I, int MINB>
+__global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
+    lb_striped(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
+               unsigned long long* desc, unsigned* counter, unsigned num_tiles, unsigned epoch) {
+    constexpr int W = T / 32, TILE = T * I, ROWS = I / 4;
+    static_assert(I % 4 == 0, "uint4 rows");
+    __shared__ unsigned s_wt[W];
+    __shared__ unsigned s_tile, s_prefix;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) {
+        const unsigned t = atomicAdd(counter, 1u);
+        if (t == num_tiles - 1) atomicExch(counter, 0u);
+        s_tile = t;
+    }
+    __syncthreads();
+    const unsigned tile = s_tile;
+    const std::size_t base = static_cast<std::size_t>(tile) * TILE + static_cast<std::size_t>(warp) * (32 * I);
+    const bool full = (static_cast<std::size_t>(tile) + 1) * TILE <= n;
+    uint4 v[ROWS];
+    if (full) {
+        const uint4* in4 = reinterpret_cast<const uint4*>(in + base);
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j) v[j] = in4[j * 32 + lane];
+    } else {
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j) {
+            const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
+            v[j] = make_uint4(e < n ? in[e] : 0u, e + 1 < n ? in[e + 1] : 0u, e + 2 < n ? in[e + 2] : 0u,
+                              e + 3 < n ? in[e + 3] : 0u);
+        }
+    }
+    unsigned carry = 0;
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+        const unsigned a = v[j].x, b = a + v[j].y, c = b + v[j].z, d = c + v[j].w;
+        const unsigned inc = warp_inclusive(d, lane);
+        const unsigned add = carry + inc - d;
+        v[j] = make_uint4(add + a, add + b, add + c, add + d);
+        carry += __shfl_sync(kFull, inc, 31);
+    }
+    if (lane == 0) s_wt[warp] = carry;
+    __syncthreads();
+    unsigned wp, agg;
+    warp_offsets<W>(s_wt, warp, wp, agg);
+    if (warp == 0) {
+        const unsigned prefix = tile_prefix<100, 0>(desc, tile, epoch, lane, agg);
+        if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    const unsigned off = s_prefix + wp;
+    if (full) {
+        uint4* out4 = reinterpret_cast<uint4*>(out + base);
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j)
+            out4[j * 32 + lane] = make_uint4(v[j].x + off, v[j].y + off, v[j].z + off, v[j].w + off);
+    } else {
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j) {
+            const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
+            if (e < n) out[e] = v[j].x + off;
+            if (e + 1 < n) out[e + 1] = v[j].y + off;
+            if (e + 2 < n) out[e + 2] = v[j].z + off;
+            if (e + 3 < n) out[e + 3] = v[j].w + off;
+        }
+    }
+}
+
+template <int T, int I, int MINB>
+void launch_striped(State& st, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    const unsigned tiles = static_cast<unsigned>((n + T * I - 1) / (T * I));
+    ++st.epoch;
+    lb_striped<T, I, MINB><<<tiles, T, 0, s>>>(in, out, n, st.desc, st.counter, tiles, st.epoch);
+    CUDA_CHECK_LAUNCH();
+}
+
+// The committed kernel's data path alone: striped loads into the padded shared memory, a
+// block barrier, striped stores from it (no scan, no tile id, no look-back), at the committed
+// kernel's shared memory per block (so its blocks per SM).
+template <int T, int I>
+__global__ void __launch_bounds__(T) tile_copy_smem(const unsigned* __restrict__ in, unsigned* __restrict__ out,
+                                                    std::size_t n) {
+    constexpr int WI = 32 * I, WS = WI + WI / 32, TILE = T * I;
+    extern __shared__ unsigned s_items[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned* ws = s_items + warp * WS;
+    const std::size_t wbase = static_cast<std::size_t>(blockIdx.x) * TILE + static_cast<std::size_t>(warp) * WI;
+    if ((static_cast<std::size_t>(blockIdx.x) + 1) * TILE <= n) {
+        const uint4* in4 = reinterpret_cast<const uint4*>(in + wbase);
+#pragma unroll
+        for (int j = 0; j < I / 4; ++j) {
+            const uint4 v = in4[j * 32 + lane];
+            const int e = (j * 32 + lane) * 4;
+            ws[pad(e)] = v.x;
+            ws[pad(e + 1)] = v.y;
+            ws[pad(e + 2)] = v.z;
+            ws[pad(e + 3)] = v.w;
+        }
+        __syncthreads();
+        uint4* out4 = reinterpret_cast<uint4*>(out + wbase);
+#pragma unroll
+        for (int j = 0; j < I / 4; ++j) {
+            const int e = (j * 32 + lane) * 4;
+            out4[j * 32 + lane] = make_uint4(ws[pad(e)], ws[pad(e + 1)], ws[pad(e + 2)], ws[pad(e + 3)]);
+        }
+    } else {
+        for (int e = lane; e < WI; e += 32)
+            if (wbase + e < n) out[wbase + e] = in[wbase + e];
+    }
+}
+
+template <int T, int I>
+void launch_copy_smem(State&, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    const int smem = (T / 32) * (32 * I + I) * static_cast<int>(sizeof(unsigned));
+    static bool attr_set = false;
+    if (!attr_set) {
+        CUDA_CHECK(cudaFuncSetAttribute(tile_copy_smem<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        attr_set = true;
+    }
+    tile_copy_smem<T, I><<<static_cast<unsigned>((n + T * I - 1) / (T * I)), T, smem, s>>>(in, out, n);
+    CUDA_CHECK_LAUNCH();
+}
+
 template <int S, int I, int M>
 void launch_bulk(State& st, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
     constexpr int kTile = 256 * I;
@@ -628,6 +757,13 @@ struct Variant {
 #define VC(T, I, M) \
     Variant { #T "x" #I " minb" #M " tid0 sleep100 hint0 stash1 lb1", "per_tile," #T "," #I "," #M ",0,100,0,1", \
               launch<T, I, M, 0, 100, 0, 1, false, 1> }
+#define S(T, I, M) \
+    Variant { "striped " #T "x" #I " minb" #M, "striped," #T "," #I "," #M ",0,100,0,0", launch_striped<T, I, M> }
+#define CS(T, I) \
+    Variant { "tile_copy_smem " #T "x" #I, "tile_copy_smem," #T "," #I ",,,,,", launch_copy_smem<T, I>, Variant::kCopy }
+#define LT(T, I, M) \
+    Variant { "local tid1 " #T "x" #I " minb" #M, "no_lookback," #T "," #I "," #M ",1,,0,1", \
+              launch<T, I, M, 1, 100, 0, 1, true>, Variant::kTileLocal, (T) * (I) }
 #define L(T, I, M) \
     Variant { "local " #T "x" #I " minb" #M, "no_lookback," #T "," #I "," #M ",0,,0,1", launch<T, I, M, 0, 100, 0, 1, true>, \
               Variant::kTileLocal, (T) * (I) }
@@ -651,7 +787,10 @@ int main(int argc, char** argv) {
         P(256, 32, 4, 0), P(256, 32, 3, 100),
         // the ceiling of the tile structure: its loads and stores alone; and the committed
         // tile shape without its look-back (each tile scanned on its own)
-        C(256, 32), C(256, 16), L(256, 32, 6), L(512, 32, 3),
+        C(256, 32), C(256, 16), L(256, 32, 6), L(512, 32, 3), LT(256, 32, 6), CS(256, 32),
+        // round 5: the scan in registers, no shared-memory transpose
+        S(256, 16, 8), S(256, 16, 6), S(256, 20, 6), S(256, 24, 5), S(256, 32, 4), S(128, 32, 8), S(512, 16, 3),
+        S(512, 32, 2), S(128, 16, 16),
         // round 4 (sm_90 only): bulk asynchronous loads into S shared-memory stages
         B(2, 32, 0), B(3, 32, 0), B(4, 32, 0), B(6, 32, 0), B(2, 64, 0), B(3, 16, 0), B(6, 16, 0),
         // round 4: the look-back that waits only for the nearest unfinished predecessor
