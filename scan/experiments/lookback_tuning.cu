@@ -393,6 +393,57 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     }
 }
 
+// Rows of a warp's segment in registers (row j: 128 consecutive ints, a uint4 per lane), as
+// the register-resident variants (bulk, striped) hold them.
+// The partial tile's rows, with bounds (missing ints are 0).
+template <int ROWS>
+__device__ __forceinline__ void load_rows_bounded(const unsigned* in, std::size_t n, std::size_t base, int lane,
+                                                  uint4 (&v)[ROWS]) {
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+        const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
+        v[j] = make_uint4(e < n ? in[e] : 0u, e + 1 < n ? in[e + 1] : 0u, e + 2 < n ? in[e + 2] : 0u,
+                          e + 3 < n ? in[e + 3] : 0u);
+    }
+}
+
+// Inclusive scan of the rows in place (each lane its 4 ints, the warp the lanes' totals, a
+// carry from row to row); returns the warp's total.
+template <int ROWS>
+__device__ __forceinline__ unsigned scan_rows(uint4 (&v)[ROWS], int lane) {
+    unsigned carry = 0;
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+        const unsigned a = v[j].x, b = a + v[j].y, c = b + v[j].z, d = c + v[j].w;
+        const unsigned inc = warp_inclusive(d, lane);
+        const unsigned add = carry + inc - d;
+        v[j] = make_uint4(add + a, add + b, add + c, add + d);
+        carry += __shfl_sync(kFull, inc, 31);
+    }
+    return carry;
+}
+
+// The rows plus `off` to global: uint4 stores for a full tile, bounded ones for the partial.
+template <int ROWS>
+__device__ __forceinline__ void store_rows(unsigned* out, std::size_t n, std::size_t base, bool full, int lane,
+                                           const uint4 (&v)[ROWS], unsigned off) {
+    if (full) {
+        uint4* out4 = reinterpret_cast<uint4*>(out + base);
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j)
+            out4[j * 32 + lane] = make_uint4(v[j].x + off, v[j].y + off, v[j].z + off, v[j].w + off);
+    } else {
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j) {
+            const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
+            if (e < n) out[e] = v[j].x + off;
+            if (e + 1 < n) out[e + 1] = v[j].y + off;
+            if (e + 2 < n) out[e + 2] = v[j].z + off;
+            if (e + 3 < n) out[e + 3] = v[j].w + off;
+        }
+    }
+}
+
 // Round 4 (sm_90): bulk asynchronous tile loads. Persistent blocks of 256 threads; each keeps
 // S tiles of 32 x 256 ints in flight in shared memory, loaded by the copy engine
 // (cp.async.bulk, completing on one mbarrier per stage), so that the bytes in flight no longer
@@ -407,7 +458,7 @@ __device__ __forceinline__ unsigned smem_u32(const void* p) {
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-template <int S, int I, bool kExclusive, int kLbMode>
+template <int S, int I, int kLbMode>
 __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, unsigned* __restrict__ out,
                                                std::size_t n, unsigned long long* desc, unsigned* counter,
                                                unsigned num_tiles, unsigned epoch) {
@@ -469,23 +520,9 @@ __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, 
 #pragma unroll
             for (int j = 0; j < ROWS; ++j) v[j] = src[j * 32 + lane];
         } else {
-#pragma unroll
-            for (int j = 0; j < ROWS; ++j) {
-                const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
-                v[j] = make_uint4(e < n ? in[e] : 0u, e + 1 < n ? in[e + 1] : 0u, e + 2 < n ? in[e + 2] : 0u,
-                                  e + 3 < n ? in[e + 3] : 0u);
-            }
+            load_rows_bounded<ROWS>(in, n, base, lane, v);
         }
-        unsigned carry = 0;
-#pragma unroll
-        for (int j = 0; j < ROWS; ++j) {
-            const unsigned a = v[j].x, b = a + v[j].y, c = b + v[j].z, d = c + v[j].w;
-            const unsigned inc = warp_inclusive(d, lane);
-            const unsigned add = carry + inc - d;
-            v[j] = kExclusive ? make_uint4(add, add + a, add + b, add + c)
-                              : make_uint4(add + a, add + b, add + c, add + d);
-            carry += __shfl_sync(kFull, inc, 31);
-        }
+        const unsigned carry = scan_rows<ROWS>(v, lane);
         if (lane == 0) s_wt[warp] = carry;
         __syncthreads();  // every thread has read stage st: it is free
         if (threadIdx.x == 0) fill(st, drawn);
@@ -496,22 +533,7 @@ __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, 
             if (lane == 0) s_prefix = prefix;
         }
         __syncthreads();
-        const unsigned off = s_prefix + wp;
-        if (is_full) {
-            uint4* dst = reinterpret_cast<uint4*>(out + base);
-#pragma unroll
-            for (int j = 0; j < ROWS; ++j)
-                dst[j * 32 + lane] = make_uint4(v[j].x + off, v[j].y + off, v[j].z + off, v[j].w + off);
-        } else {
-#pragma unroll
-            for (int j = 0; j < ROWS; ++j) {
-                const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
-                if (e < n) out[e] = v[j].x + off;
-                if (e + 1 < n) out[e + 1] = v[j].y + off;
-                if (e + 2 < n) out[e + 2] = v[j].z + off;
-                if (e + 3 < n) out[e + 3] = v[j].w + off;
-            }
-        }
+        store_rows<ROWS>(out, n, base, is_full, lane, v, s_prefix + wp);
     }
     if (threadIdx.x == 0 && atomicAdd(counter + 1, 1u) == gridDim.x - 1) {
         atomicExch(counter, 0u);
@@ -608,22 +630,9 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
 #pragma unroll
         for (int j = 0; j < ROWS; ++j) v[j] = in4[j * 32 + lane];
     } else {
-#pragma unroll
-        for (int j = 0; j < ROWS; ++j) {
-            const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
-            v[j] = make_uint4(e < n ? in[e] : 0u, e + 1 < n ? in[e + 1] : 0u, e + 2 < n ? in[e + 2] : 0u,
-                              e + 3 < n ? in[e + 3] : 0u);
-        }
+        load_rows_bounded<ROWS>(in, n, base, lane, v);
     }
-    unsigned carry = 0;
-#pragma unroll
-    for (int j = 0; j < ROWS; ++j) {
-        const unsigned a = v[j].x, b = a + v[j].y, c = b + v[j].z, d = c + v[j].w;
-        const unsigned inc = warp_inclusive(d, lane);
-        const unsigned add = carry + inc - d;
-        v[j] = make_uint4(add + a, add + b, add + c, add + d);
-        carry += __shfl_sync(kFull, inc, 31);
-    }
+    const unsigned carry = scan_rows<ROWS>(v, lane);
     if (lane == 0) s_wt[warp] = carry;
     __syncthreads();
     unsigned wp, agg;
@@ -633,22 +642,7 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
         if (lane == 0) s_prefix = prefix;
     }
     __syncthreads();
-    const unsigned off = s_prefix + wp;
-    if (full) {
-        uint4* out4 = reinterpret_cast<uint4*>(out + base);
-#pragma unroll
-        for (int j = 0; j < ROWS; ++j)
-            out4[j * 32 + lane] = make_uint4(v[j].x + off, v[j].y + off, v[j].z + off, v[j].w + off);
-    } else {
-#pragma unroll
-        for (int j = 0; j < ROWS; ++j) {
-            const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
-            if (e < n) out[e] = v[j].x + off;
-            if (e + 1 < n) out[e + 1] = v[j].y + off;
-            if (e + 2 < n) out[e + 2] = v[j].z + off;
-            if (e + 3 < n) out[e + 3] = v[j].w + off;
-        }
-    }
+    store_rows<ROWS>(out, n, base, full, lane, v, s_prefix + wp);
 }
 
 template <int T, int I, int MINB>
@@ -712,9 +706,9 @@ void launch_bulk(State& st, const unsigned* in, unsigned* out, std::size_t n, cu
     const int smem = S * kTile * static_cast<int>(sizeof(unsigned));
     static int resident = 0;
     if (resident == 0) {
-        CUDA_CHECK(cudaFuncSetAttribute(lb_bulk<S, I, false, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        CUDA_CHECK(cudaFuncSetAttribute(lb_bulk<S, I, M>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
         int per_sm = 0, device = 0, sms = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lb_bulk<S, I, false, M>, 256, smem));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lb_bulk<S, I, M>, 256, smem));
         CUDA_CHECK(cudaGetDevice(&device));
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         resident = per_sm * sms;
@@ -723,7 +717,7 @@ void launch_bulk(State& st, const unsigned* in, unsigned* out, std::size_t n, cu
     const unsigned tiles = static_cast<unsigned>((n + kTile - 1) / kTile);
     const unsigned grid = tiles < static_cast<unsigned>(resident) ? tiles : static_cast<unsigned>(resident);
     ++st.epoch;
-    lb_bulk<S, I, false, M><<<grid, 256, smem, s>>>(in, out, n, st.desc, st.counter, tiles, st.epoch);
+    lb_bulk<S, I, M><<<grid, 256, smem, s>>>(in, out, n, st.desc, st.counter, tiles, st.epoch);
     CUDA_CHECK_LAUNCH();
 }
 
