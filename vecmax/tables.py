@@ -125,9 +125,9 @@ def copies_table(readme):
     rows = read_csv(result("copies.csv"))
     columns = [
         ("host_memory", "host memory", "{}"),
-        ("version", "version", "{}"),
-        ("threads", "threads", "{}"),
-        ("blocks", "blocks", "{}"),
+        "version",
+        "threads",
+        "blocks",
         ("input_ms", "input (ms)", "{:.3f}"),
         ("h2d_GBps", "host-to-device (GB/s)", "{:.1f}"),
         ("kernel_ms", "processing (ms)", "{:.4f}"),
@@ -155,9 +155,9 @@ def bench_table(readme):
 
     columns = [
         ("n", "N", "{}"),
-        ("version", "version", "{}"),
-        ("threads", "threads", "{}"),
-        ("blocks", "blocks", "{}"),
+        "version",
+        "threads",
+        "blocks",
         ("kernel_ms", "kernel (ms), L2 flushed", "{:.4f}"),
         ("kernel_ms_no_flush", "kernel (ms), no flush", "{:.4f}"),
         ("bandwidth_GBps", "GB/s", "{:.0f}"),
