@@ -116,7 +116,7 @@ for s in order:
     })
     table.append(row)
 doc.block("report-kernel", md_table(table, [
-    ("m", "m", "{}"), ("n", "n", "{}"), ("cpu", "CPU (ms)", "{}"),
+    "m", "n", ("cpu", "CPU (ms)", "{}"),
     ("original", "original kernel (ms)", "{}"), ("high1", "high1 kernel (ms)", "{}"),
     ("high2", "high2 kernel (ms)", "{}"), ("ratio1", "ratio1 (kernel)", "{}"), ("ratio2", "ratio2 (kernel)", "{}")]))
 
@@ -142,7 +142,7 @@ for s in order:
     })
     table.append(row)
 doc.block("report-total", md_table(table, [
-    ("m", "m", "{}"), ("n", "n", "{}"), ("alloc", "allocation (ms, original)", "{}"),
+    "m", "n", ("alloc", "allocation (ms, original)", "{}"),
     ("copy", "copies (ms, original)", "{}"), ("original", "original GPU total (ms)", "{}"),
     ("high1", "high1 GPU total (ms)", "{}"), ("high2", "high2 GPU total (ms)", "{}"),
     ("ratio1", "ratio1 (total)", "{}"), ("ratio2", "ratio2 (total)", "{}"),
@@ -169,7 +169,7 @@ for s in order:
         })
     table.append(row)
 doc.block("block-per-column", md_table(table, [
-    ("m", "m", "{}"), ("n", "n", "{}"), ("bpc", "block_per_column kernel (ms)", "{}"), ("bw", "GB/s", "{}"),
+    "m", "n", ("bpc", "block_per_column kernel (ms)", "{}"), ("bw", "GB/s", "{}"),
     ("pct", "% of copy bw", "{}"), ("vs_o", "speed-up over original", "{}"),
     ("vs_h2", "speed-up over high2", "{}"), ("vs_t", "times slower than tall", "{}"),
     ("total", "GPU total (ms)", "{}")]))
@@ -186,7 +186,7 @@ if demo_rows:
 else:
     table = [{"version": RUN}]
 doc.block("block-per-column-demo", md_table(table, [
-    ("version", "version", "{}"), ("m", "m", "{}"), ("n", "n", "{}"), ("block", "block", "{}"),
+    "version", "m", "n", "block",
     ("limit", "device limit (threads per block)", "{}"), ("launch", "launch error (not checked)", "{}"),
     ("ok", "right result", "{}"), ("wrong", "wrong columns", "{}"), ("err", "largest error", "{}")]))
 
@@ -207,7 +207,7 @@ for s in order:
     })
     table.append(row)
 doc.block("tall-table", md_table(table, [
-    ("m", "m", "{}"), ("n", "n", "{}"), ("tall", "tall (ms)", "{}"), ("tall_det", "tall_det (ms)", "{}"),
+    "m", "n", ("tall", "tall (ms)", "{}"), ("tall_det", "tall_det (ms)", "{}"),
     ("cublas", "cuBLAS (ms)", "{}"), ("bw", "tall GB/s", "{}"), ("pct", "tall % of copy bw", "{}"),
     ("bw_c", "cuBLAS GB/s", "{}"), ("sp_t", "tall speed-up vs cuBLAS", "{}"),
     ("sp_d", "tall_det speed-up vs cuBLAS", "{}"), ("target", "target met (best of ours)", "{}")]))
@@ -255,14 +255,14 @@ if prof:
             row[f"sm{k}"] = f(prof_value(v, sz, SM), "{:.1f}")
             row[f"t{k}"] = f(time_us(v, sz), "{:.1f}")
         table.append(row)
-    cols = [("version", "version", "{}")]
+    cols = ["version"]
     for k, sz in enumerate(prof_sizes[:2]):
         label = f"{sz[0]:,} × {sz[1]}"
         cols += [(f"dram{k}", f"DRAM % of peak, {label}", "{}"), (f"sm{k}", f"SM % of peak, {label}", "{}"),
                  (f"t{k}", f"kernel (µs, under ncu), {label}", "{}")]
     doc.block("profile-dram", md_table(table, cols))
 else:
-    doc.block("profile-dram", md_table([{"version": PROFILE}], [("version", "version", "{}")]))
+    doc.block("profile-dram", md_table([{"version": PROFILE}], ["version"]))
 
 
 # Numbers quoted in the prose.

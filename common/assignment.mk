@@ -1,7 +1,7 @@
 # The build, test and plot rules every assignment shares. An assignment's Makefile sets
 #   NAME            program name (= the folder's name)
-#   CU_SRCS         driver and kernels (.cu, C++14)
-#   CPP_SRCS        CPU reference (.cpp, host compiler)
+#   CU_SRCS         driver and kernels (.cu, C++14; default: main.cu $(NAME)_kernels.cu)
+#   CPP_SRCS        CPU reference (.cpp, host compiler; default: $(NAME)_cpu.cpp)
 #   BASELINE_SRCS   library baselines (.cu, toolkit's default C++ standard)
 #   LDLIBS          extra libraries (-lcublas, -fopenmp via HOST_LDFLAGS ...)
 #   FIGURES         name=input.csv pairs: figures/<name>.png, made by plots/<name>.gp from
@@ -19,6 +19,10 @@
 
 BUILD_DIR := build
 TEST_NAME ?= $(NAME)
+# The naming convention (driver main.cu, kernels NAME_kernels.cu, CPU reference NAME_cpu.cpp);
+# a Makefile with other sources sets CU_SRCS / CPP_SRCS itself (empty: none).
+CU_SRCS ?= main.cu $(NAME)_kernels.cu
+CPP_SRCS ?= $(NAME)_cpu.cpp
 BIN := bin/$(NAME)
 OBJS := $(CU_SRCS:%.cu=$(BUILD_DIR)/%.o) $(CPP_SRCS:%.cpp=$(BUILD_DIR)/%.o) \
         $(BASELINE_SRCS:%.cu=$(BUILD_DIR)/baseline_%.o)

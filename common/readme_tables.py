@@ -6,7 +6,7 @@ between `<!-- BEGIN name -->` and `<!-- END name -->` in its README.md:
     import sys, os; sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common"))
     from readme_tables import read_csv, md_table, replace_block
     rows = read_csv("results/sweep.csv")
-    text = md_table(rows, [("threads", "threads/block", "{}"), ("kernel_ms", "kernel (ms)", "{:.3f}")])
+    text = md_table(rows, ["version", ("threads", "threads/block", "{}"), ("kernel_ms", "kernel (ms)", "{:.3f}")])
     replace_block("README.md", "sweep-table", text)
 """
 import csv
@@ -42,8 +42,10 @@ def fmt(value, spec):
 
 
 def md_table(rows, columns, bold=None):
-    """columns: (key, heading, format) triples; key may be a function of the row.
+    """columns: (key, heading, format) triples; key may be a function of the row. A column
+    given as a key alone ("version") is shown as it is under its own name: (key, key, "{}").
     bold(row) -> True marks the whole row in bold."""
+    columns = [(c, c, "{}") if isinstance(c, str) else c for c in columns]
     head = "| " + " | ".join(c[1] for c in columns) + " |"
     rule = "| " + " | ".join("---:" for _ in columns) + " |"
     lines = [head, rule]

@@ -187,7 +187,7 @@ def side_by_side(folders, by_tag):
     tags = sorted(by_tag, key=lambda t: (t != "", t))
     if len(tags) < 2:
         return ""
-    rows, columns = [], [("assignment", "assignment", "{}")]
+    rows, columns = [], ["assignment"]
     names = {}
     for tag in tags:
         devices = [e.get("device", "") for e in by_tag[tag].values() if e.get("device")]
@@ -257,17 +257,17 @@ def main(argv):
             entries.append(entry)
             by_tag.setdefault(tag, {})[entry["name"]] = entry
     columns = [
-        ("assignment", "assignment", "{}"),
+        "assignment",
         ("version", "best version", "{}"),
-        ("size", "size", "{}"),
+        "size",
         ("kernel_ms", "kernel (ms)", "{:.4g}"),
         ("baseline", "library baseline", "{}"),
         ("baseline_ms", "baseline (ms)", "{:.4g}"),
         ("speedup", "speed-up vs baseline", "{:.2f}×"),
         ("bandwidth", "bandwidth (GB/s)", "{:.1f}"),
         ("pct", "% of copy bandwidth", "{:.1f} %"),
-        ("device", "device", "{}"),
-        ("date", "date", "{}"),
+        "device",
+        "date",
         ("checks", "validation", "{}"),
     ]
     if entries:

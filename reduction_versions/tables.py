@@ -120,11 +120,11 @@ def versions_table(rows):
                 "gbps": 4.0 * n / (cpu * 1e6), "cum": (first / cpu) if first else None})
     num = lambda spec: (lambda x: "" if x is None or x == "" else spec.format(x))  # noqa: E731
     cols = [
-        ("version", "version", "{}"),
-        ("kernel", "kernel", "{}"),
-        ("threads", "threads", "{}"),
+        "version",
+        "kernel",
+        "threads",
         ("blocks", "blocks (1st launch)", "{}"),
-        ("launches", "launches", "{}"),
+        "launches",
         (lambda r: r.get("ms"), "time (ms)", num("{:.4f}")),
         (lambda r: r.get("gbps"), "GB/s", num("{:.0f}")),
         (lambda r: r.get("pct"), "% of copy", num("{:.0f}")),
@@ -160,8 +160,8 @@ def targets_table(vrows, srows):
         return missing("versions.csv")
     return md_table(out, [("n", "ints", "{}"), ("v8", "version 8 (ms)", "{:.4f}"), ("cub", "CUB (ms)", "{:.4f}"),
                           ("v8bw", "version 8 GB/s", "{:.0f}"), ("cubbw", "CUB GB/s", "{:.0f}"),
-                          ("ratio", "CUB time / version 8 time", "{:.3f}x"), ("target", "target", "{}"),
-                          ("met", "met", "{}")])
+                          ("ratio", "CUB time / version 8 time", "{:.3f}x"), "target",
+                          "met"])
 
 
 def sweep_table(rows):
@@ -204,7 +204,7 @@ def threads_table(rows):
             row[t] = (f"**{times[t]:.4f}**" if t == best else f"{times[t]:.4f}") if t in times else ""
         out.append(row)
     cub = [f(r["kernel_ms"]) for r in rows if r["version"] == "cub"]
-    cols = [("version", "version", "{}")] + [((lambda r, t=t: r[t]), f"{t} threads", "{}") for t in threads]
+    cols = ["version"] + [((lambda r, t=t: r[t]), f"{t} threads", "{}") for t in threads]
     text = md_table(out, cols)
     if cub:
         text += f"\n\nCUB in the same run: {cub[0]:.4f} ms. Time in ms, median; the best block size of each version in bold."
@@ -229,7 +229,7 @@ def unfixed_table(rows):
             row["example"] = u["gpu_sum"] if u["wrong_checks"] != "0" else ""
             row["cpu"] = u["cpu_sum"]
         out.append(row)
-    return md_table(out, [("n", "ints", "{}"), ("threads", "threads", "{}"),
+    return md_table(out, [("n", "ints", "{}"), "threads",
                           ("fixed", "version 5 (fixed): wrong runs", "{}"),
                           ("unfixed", "as printed: wrong runs", "{}"),
                           ("example", "a wrong sum (as printed)", "{}"), ("cpu", "CPU sum", "{}")])

@@ -55,6 +55,20 @@ def key(row):
     return (int(float(row["threads"])), int(float(row["blocks"])))
 
 
+def time_split_columns(*after_input):
+    """The report's time split, as its table has it (the sweep and copies tables): the input
+    copy, processing, output copy, total GPU and CPU times; `after_input` columns stand right
+    after the input copy (the copies table's host-to-device bandwidth)."""
+    return [
+        ("input_ms", "input (ms)", "{:.3f}"),
+        *after_input,
+        ("kernel_ms", "processing (ms)", "{:.4f}"),
+        ("output_ms", "output (ms)", "{:.4f}"),
+        ("total_gpu_ms", "total GPU (ms)", "{:.3f}"),
+        ("cpu_ms", "CPU (ms)", "{:.3f}"),
+    ]
+
+
 def sweep_table(readme):
     rows = [r for r in read_csv(result("sweep.csv")) if r["version"] == "report"]
     original = {key(r): r for r in read_commented_csv(path("original", "report_000_gtx970.csv"))}
@@ -93,11 +107,7 @@ def sweep_table(readme):
     columns = [
         ("threads", "threads/block", "{}"),
         ("blocks", "blocks/grid", "{}"),
-        ("input_ms", "input (ms)", "{:.3f}"),
-        ("kernel_ms", "processing (ms)", "{:.4f}"),
-        ("output_ms", "output (ms)", "{:.4f}"),
-        ("total_gpu_ms", "total GPU (ms)", "{:.3f}"),
-        ("cpu_ms", "CPU (ms)", "{:.3f}"),
+        *time_split_columns(),
         (ours_speedup, "speed-up", "{}"),
         (copies_pct, "copies (% of total)", "{:.1f}"),
         ("gpu_gflops", "GPU Gflops", "{:.1f}"),
@@ -125,15 +135,10 @@ def copies_table(readme):
     rows = read_csv(result("copies.csv"))
     columns = [
         ("host_memory", "host memory", "{}"),
-        ("version", "version", "{}"),
-        ("threads", "threads", "{}"),
-        ("blocks", "blocks", "{}"),
-        ("input_ms", "input (ms)", "{:.3f}"),
-        ("h2d_GBps", "host-to-device (GB/s)", "{:.1f}"),
-        ("kernel_ms", "processing (ms)", "{:.4f}"),
-        ("output_ms", "output (ms)", "{:.4f}"),
-        ("total_gpu_ms", "total GPU (ms)", "{:.3f}"),
-        ("cpu_ms", "CPU (ms)", "{:.3f}"),
+        "version",
+        "threads",
+        "blocks",
+        *time_split_columns(("h2d_GBps", "host-to-device (GB/s)", "{:.1f}")),
         ("speedup_gpu", "speed-up", "{:.3f}"),
         ("result_ok", "ok", "{}"),
     ]
@@ -155,9 +160,9 @@ def bench_table(readme):
 
     columns = [
         ("n", "N", "{}"),
-        ("version", "version", "{}"),
-        ("threads", "threads", "{}"),
-        ("blocks", "blocks", "{}"),
+        "version",
+        "threads",
+        "blocks",
         ("kernel_ms", "kernel (ms), L2 flushed", "{:.4f}"),
         ("kernel_ms_no_flush", "kernel (ms), no flush", "{:.4f}"),
         ("bandwidth_GBps", "GB/s", "{:.0f}"),

@@ -3,8 +3,9 @@
 #   fake_assignment.sh DIR NAME
 # DIR/NAME/Makefile includes common/arch.mk and common/assignment.mk, so `make report-run` is
 # the assignments' own staged rule (common/staged_run.sh); the program is already "built"
-# (bin/NAME, no sources) and report-experiments runs tests/fake_experiment.sh, which writes a
-# partial CSV into the staging folder and then succeeds, fails or sleeps (FAKE_EXPERIMENT);
+# (bin/NAME, no sources: CU_SRCS and CPP_SRCS empty) and report-experiments runs
+# tests/fake_experiment.sh, which writes a partial CSV into the staging folder and then
+# succeeds, fails or sleeps (FAKE_EXPERIMENT);
 # `make profile` is the assignments' own staged rule too (after common/ncu_profile.sh --check),
 # its profile-experiments the same script writing profile.csv.
 # results/ holds three "committed" CSVs; a README gives it a report number (common/assignments.sh).
@@ -14,6 +15,9 @@ mkdir -p "$dir/$name/bin" "$dir/$name/results"
 cat >"$dir/$name/Makefile" <<MK
 # Stand-in made by slurm/tests/fake_assignment.sh.
 NAME := $name
+# No sources (bin/$name is a script): not the default main.cu, ${name}_kernels.cu, ${name}_cpu.cpp.
+CU_SRCS :=
+CPP_SRCS :=
 include ../common/arch.mk
 include ../common/assignment.mk
 report-experiments:
