@@ -10,7 +10,10 @@
 #                   $(RESULTS_DIR) (never into results/ directly: `make report-run` runs it in
 #                   a staging folder and moves the CSVs into results/ only if it succeeded)
 #   tables          a recipe that regenerates the README tables from results/*.csv
-# and then includes this file after ../common/arch.mk.
+# and then includes this file (`include ../common/assignment.mk`), which brings in arch.mk,
+# the build settings, first.
+
+include $(dir $(lastword $(MAKEFILE_LIST)))arch.mk
 
 .SUFFIXES:
 .DELETE_ON_ERROR:

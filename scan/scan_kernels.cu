@@ -501,14 +501,17 @@ std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out,
     return trace;
 }
 
-MapScan::MapScan(std::size_t max_n, int threads, int per_thread) : threads_(threads), per_thread_(per_thread) {
-    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, static_cast<std::size_t>(per_thread));
-    for (std::size_t l = 1; l < levels.size(); ++l) totals_.push_back(device_alloc(levels[l]));
+LevelBuffers::LevelBuffers(std::size_t max_n, std::size_t group) {
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, group);
+    for (std::size_t l = 1; l < levels.size(); ++l) buffers_.push_back(device_alloc(levels[l]));
 }
 
-MapScan::~MapScan() {
-    for (unsigned* p : totals_) cudaFree(p);
+LevelBuffers::~LevelBuffers() {
+    for (unsigned* p : buffers_) cudaFree(p);
 }
+
+MapScan::MapScan(std::size_t max_n, int threads, int per_thread)
+    : threads_(threads), per_thread_(per_thread), totals_(max_n, static_cast<std::size_t>(per_thread)) {}
 
 void MapScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
     const std::size_t k = static_cast<std::size_t>(per_thread_);
@@ -565,14 +568,8 @@ std::vector<KernelLaunch> MapScan::launches(std::size_t n, bool exclusive) const
 // brent_kung
 // ---------------------------------------------------------------------------------------
 
-BrentKungScan::BrentKungScan(std::size_t max_n, int threads) : threads_(threads) {
-    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, 2 * static_cast<std::size_t>(threads));
-    for (std::size_t l = 1; l < levels.size(); ++l) sums_.push_back(device_alloc(levels[l]));
-}
-
-BrentKungScan::~BrentKungScan() {
-    for (unsigned* p : sums_) cudaFree(p);
-}
+BrentKungScan::BrentKungScan(std::size_t max_n, int threads)
+    : threads_(threads), sums_(max_n, 2 * static_cast<std::size_t>(threads)) {}
 
 void BrentKungScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
     const std::size_t section = 2 * static_cast<std::size_t>(threads_);

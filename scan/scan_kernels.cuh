@@ -99,16 +99,30 @@ struct BlockTrace {
 std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
                                               int threads, int per_thread);
 
+// The per-level totals of a recursive scan over groups of `group` elements: one device
+// buffer for each level of scan_plan::level_sizes(max_n, group) but the data's own;
+// (*this)[l] holds level l + 1. Freed with the object.
+class LevelBuffers {
+  public:
+    LevelBuffers(std::size_t max_n, std::size_t group);
+    ~LevelBuffers();
+    LevelBuffers(const LevelBuffers&) = delete;
+    LevelBuffers& operator=(const LevelBuffers&) = delete;
+    unsigned* operator[](std::size_t l) const { return buffers_[l]; }
+
+  private:
+    std::vector<unsigned*> buffers_;
+};
+
 class MapScan : public Runner {
   public:
     MapScan(std::size_t max_n, int threads, int per_thread);
-    ~MapScan() override;
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
     std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
 
   private:
     int threads_, per_thread_;
-    std::vector<unsigned*> totals_;  // totals_[l] holds level l+1
+    LevelBuffers totals_;  // groups of per_thread
 };
 
 // brent_kung (section 3): each block scans 2 x threads elements with the Brent-Kung
@@ -118,13 +132,12 @@ class MapScan : public Runner {
 class BrentKungScan : public Runner {
   public:
     BrentKungScan(std::size_t max_n, int threads);
-    ~BrentKungScan() override;
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
     std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
 
   private:
     int threads_;
-    std::vector<unsigned*> sums_;  // sums_[l] holds level l+1
+    LevelBuffers sums_;  // groups of 2 x threads (a block's section)
 };
 
 // map_brent_kung (section 3 as the report describes it: "scan sub arrays of the input array

@@ -11,6 +11,8 @@ namespace {
 
 double single_pass(std::size_t n, const Params&) { return scan_plan::model_bytes_single_pass(n); }
 double hillis_steele_additions(std::size_t n, const Params&) { return scan_plan::additions_hillis_steele(n); }
+// The chunk versions (map, map_brent_kung): each thread scans --per-thread elements.
+int per_thread_items(const Params& p) { return p.per_thread; }
 
 // Device bytes of the per-level totals of a recursive scan (every level but the first).
 double level_bytes(std::size_t max_n, std::size_t group) {
@@ -18,6 +20,16 @@ double level_bytes(std::size_t max_n, std::size_t group) {
     double bytes = 0.0;
     for (std::size_t l = 1; l < levels.size(); ++l) bytes += 4.0 * static_cast<double>(levels[l]);
     return bytes;
+}
+
+// The models of a recursive scan over groups of `group(p)` elements (map: --per-thread,
+// brent_kung: 2 x --threads): its traffic, its additions and its per-level totals all follow
+// from the group size.
+template <typename Group>
+void recursive_models(Version& v, Group group, double (*additions)(std::size_t n, std::size_t group)) {
+    v.model_bytes = [group](std::size_t n, const Params& p) { return scan_plan::model_bytes_recursive(n, group(p)); };
+    v.additions = [group, additions](std::size_t n, const Params& p) { return additions(n, group(p)); };
+    v.workspace_bytes = [group](std::size_t n, const Params& p) { return level_bytes(n, group(p)); };
 }
 
 // The report's in-place Hillis-Steele kernel (a racy demonstration, never validated; no
@@ -77,16 +89,9 @@ std::vector<Version> make_registry() {
     {
         Version v = cw::version_entry<Version>("map", "map_scan_chunks, map_add_chunk_offsets",
                                                "report section 2: --per-thread elements per thread, totals scanned, offsets added");
-        v.model_bytes = [](std::size_t n, const Params& p) {
-            return scan_plan::model_bytes_recursive(n, static_cast<std::size_t>(p.per_thread));
-        };
-        v.additions = [](std::size_t n, const Params& p) {
-            return scan_plan::additions_map(n, static_cast<std::size_t>(p.per_thread));
-        };
-        v.workspace_bytes = [](std::size_t n, const Params& p) {
-            return level_bytes(n, static_cast<std::size_t>(p.per_thread));
-        };
-        v.items_per_thread = [](const Params& p) { return p.per_thread; };
+        recursive_models(v, [](const Params& p) { return static_cast<std::size_t>(p.per_thread); },
+                         scan_plan::additions_map);
+        v.items_per_thread = per_thread_items;
         v.make = [](std::size_t max_n, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapScan(max_n, p.threads, p.per_thread));
         };
@@ -95,15 +100,8 @@ std::vector<Version> make_registry() {
     {
         Version v = cw::version_entry<Version>("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
                                                "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back");
-        v.model_bytes = [](std::size_t n, const Params& p) {
-            return scan_plan::model_bytes_recursive(n, 2 * static_cast<std::size_t>(p.threads));
-        };
-        v.additions = [](std::size_t n, const Params& p) {
-            return scan_plan::additions_brent_kung(n, 2 * static_cast<std::size_t>(p.threads));
-        };
-        v.workspace_bytes = [](std::size_t n, const Params& p) {
-            return level_bytes(n, 2 * static_cast<std::size_t>(p.threads));
-        };
+        recursive_models(v, [](const Params& p) { return 2 * static_cast<std::size_t>(p.threads); },
+                         scan_plan::additions_brent_kung);
         v.make = [](std::size_t max_n, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::BrentKungScan(max_n, p.threads));
         };
@@ -124,7 +122,7 @@ std::vector<Version> make_registry() {
             const std::size_t chunks = scan_plan::ceil_div(n > 0 ? n : 1, static_cast<std::size_t>(p.per_thread));
             return 4.0 * static_cast<double>(chunks) + level_bytes(chunks, 2 * static_cast<std::size_t>(p.threads));
         };
-        v.items_per_thread = [](const Params& p) { return p.per_thread; };
+        v.items_per_thread = per_thread_items;
         v.make = [](std::size_t max_n, const Params& p) {
             return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapBrentKungScan(max_n, p.threads, p.per_thread));
         };

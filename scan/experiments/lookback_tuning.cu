@@ -393,12 +393,34 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     }
 }
 
+// After the barrier on the warp totals: this warp's offset in the whole array (the tile's
+// prefix from warp 0's look-back plus the warps before it in the tile), ending with the
+// barrier that publishes the prefix to the block.
+template <int W, int kLbMode>
+__device__ __forceinline__ unsigned warp_offset(const unsigned* s_wt, unsigned& s_prefix, unsigned long long* desc,
+                                                unsigned tile, unsigned epoch, int warp, int lane) {
+    unsigned wp, agg;
+    warp_offsets<W>(s_wt, warp, wp, agg);
+    if (warp == 0) {
+        const unsigned prefix = tile_prefix<100, kLbMode>(desc, tile, epoch, lane, agg);
+        if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    return s_prefix + wp;
+}
+
 // Rows of a warp's segment in registers (row j: 128 consecutive ints, a uint4 per lane), as
 // the register-resident variants (bulk, striped) hold them.
-// The partial tile's rows, with bounds (missing ints are 0).
+// A tile's rows: from `src` (global or shared memory, the warp's first uint4) for a full
+// tile, else from `in` with bounds (the partial tile; missing ints are 0).
 template <int ROWS>
-__device__ __forceinline__ void load_rows_bounded(const unsigned* in, std::size_t n, std::size_t base, int lane,
-                                                  uint4 (&v)[ROWS]) {
+__device__ __forceinline__ void load_rows(const uint4* src, bool full, const unsigned* in, std::size_t n,
+                                          std::size_t base, int lane, uint4 (&v)[ROWS]) {
+    if (full) {
+#pragma unroll
+        for (int j = 0; j < ROWS; ++j) v[j] = src[j * 32 + lane];
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) {
         const std::size_t e = base + static_cast<std::size_t>(j * 32 + lane) * 4;
@@ -516,24 +538,15 @@ __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, 
                     : "memory");
             }
             phases ^= 1u << st;
-            const uint4* src = reinterpret_cast<const uint4*>(s_stage + st * TILE) + warp * (8 * I);
-#pragma unroll
-            for (int j = 0; j < ROWS; ++j) v[j] = src[j * 32 + lane];
-        } else {
-            load_rows_bounded<ROWS>(in, n, base, lane, v);
         }
+        load_rows<ROWS>(reinterpret_cast<const uint4*>(s_stage + st * TILE) + warp * (8 * I), is_full, in, n, base,
+                        lane, v);
         const unsigned carry = scan_rows<ROWS>(v, lane);
         if (lane == 0) s_wt[warp] = carry;
         __syncthreads();  // every thread has read stage st: it is free
         if (threadIdx.x == 0) fill(st, drawn);
-        unsigned wp, agg;
-        warp_offsets<W>(s_wt, warp, wp, agg);
-        if (warp == 0) {
-            const unsigned prefix = tile_prefix<100, kLbMode>(desc, tile, epoch, lane, agg);
-            if (lane == 0) s_prefix = prefix;
-        }
-        __syncthreads();
-        store_rows<ROWS>(out, n, base, is_full, lane, v, s_prefix + wp);
+        const unsigned off = warp_offset<W, kLbMode>(s_wt, s_prefix, desc, tile, epoch, warp, lane);
+        store_rows<ROWS>(out, n, base, is_full, lane, v, off);
     }
     if (threadIdx.x == 0 && atomicAdd(counter + 1, 1u) == gridDim.x - 1) {
         atomicExch(counter, 0u);
@@ -625,24 +638,11 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     const std::size_t base = static_cast<std::size_t>(tile) * TILE + static_cast<std::size_t>(warp) * (32 * I);
     const bool full = (static_cast<std::size_t>(tile) + 1) * TILE <= n;
     uint4 v[ROWS];
-    if (full) {
-        const uint4* in4 = reinterpret_cast<const uint4*>(in + base);
-#pragma unroll
-        for (int j = 0; j < ROWS; ++j) v[j] = in4[j * 32 + lane];
-    } else {
-        load_rows_bounded<ROWS>(in, n, base, lane, v);
-    }
+    load_rows<ROWS>(reinterpret_cast<const uint4*>(in + base), full, in, n, base, lane, v);
     const unsigned carry = scan_rows<ROWS>(v, lane);
     if (lane == 0) s_wt[warp] = carry;
     __syncthreads();
-    unsigned wp, agg;
-    warp_offsets<W>(s_wt, warp, wp, agg);
-    if (warp == 0) {
-        const unsigned prefix = tile_prefix<100, 0>(desc, tile, epoch, lane, agg);
-        if (lane == 0) s_prefix = prefix;
-    }
-    __syncthreads();
-    store_rows<ROWS>(out, n, base, full, lane, v, s_prefix + wp);
+    store_rows<ROWS>(out, n, base, full, lane, v, warp_offset<W, 0>(s_wt, s_prefix, desc, tile, epoch, warp, lane));
 }
 
 template <int T, int I, int MINB>

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes a stand-in assignment for the staging tests (no GPU, no compiler needed):
 #   fake_assignment.sh DIR NAME
-# DIR/NAME/Makefile includes common/arch.mk and common/assignment.mk, so `make report-run` is
-# the assignments' own staged rule (common/staged_run.sh); the program is already "built"
+# DIR/NAME/Makefile includes common/assignment.mk (and through it common/arch.mk), so
+# `make report-run` is the assignments' own staged rule (common/staged_run.sh); the program is already "built"
 # (bin/NAME, no sources: CU_SRCS and CPP_SRCS empty) and report-experiments runs
 # tests/fake_experiment.sh, which writes a partial CSV into the staging folder and then
 # succeeds, fails or sleeps (FAKE_EXPERIMENT);
@@ -18,7 +18,6 @@ NAME := $name
 # No sources (bin/$name is a script): not the default main.cu, ${name}_kernels.cu, ${name}_cpu.cpp.
 CU_SRCS :=
 CPP_SRCS :=
-include ../common/arch.mk
 include ../common/assignment.mk
 report-experiments:
 	bash ../slurm/tests/fake_experiment.sh $name
