@@ -599,44 +599,46 @@ def main(argv):
     def have(name):
         return os.path.exists(result(name))
 
-    if have("sweep.csv"):
+    def section(csv_name, block, values, fill, missing, empty_table):
+        """The block and value markers fed by results/<csv_name>: fill() where the CSV exists,
+        else `empty_table` (its header and one row) and `missing` in every marker."""
+        if have(csv_name):
+            fill()
+            done.append(block)
+        else:
+            readme.block(block, empty_table)
+            placeholders(readme, values, missing)
+
+    def sweep():
         sweep_table(readme)
         rows = [r for r in read_csv(result("sweep.csv")) if r["version"] == "report"]
         guarded(readme, SWEEP_VALUES, "results/sweep.csv", sweep_values, rows, original)
-        done.append("sweep-table")
-    else:
-        readme.block("sweep-table", "| threads/block | blocks/grid |\n| ---: | ---: |\n| " + RUN + " |  |")
-        placeholders(readme, SWEEP_VALUES, RUN)
-    if have("copies.csv"):
+
+    def copies():
         copies_table(readme)
         guarded(readme, COPIES_VALUES, "results/copies.csv", copies_values, read_csv(result("copies.csv")))
-        done.append("copies-table")
-    else:
-        readme.block("copies-table", "| host memory | version |\n| ---: | ---: |\n| " + RUN + " |  |")
-        placeholders(readme, COPIES_VALUES, RUN)
-    if have("bench.csv"):
+
+    def bench():
         bench_table(readme)
         guarded(readme, BENCH_VALUES, "results/bench.csv", bench_values, read_csv(result("bench.csv")),
                 read_csv(result("copies.csv")) if have("copies.csv") else [])
-        done.append("bench-table")
-    else:
-        readme.block("bench-table", "| N | version |\n| ---: | ---: |\n| " + RUN + " |  |")
-        placeholders(readme, BENCH_VALUES, RUN)
-    if have("single_pass_tuning.csv"):
-        guarded(readme, ("tuning-rest",), "results/single_pass_tuning.csv", tuning_table,
-                read_csv(result("single_pass_tuning.csv")))
-        done.append("tuning-table")
-    else:
-        readme.block("tuning-table", "| variant | speed vs CUB at 40,960,000 | at 2²⁸ |\n| --- | --- | --- |\n| "
-                     "(run bash experiments/run.sh on a GPU) |  |  |")
-        placeholders(readme, ("tuning-rest",), "(run bash experiments/run.sh on a GPU)")
-    if have("profile.csv"):
-        guarded(readme, PROFILE_VALUES, "results/profile.csv", profile_section, read_csv(result("profile.csv")))
-        done.append("profile-table")
-    else:
-        readme.block("profile-table", "| N | version | DRAM throughput (% of peak) |\n| ---: | ---: | ---: |\n| "
-                     + PROFILE + " |  |  |")
-        placeholders(readme, PROFILE_VALUES, PROFILE)
+
+    tuning_missing = "(run bash experiments/run.sh on a GPU)"
+    section("sweep.csv", "sweep-table", SWEEP_VALUES, sweep, RUN,
+            "| threads/block | blocks/grid |\n| ---: | ---: |\n| " + RUN + " |  |")
+    section("copies.csv", "copies-table", COPIES_VALUES, copies, RUN,
+            "| host memory | version |\n| ---: | ---: |\n| " + RUN + " |  |")
+    section("bench.csv", "bench-table", BENCH_VALUES, bench, RUN,
+            "| N | version |\n| ---: | ---: |\n| " + RUN + " |  |")
+    section("single_pass_tuning.csv", "tuning-table", ("tuning-rest",),
+            lambda: guarded(readme, ("tuning-rest",), "results/single_pass_tuning.csv", tuning_table,
+                            read_csv(result("single_pass_tuning.csv"))),
+            tuning_missing,
+            "| variant | speed vs CUB at 40,960,000 | at 2²⁸ |\n| --- | --- | --- |\n| " + tuning_missing + " |  |  |")
+    section("profile.csv", "profile-table", PROFILE_VALUES,
+            lambda: guarded(readme, PROFILE_VALUES, "results/profile.csv", profile_section,
+                            read_csv(result("profile.csv"))),
+            PROFILE, "| N | version | DRAM throughput (% of peak) |\n| ---: | ---: | ---: |\n| " + PROFILE + " |  |  |")
     readme.save()  # one atomic write, whatever was regenerated
     print("tables.py: updated " + (", ".join(done) if done else "nothing") + " in " + readme.path
           + "; placeholders for the rest")
