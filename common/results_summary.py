@@ -253,7 +253,6 @@ def main(argv):
             entry = summarize(folder, readme_dir, path)
             if tag and "speedup" not in entry:
                 continue
-            entry["tag"] = tag
             entries.append(entry)
             by_tag.setdefault(tag, {})[entry["name"]] = entry
     columns = [
