@@ -101,8 +101,9 @@ inline long long occupancy_grid(Kernel kernel, int threads, std::size_t dynamic_
 // Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written: median of
 // 20 copies of 256 MiB (less where memory is short), after copies for at least 50 ms of GPU
 // time. (With 2 warm-up copies, the same H100 measured 2674 to 2929 GB/s in different
-// processes: an idle GPU's clocks had not ramped up yet. The warm-up by time is what makes
-// pct_of_copy_bw comparable between runs.)
+// processes. With the warm-up by time, three devinfo processes measured 2889 to 2911 GB/s,
+// but the two processes of one scan sweep still measured 2743 and 2933 GB/s: the spread is
+// smaller, not gone, so compare pct_of_copy_bw across processes with that in mind.)
 inline double measure_copy_bandwidth_GBps(std::size_t bytes = 256u << 20) {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
