@@ -73,7 +73,9 @@ CU
   if ! out=$(cd "$t" && "$root/bin/nvcc" -gencode arch=compute_52,code=sm_52 -Werror all-warnings \
                  -Xcompiler -Wall,-Wextra,-Werror -o smoke smoke.cu -lcublas 2>&1); then
     smoke_error="$root/bin/nvcc cannot build a CUB/Thrust/cuBLAS program: $(grep -m 1 -iE 'error|not found|unsupported' <<<"$out" || tail -n 1 <<<"$out")"
-  elif ! "$root/bin/cuobjdump" -lelf "$t/smoke" 2>/dev/null | grep -q '\.sm_52\.cubin'; then
+  # The listing is captured before grep reads it: `cuobjdump | grep -q` under pipefail fails
+  # whenever grep stops at the first match before cuobjdump has written its last line (SIGPIPE, 141).
+  elif ! grep -q '\.sm_52\.cubin' <<<"$("$root/bin/cuobjdump" -lelf "$t/smoke" 2>/dev/null)"; then
     smoke_error="$root/bin/cuobjdump finds no sm_52 code in the program nvcc built"
   elif ! out=$(LD_LIBRARY_PATH=$root/lib64 "$t/smoke" 2>&1); then
     smoke_error="the program nvcc built does not run with LD_LIBRARY_PATH=$root/lib64: $(tail -n 1 <<<"$out")"
