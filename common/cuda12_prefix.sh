@@ -47,7 +47,7 @@ done
 # (cublasGetProperty needs no GPU). Prints the release and versions, or (status 1) what failed.
 smoke_test() {
   local root=$1 t rel out smoke_error=""
-  rel=$("$root/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p' | head -n 1)
+  rel=$(sed -n '/release [0-9]/{s/.*release \([0-9][0-9.]*\),.*/\1/p;q}' <<<"$("$root/bin/nvcc" --version 2>/dev/null)")
   case $rel in
     12.*) ;;
     "") echo "$root/bin/nvcc --version does not run or names no release: $("$root/bin/nvcc" --version 2>&1 | tail -n 1)"; return 1 ;;
@@ -121,7 +121,7 @@ if have_all; then
 else
   [ -r /usr/share/keyrings/debian-archive-keyring.gpg ] || die "no /usr/share/keyrings/debian-archive-keyring.gpg (apt-get install debian-archive-keyring)"
   say "apt-get update: Debian $suite (main contrib non-free) from $mirror, into $cache/lists"
-  out=$(apt-get "${apt_opts[@]}" update 2>&1) || die "apt-get update of Debian $suite from $mirror failed: $(grep -E '^(E|W):' <<<"$out" | head -n 1)"
+  out=$(apt-get "${apt_opts[@]}" update 2>&1) || die "apt-get update of Debian $suite from $mirror failed: $(grep -m 1 -E '^(E|W):' <<<"$out")"
   # An unreachable mirror is only a warning to apt-get update (exit 0).
   grep -Eq '^(E:|W: Failed to fetch|W: Some index files failed)' <<<"$out" &&
     die "apt-get update of Debian $suite from $mirror failed: $(grep -Em 1 '^(E:|W: Failed to fetch|W: Some index files failed)' <<<"$out")"
@@ -136,7 +136,7 @@ else
   say "apt-get download: $packages"
   dl_start=$SECONDS
   out=$(cd "$debs" && apt-get "${apt_opts[@]}" download $packages 2>&1) ||
-    die "apt-get download from Debian $suite failed: $(grep -E '^(E|W):' <<<"$out" | head -n 1)"
+    die "apt-get download from Debian $suite failed: $(grep -m 1 -E '^(E|W):' <<<"$out")"
   have_all || die "apt-get download left packages missing in $debs: $(for p in $packages; do ls "$debs/${p}"_*.deb >/dev/null 2>&1 || printf '%s ' "$p"; done)"
   say "downloaded in $((SECONDS - dl_start)) s: $(du -sh "$debs" | cut -f1) in $debs"
 fi

@@ -124,7 +124,7 @@ find . -type f \( -path '*/bin/*' -o -path '*/build/*' -o -path './.legacy/*' \)
   xargs -0 sha256sum >"$outdir/MANIFEST.sha256"
 {
   echo "legacy pack (common/legacy_build.sh), made $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
-  echo "toolkit: $(nvcc --version | tail -n 1) ($legacy_bin/nvcc); host compiler: $(g++ --version | head -n 1)"
+  echo "toolkit: $(nvcc --version | tail -n 1) ($legacy_bin/nvcc); host compiler: $(head -n 1 <<<"$(g++ --version)")"
   echo "source: commit $commit, $dirty uncommitted change(s) in the working tree"
   echo "build: make all experiments SMS=\"35 52\" WERROR=1"
   grep '^arch:' "$tmp/build.log" | sort -u
