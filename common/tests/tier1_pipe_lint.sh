@@ -3,8 +3,10 @@
 # the check pass or fail by chance (common/pipe_lint.py says why). First the checker on a
 # fixture with known findings, so that a checker that finds nothing cannot pass the second case.
 pl_fix=$CW_TEST_TMP/pipe_fixture.sh
-cat >"$pl_fix" <<'SH'
-set -euo pipefail
+# (The pipefail line is printed, not written out: this file is itself one of the scripts the
+# second case checks, and must not turn pipefail on for its fixture's lines.)
+printf '%s\n' "set -euo pipefail" >"$pl_fix"
+cat >>"$pl_fix" <<'SH'
 cuobjdump -lelf x | grep -q sm_52          # 1: flagged
 v=$(nvcc --version | head -n 1)            # 2: flagged
 grep -q sm_52 <<<"$(cuobjdump -lelf x)"    # fine: captured first
