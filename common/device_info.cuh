@@ -135,15 +135,17 @@ inline double measure_copy_bandwidth_GBps(std::size_t bytes = 256u << 20) {
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (bytes > free_bytes / 4) bytes = free_bytes / 4;
     std::vector<double> seen;
-    double best = 0.0;
+    auto agrees = [&](double bw) {
+        return std::any_of(seen.begin(), seen.end(),
+                           [&](double other) { return std::fabs(bw - other) <= 0.02 * std::max(bw, other); });
+    };
     for (int round = 0; round < 4; ++round) {
         const double bw = copy_median_GBps(bytes);
-        for (double other : seen)
-            if (std::fabs(bw - other) <= 0.02 * std::max(bw, other)) return std::max(best, bw);
+        const bool done = agrees(bw);
         seen.push_back(bw);
-        best = std::max(best, bw);
+        if (done) break;
     }
-    return best;
+    return *std::max_element(seen.begin(), seen.end());
 }
 
 }  // namespace cw
