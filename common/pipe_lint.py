@@ -16,7 +16,8 @@ A line that is fine on purpose carries the comment `# pipe-ok: <why>`.
 import re
 import sys
 
-PIPEFAIL = re.compile(r"^\s*set\s+(-[a-zA-Z]*o\s+|-o\s+)pipefail\b|^\s*set\s+-[a-zA-Z]*\s+-o\s+pipefail\b", re.M)
+# `set -o pipefail`, `set -euo pipefail`, `set -e -o pipefail`, ...
+PIPEFAIL = re.compile(r"^\s*set\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*o\s+pipefail\b", re.M)
 # A `|` (not `||`) followed by a reader that may exit before reading all of its input.
 EARLY_READER = re.compile(
     r"(?<![|])\|(?![|])\s*(?:"
