@@ -70,6 +70,33 @@ def num(value):
     return None if math.isnan(x) else x
 
 
+def ratio(a, b):
+    """a / b for two CSV cells or numbers; None when either is missing or not a number, or
+    when b is zero: a ratio of counters that were not counted (0 / 0, x / 0) is no
+    measurement, and a verdict must not be drawn from it (see verdict())."""
+    a = num(a) if isinstance(a, str) or a is None else float(a)
+    b = num(b) if isinstance(b, str) or b is None else float(b)
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def verdict(holds, why_not_judged="the counters it rests on are zero or missing here"):
+    """The verdict word of a claims table: holds is True, False or None (not measurable:
+    a ratio() that gave None, a counter the GPU does not report). None never passes."""
+    if holds is None:
+        return f"cannot be judged here ({why_not_judged})"
+    return "holds" if holds else "does not hold"
+
+
+def compare(x, op, threshold):
+    """x op threshold for a measured x that may be None (not measurable): None stays None,
+    so that `verdict(compare(ratio(a, b), ">", 2))` cannot turn 0 / 0 into "holds"."""
+    if x is None:
+        return None
+    return {">": x > threshold, ">=": x >= threshold, "<": x < threshold, "<=": x <= threshold}[op]
+
+
 def rows_where(rows, **conditions):
     """The rows whose columns equal the given strings (version="8", n="8388608")."""
     return [r for r in rows if all(r.get(k) == str(v) for k, v in conditions.items())]
