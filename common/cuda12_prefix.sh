@@ -25,7 +25,8 @@
 # About 1.2 GB is downloaded (nvidia-cuda-dev is 0.9 GB of it); the .deb files are kept in
 # CW_CUDA12_CACHE (default /var/cache/cw-cuda12) and not fetched again, and a PREFIX that is
 # already complete (its cw-cuda12.stamp) is only checked, so a second run takes seconds.
-# Environment: CW_CUDA12_CACHE, CW_CUDA12_MIRROR (default http://deb.debian.org/debian).
+# Environment: CW_CUDA12_CACHE, CW_CUDA12_MIRROR (default: the Debian archive of this machine's
+# own apt configuration, common/debian_mirror.sh).
 set -uo pipefail
 me=cuda12_prefix
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -33,7 +34,8 @@ say() { echo "$me: $*" >&2; }
 [ $# -eq 1 ] && [ -n "$1" ] || { echo "usage: $me.sh PREFIX   (e.g. /opt/cw-cuda12)" >&2; exit 2; }
 case $1 in /*) prefix=${1%/} ;; *) prefix=$PWD/${1%/} ;; esac
 cache=${CW_CUDA12_CACHE:-/var/cache/cw-cuda12}
-mirror=${CW_CUDA12_MIRROR:-http://deb.debian.org/debian}
+mirror=${CW_CUDA12_MIRROR:-$(bash "$(dirname "${BASH_SOURCE[0]}")/debian_mirror.sh")}
+[ -n "$mirror" ] || die "no Debian archive found in this machine's apt configuration (set CW_CUDA12_MIRROR)"
 suite=trixie
 packages="nvidia-cuda-toolkit nvidia-cuda-dev libcudart12 libcublas12 libcublaslt12 libcub-dev libthrust-dev libcu++-dev"
 stamp_name=cw-cuda12.stamp
