@@ -92,16 +92,25 @@ cw_detect_gpu() {
   export CW_GPU_OK CW_GPU_REASON
 }
 
-# gpu_case NAME CMD...: a GPU run that must exit 0 with at least one "Result = PASS" and no
-# "Result = FAIL"; skipped with the reason where there is no GPU.
+# gpu_case NAME CMD...: a GPU run that must exit 0, print its "planned: N runs" line, and
+# account for every planned run: as many "Result = PASS" lines plus labelled demonstration
+# lines (": demonstration, not validated") as runs planned, at least one PASS, no FAIL. A
+# version that silently drops out of a run is caught, not only one that fails. Skipped with
+# the reason where there is no GPU.
 gpu_case() {
   local name=$1; shift
   cw_detect_gpu
   if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
   t_run "$@"
+  local planned pass demo
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
+  pass=$(grep -c 'Result = PASS' "$T_OUT")
+  demo=$(grep -c ': demonstration, not validated$' "$T_OUT")
   if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
-  elif ! grep -q 'Result = PASS' "$T_OUT"; then t_fail "$name" "no 'Result = PASS' line"; t_show_failure
   elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
+  elif [ -z "$planned" ]; then t_fail "$name" "no 'planned: N runs' line"; t_show_failure
+  elif [ "$pass" -lt 1 ] || [ $((pass + demo)) -ne "$planned" ]; then
+    t_fail "$name" "$pass PASS + $demo demonstration lines, $planned runs planned"; t_show_failure
   else t_pass "$name"; fi
 }
 

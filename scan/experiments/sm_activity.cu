@@ -57,6 +57,7 @@ int run(int argc, char** argv) {
     const cw::DeviceInfo dev = cw::select_device(0);
     std::printf("%s\n", dev.describe().c_str());
     std::string csv = "n,threads,per_thread,blocks,sm,sm_blocks,active_ns,span_ns,active_pct,device\n";
+    std::printf("planned: %zu runs\n", sizes.size());  // one traced, checked launch per size
     for (long long n : sizes) {
         const std::size_t un = static_cast<std::size_t>(n);
         std::vector<unsigned> h_in(un), h_out(un);
