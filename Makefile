@@ -6,7 +6,7 @@
 # Build options (SMS, CUDA_PATH, HOST_COMPILER, dbg=1) are passed down; see common/arch.mk.
 
 # The one list of assignments: the folders whose Makefile includes ../common/assignment.mk.
-ASSIGNMENTS := $(shell bash common/assignments.sh)
+ASSIGNMENTS := $(shell bash common/scripts/assignments.sh)
 export PYTHONDONTWRITEBYTECODE := 1
 FOLDERS := common $(ASSIGNMENTS) $(patsubst %/Makefile,%,$(wildcard slurm/Makefile))
 RESULTS_FILE := $(CURDIR)/build/test-results.txt
@@ -28,7 +28,7 @@ test test-gpu: all
 	      tee -a $(RESULTS_FILE); \
 	  fi; \
 	done
-	@CW_TEST_RESULTS=$(RESULTS_FILE) bash -c '. common/testlib.sh; t_summary $(RESULTS_FILE)'
+	@CW_TEST_RESULTS=$(RESULTS_FILE) bash -c '. common/tests/testlib.sh; t_summary $(RESULTS_FILE)'
 
 report:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d report; done
@@ -49,7 +49,7 @@ experiments:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d experiments; done
 
 summary:
-	python3 common/results_summary.py README.md $(ASSIGNMENTS)
+	python3 common/py/results_summary.py README.md $(ASSIGNMENTS)
 
 clean:
 	@for d in $(FOLDERS); do $(MAKE) -C $$d clean; done

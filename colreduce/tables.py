@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from readme_tables import Readme, md_table, num, read_csv  # noqa: E402
 
 csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/colreduce.csv"

@@ -16,8 +16,8 @@ HOST_CXX := $(or $(HOST_COMPILER),g++)
 SMS ?= 35 52
 
 # Evaluated once, and only by the targets that compile (make plots needs no toolkit).
-GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/select_arch.sh "$(NVCC)" "$(SMS)" --flags))$(GENCODE_FLAGS)
-ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/select_arch.sh "$(NVCC)" "$(SMS)" --message))$(ARCH_MESSAGE)
+GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --flags))$(GENCODE_FLAGS)
+ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --message))$(ARCH_MESSAGE)
 
 WARN_FLAGS := -Wall -Wextra
 ifeq ($(dbg),1)
@@ -35,7 +35,7 @@ endif
 CCBIN_FLAG := $(if $(HOST_COMPILER),-ccbin $(HOST_COMPILER))
 # Debian's CUDA headers in /usr/include can be shadowed by another CUDA's links in
 # /usr/local/include; shadowed_cuda_headers.sh puts the toolkit's own first (or prints nothing).
-UNSHADOW_FLAGS = $(eval UNSHADOW_FLAGS := $(shell $(COMMON_DIR)/shadowed_cuda_headers.sh "$(NVCC)" "$(abspath $(COMMON_DIR))/build/cuda-include"))$(UNSHADOW_FLAGS)
+UNSHADOW_FLAGS = $(eval UNSHADOW_FLAGS := $(shell $(COMMON_DIR)/scripts/shadowed_cuda_headers.sh "$(NVCC)" "$(abspath $(COMMON_DIR))/build/cuda-include"))$(UNSHADOW_FLAGS)
 # Device code is C++14 (the oldest toolkit supported, 11.8, defaults to it); library-baseline translation units
 # (CUB, Thrust, cuBLAS) are built with the toolkit's default standard, which CCCL may require.
 NVCC_COMMON_FLAGS = $(CCBIN_FLAG) $(GENCODE_FLAGS) $(NVCC_OPT_FLAGS) $(NVCC_WERROR) \

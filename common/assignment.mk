@@ -86,10 +86,10 @@ $(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcar
 # Tier 1 (no GPU) and tier 2 (GPU, skipped with the reason where there is none); the
 # summary line is printed here when run alone, by the top-level Makefile otherwise.
 test: $(BIN) $(UNIT_TEST_BIN) devinfo
-	@CW_TIERS="$${CW_TIERS:-1 2}" bash $(COMMON_DIR)/run_tests.sh $(TEST_NAME) "$(UNIT_TEST_BIN)"
+	@CW_TIERS="$${CW_TIERS:-1 2}" bash $(COMMON_DIR)/tests/run_tests.sh $(TEST_NAME) "$(UNIT_TEST_BIN)"
 
 test-gpu: $(BIN) devinfo
-	@CW_TIERS=2 bash $(COMMON_DIR)/run_tests.sh $(TEST_NAME) ""
+	@CW_TIERS=2 bash $(COMMON_DIR)/tests/run_tests.sh $(TEST_NAME) ""
 
 .PHONY: devinfo
 devinfo:
@@ -99,17 +99,17 @@ report: $(BIN)
 	$(MAKE) report-run
 	$(MAKE) plots
 
-# The experiments, staged (common/staged_run.sh): results/ is replaced only by a whole,
+# The experiments, staged (common/scripts/staged_run.sh): results/ is replaced only by a whole,
 # successful run; a failed or interrupted one is kept under build/runs/ and named.
 report-run: $(BIN)
-	@bash $(COMMON_DIR)/staged_run.sh $(NAME) $(MAKE) --no-print-directory report-experiments
+	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME) $(MAKE) --no-print-directory report-experiments
 
 # Hardware counters (needs a GPU and Nsight Compute): each assignment's profile-experiments
-# recipe calls common/ncu_profile.sh per version and size, writing $(RESULTS_DIR)/profile.csv;
+# recipe calls common/scripts/ncu_profile.sh per version and size, writing $(RESULTS_DIR)/profile.csv;
 # staged like report-run, so a failed profile never touches results/profile.csv.
 profile: $(BIN) devinfo
-	@bash $(COMMON_DIR)/ncu_profile.sh --check
-	@bash $(COMMON_DIR)/staged_run.sh $(NAME)-profile $(MAKE) --no-print-directory profile-experiments
+	@bash $(COMMON_DIR)/scripts/ncu_profile.sh --check
+	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME)-profile $(MAKE) --no-print-directory profile-experiments
 
 # Tuning experiments (experiments/*.cu, run by hand on a GPU): compiled here so that CI
 # keeps them building.

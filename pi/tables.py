@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"

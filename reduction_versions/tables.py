@@ -21,7 +21,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "common"))
+sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 # Optional arguments (used by the tier-1 test): tables.py [RESULTS_DIR [README]]

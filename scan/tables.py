@@ -7,7 +7,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the shared helpers
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "common"))
+sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import Readme, md_table, read_csv  # noqa: E402
 
 README = os.path.join(HERE, "README.md")

@@ -55,7 +55,7 @@ cw_do() {
 # nested makes the first such line is the program's). Afterwards:
 #   CW_INTERRUPTED  SIGINT/SIGTERM/SIGHUP when the job was signalled meanwhile (scancel, the
 #                   time limit, Ctrl-C), else empty
-#   CW_RUN_KEPT     the folder common/staged_run.sh kept a failed or interrupted run in
+#   CW_RUN_KEPT     the folder common/scripts/staged_run.sh kept a failed or interrupted run in
 #   CW_RUN_UPDATED  the results/ files a successful staged run replaced (the last one's)
 #   CW_RUNS_UPDATED every successful staged run's, "<run name>: <files>; ..." (make profile
 #                   at the top stages one run per assignment)
@@ -175,7 +175,7 @@ cw_require_gpu() {
 }
 
 # cw_report FOLDER: the assignment's experiments (`make report-run`, staged by
-# common/staged_run.sh): FOLDER/results/ is replaced only by a whole, successful run; a failed
+# common/scripts/staged_run.sh): FOLDER/results/ is replaced only by a whole, successful run; a failed
 # or interrupted run is kept, and named in the log, under FOLDER/build/runs/.
 cw_signal_number() { case $1 in SIGHUP) echo 1 ;; SIGINT) echo 2 ;; *) echo 15 ;; esac; }
 cw_report() {
@@ -194,21 +194,21 @@ cw_report() {
   else cw_log "done: $folder/results/ updated:${CW_RUN_UPDATED:+ $CW_RUN_UPDATED}"; fi
 }
 
-# Nsight Compute and a GPU, before anything is built or profiled: common/ncu_profile.sh --check
+# Nsight Compute and a GPU, before anything is built or profiled: common/scripts/ncu_profile.sh --check
 # (ncu: $NCU, else on PATH, else /usr/local/cuda/bin/ncu); missing: its one line, exit 2 (no
 # ncu) or 3 (no usable GPU). CW_GPU_CHECK=0 skips it (make profile checks again anyway).
 cw_require_profiler() {
-  if cw_dry; then cw_do bash common/ncu_profile.sh --check; return 0; fi
+  if cw_dry; then cw_do bash common/scripts/ncu_profile.sh --check; return 0; fi
   [ "$CW_GPU_CHECK" = 0 ] && return 0
   cw_build common bin/devinfo >/dev/null
   local status=0 err ncu
   err=$(mktemp)
-  bash common/ncu_profile.sh --check 2>"$err" || status=$?
+  bash common/scripts/ncu_profile.sh --check 2>"$err" || status=$?
   if [ "$status" -ne 0 ]; then
     local why
     why=$(grep -v '^$' "$err" | head -n 1)
     rm -f "$err"
-    cw_fail "$status" "${why:-common/ncu_profile.sh --check exited $status} (on $(hostname)): nothing was profiled, every results/profile.csv left as it was"
+    cw_fail "$status" "${why:-common/scripts/ncu_profile.sh --check exited $status} (on $(hostname)): nothing was profiled, every results/profile.csv left as it was"
   fi
   rm -f "$err"
   ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
@@ -227,7 +227,7 @@ cw_profile() {
   # Built first, one at a time under the same per-folder locks as the assignments' own jobs
   # (submit_all.sh --profile runs them side by side in this one checkout); make profile then
   # finds every program up to date.
-  for folder in $(bash common/assignments.sh); do cw_build "$folder"; done
+  for folder in $(bash common/scripts/assignments.sh); do cw_build "$folder"; done
   cw_make --no-print-directory profile || status=$?
   done_part=${CW_RUNS_UPDATED:+ (already updated: $CW_RUNS_UPDATED)}
   if [ -n "$CW_RUN_KEPT" ]; then

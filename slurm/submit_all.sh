@@ -4,7 +4,7 @@
 #
 #   slurm/submit_all.sh [--print] [--partition=NAME] [--profile] [--no-plots] [JOB...]
 #
-#   JOB          an assignment (the list: bash common/assignments.sh) or vecmax_sweep
+#   JOB          an assignment (the list: bash common/scripts/assignments.sh) or vecmax_sweep
 #                (default: every assignment, and vecmax_sweep with vecmax)
 #   --print      print the sbatch commands, submit nothing (ids shown as <job>)
 #   --partition  the GPU partition for every job (default: the scripts' `gpu`, the reports'
@@ -21,8 +21,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 self=$repo/slurm/$(basename "${BASH_SOURCE[0]}")
 cd "$repo" || exit 2
 # The one list of assignments (folders whose Makefile includes common/assignment.mk).
-read -r -a assignments <<<"$(bash common/assignments.sh)"
-[ ${#assignments[@]} -gt 0 ] || { echo "submit_all.sh: common/assignments.sh lists no assignment in $repo" >&2; exit 2; }
+read -r -a assignments <<<"$(bash common/scripts/assignments.sh)"
+[ ${#assignments[@]} -gt 0 ] || { echo "submit_all.sh: common/scripts/assignments.sh lists no assignment in $repo" >&2; exit 2; }
 is_assignment() { [[ " ${assignments[*]} " == *" $1 "* ]]; }
 
 usage() { sed -n '2,/^[^#]/{/^#/p}' "$self" | sed 's/^# \{0,1\}//'; }

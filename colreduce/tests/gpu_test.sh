@@ -152,16 +152,16 @@ else
   fi
 fi
 
-# make profile's path: Nsight Compute on one small size and one version (common/ncu_profile.sh,
+# make profile's path: Nsight Compute on one small size and one version (common/scripts/ncu_profile.sh,
 # the metric list of the Makefile), tidy rows with the DRAM throughput; skipped without ncu.
 if [ "$CW_GPU_OK" != 1 ]; then
   t_skip "profile: ncu_profile.sh on tall, 16000 x 8, tidy DRAM rows" "$CW_GPU_REASON"
-elif ! cr_ncu_reason=$(bash ../common/ncu_profile.sh --check 2>&1); then
+elif ! cr_ncu_reason=$(bash ../common/scripts/ncu_profile.sh --check 2>&1); then
   t_skip "profile: ncu_profile.sh on tall, 16000 x 8, tidy DRAM rows" "$cr_ncu_reason"
 else
   cr_metrics=$(make --no-print-directory -s -p -n 2>/dev/null | sed -n 's/^PROFILE_METRICS := //p' | head -n 1)
   rm -f "$cr_tmp/profile.csv"
-  CW_PROFILE_LOG_DIR="$cr_tmp/profile" t_run bash ../common/ncu_profile.sh "$cr_tmp/profile.csv" colreduce tall 16000 8 \
+  CW_PROFILE_LOG_DIR="$cr_tmp/profile" t_run bash ../common/scripts/ncu_profile.sh "$cr_tmp/profile.csv" colreduce tall 16000 8 \
     "$cr_metrics" --print-units base --kernel-name regex:column_sum $cr --only=tall 16000 8 --repeat=1 --warmup=0
   if [ "$T_STATUS" -eq 0 ] && [ -n "$cr_metrics" ] &&
      grep -q '^colreduce,tall,.*,16000,8,dram__throughput.avg.pct_of_peak_sustained_elapsed,' "$cr_tmp/profile.csv"; then

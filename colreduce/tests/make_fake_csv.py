@@ -9,7 +9,7 @@ scripts and of tables.py. The values are made up; the files are never results.
     bin/colreduce --print-csv-header | python3 tests/make_fake_csv.py OUT.csv --context
         three fresh processes of context creation
     python3 tests/make_fake_csv.py OUT.csv --profile
-        results/profile.csv's tidy layout (common/ncu_tidy.py): every version at two sizes
+        results/profile.csv's tidy layout (common/py/ncu_tidy.py): every version at two sizes
 """
 import sys
 

@@ -26,7 +26,7 @@ printf '#!/bin/sh\nexit 9\n' >"$stub_dir/nogpu/nvidia-smi"; chmod +x "$stub_dir/
 
 arch_case() {  # NAME TOOLKIT GPU SMS EXPECTED_FLAGS
   local got
-  got=$(PATH="$stub_dir/$3:$PATH" ./select_arch.sh "$stub_dir/$2/nvcc" "$4" --flags | xargs)
+  got=$(PATH="$stub_dir/$3:$PATH" ./scripts/select_arch.sh "$stub_dir/$2/nvcc" "$4" --flags | xargs)
   if [ "$got" = "$5" ]; then t_pass "arch: $1"; else t_fail "arch: $1" "got '$got', expected '$5'"; fi
 }
 arch_case "CUDA 11.8 builds sm_35 and sm_52" cuda118 nogpu "35 52" \
@@ -43,13 +43,13 @@ arch_case "PTX for the highest of several" cuda13 nogpu "90 80" \
   "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90"
 arch_case "toolkit without --list-gpu-arch builds what was asked" nolist nogpu "35 52" \
   "-gencode arch=compute_35,code=sm_35 -gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
-msg=$(PATH="$stub_dir/nogpu:$PATH" ./select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message)
+msg=$(PATH="$stub_dir/nogpu:$PATH" ./scripts/select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message)
 if [ "$msg" = "arch: building sm_75 + compute_75 PTX (SMS=35 52 not supported by nvcc 13.0; oldest supported)" ]; then
   t_pass "arch: one line saying what and why"
 else
   t_fail "arch: one line saying what and why" "got '$msg'"
 fi
-msg=$(./select_arch.sh "$stub_dir/old/nvcc" "35 52" --message); status=$?
+msg=$(./scripts/select_arch.sh "$stub_dir/old/nvcc" "35 52" --message); status=$?
 if [ "$status" -ne 0 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] &&
    grep -q '^error: nvcc 9.0 .* older than CUDA 11.8.*module load cuda/11.8' <<<"$msg"; then
   t_pass "arch: a toolkit older than 11.8 is refused in one line naming the minimum"
@@ -85,7 +85,9 @@ make_compiling_nvcc tk118 11.8
 make_compiling_nvcc tk124 12.4
 stale_copy=$CW_TEST_TMP/stale-common
 rm -rf "$stale_copy"; mkdir -p "$stale_copy"
-cp Makefile arch.mk assignment.mk select_arch.sh shadowed_cuda_headers.sh ./*.h ./*.cuh devinfo.cu "$stale_copy/"
+mkdir -p "$stale_copy/scripts"
+cp Makefile arch.mk assignment.mk ./*.h ./*.cuh devinfo.cu "$stale_copy/"
+cp scripts/select_arch.sh scripts/shadowed_cuda_headers.sh "$stale_copy/scripts/"
 mkdir -p "$stale_copy/tests" && cp tests/gpu_selftest.cu "$stale_copy/tests/"
 stale_build() {  # TOOLKIT SMS -> how many nvcc compile lines make printed
   PATH="$stub_dir/nogpu:$PATH" make --no-print-directory -C "$stale_copy" all CUDA_PATH="$stub_dir/$1" SMS="$2" 2>&1 |

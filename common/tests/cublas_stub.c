@@ -1,5 +1,5 @@
-/* A stand-in libcublas.so.11 for the legacy phase (common/legacy_build.sh packs it, built
- * with gcc; common/gpu_session.sh legacy puts it on LD_LIBRARY_PATH). The GPU machine has
+/* A stand-in libcublas.so.11 for the legacy phase (common/scripts/legacy_build.sh packs it, built
+ * with gcc; common/scripts/gpu_session.sh legacy puts it on LD_LIBRARY_PATH). The GPU machine has
  * CUDA 13 only, and the real cuBLAS 11 is too large to carry: with this library colreduce's
  * CUDA 11.8 build loads and runs every version but `cublas`, whose cublasCreate fails with
  * CUBLAS_STATUS_NOT_INITIALIZED, so that the program stops with its one-line cuBLAS error

@@ -9,7 +9,7 @@ h=version,validated,is_baseline,n,kernel_ms,kernel_ms_scope,baseline_ms,speedup_
   echo "racy,0,0,1000,0.1,kernels,1.0,10,8000,400,1"
   echo "slow,1,0,1000,2.0,kernels,1.0,0.5,400,20,0"; } >"$sum_dir/demo/results/a.csv"
 { echo "$h"; echo "other,1,1,10,1.0,call: alloc+kernels,1.0,1.0,,,1"; echo "single,1,0,10,0.25,kernels,1.0,4.0,,,1"; } >"$sum_dir/nobw/results/b.csv"
-t_run python3 results_summary.py "$sum_dir/README.md" "$sum_dir/demo" "$sum_dir/nobw"
+t_run python3 py/results_summary.py "$sum_dir/README.md" "$sum_dir/demo" "$sum_dir/nobw"
 demo_row=$(grep -F '[demo]' "$sum_dir/README.md" || true)
 nobw_row=$(grep -F '[nobw]' "$sum_dir/README.md" || true)
 if [ "$T_STATUS" -ne 0 ]; then
@@ -37,7 +37,7 @@ mkdir -p "$sum_dir/demo/results/h200"
   echo "fast,1,0,1000,0.8,kernels,1.0,1.25,1000,50,1,NVIDIA H200"
   echo "lib,1,1,10,0.004,kernels,0.004,1.0,1,1,1,NVIDIA H200"
   echo "fast,1,0,10,0.005,memset+kernels,0.004,0.8,1,1,1,NVIDIA H200"; } >"$sum_dir/demo/results/h200/a.csv"
-t_run python3 results_summary.py "$sum_dir/README.md" "$sum_dir/demo" "$sum_dir/nobw"
+t_run python3 py/results_summary.py "$sum_dir/README.md" "$sum_dir/demo" "$sum_dir/nobw"
 if [ "$T_STATUS" -ne 0 ]; then
   t_fail "results summary: a second GPU's results" "exit $T_STATUS"; t_show_failure
 else

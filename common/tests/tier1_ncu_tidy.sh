@@ -6,7 +6,7 @@
 # names shortened, launches of one kernel reduced to their median, the L2 flush left out.
 nt_out=$CW_TEST_TMP/ncu_tidy.csv
 rm -f "$nt_out"
-t_run python3 ncu_tidy.py tests/data/ncu_sample.csv "$nt_out" --assignment reduction_versions --version 1 --n 65536 \
+t_run python3 py/ncu_tidy.py tests/data/ncu_sample.csv "$nt_out" --assignment reduction_versions --version 1 --n 65536 \
   --device "NVIDIA H100 80GB HBM3" --ncu-version 2025.3.1
 nt_check=$(python3 - "$nt_out" <<'PY'
 import csv, sys
@@ -31,7 +31,7 @@ else
   t_fail "ncu_tidy: real ncu CSV to tidy rows (medians, units, short kernel names, flush left out)" "exit $T_STATUS: $nt_check"
 fi
 printf '==PROF== nothing profiled\n' >"$CW_TEST_TMP/empty_ncu.csv"
-t_run python3 ncu_tidy.py "$CW_TEST_TMP/empty_ncu.csv" "$CW_TEST_TMP/none.csv" --assignment a --version v --n 1
+t_run python3 py/ncu_tidy.py "$CW_TEST_TMP/empty_ncu.csv" "$CW_TEST_TMP/none.csv" --assignment a --version v --n 1
 if [ "$T_STATUS" -eq 2 ] && [ ! -e "$CW_TEST_TMP/none.csv" ] && [ "$(wc -l <"$T_ERR")" -eq 1 ]; then
   t_pass "ncu_tidy: output without metrics is exit 2, one line, nothing written"
 else

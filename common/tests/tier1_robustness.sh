@@ -3,7 +3,7 @@
 # integers, one-line messages, --help=, --only items, FIFOs/directories/devices/proc files
 # refused without blocking, nothing created on exit 2 or 3, --print-csv-header's core
 # columns. Each case is bounded by a timeout: a hang fails it.
-for cw_a in $(bash "$CW_COMMON_DIR/assignments.sh"); do
+for cw_a in $(bash "$CW_COMMON_DIR/scripts/assignments.sh"); do
   cw_prog=$CW_COMMON_DIR/../$cw_a/bin/$cw_a
   case $cw_a in
     pi) cw_small="--niter=1000" ;;

@@ -4,7 +4,7 @@
 # I2F conversions), and the issue slots (one warp instruction per scheduler and cycle).
 # Thrust's second, one-block pass (DeviceReduceSingleTileKernel) is left out: its first pass
 # does all the work. Rows: assignment,version,kernel,m,n,metric,unit,value,... with version
-# "<label>:<precision>" (common/ncu_tidy.py).
+# "<label>:<precision>" (common/py/ncu_tidy.py).
 # Usage: gnuplot -c plots/pipe_utilisation.gp results/profile.csv figures/pipe_utilisation.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2

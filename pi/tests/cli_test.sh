@@ -1,6 +1,6 @@
 # Tier 1 of pi (no GPU): --help, every bad option and bad input file gives exit 2 with one
 # line on stderr, before any CUDA call; --print-csv-header; valid command lines reach the
-# device (exit 3 without one) and leave no file behind. Sourced by common/run_tests.sh from pi/.
+# device (exit 3 without one) and leave no file behind. Sourced by common/tests/run_tests.sh from pi/.
 P=bin/pi
 expect_output "pi: --help lists every option" \
   "--niter=N.*--sizes=.*--chunk=N.*--threads=N.*--blocks=N.*--precision=float\|double\|both.*--cpu-threads=N.*--cpu-repeat=N.*--repeat=N.*--warmup=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=.*--print-csv-header.*--inject-fault" \

@@ -1,6 +1,6 @@
 # Tier 2 of pi (GPU): every version at the awkward sizes, several launch configurations,
 # the report's largest size once (with the accuracy targets), and compute-sanitizer.
-# Sourced by common/run_tests.sh from pi/; every case is skipped where there is no GPU.
+# Sourced by common/tests/run_tests.sh from pi/; every case is skipped where there is no GPU.
 P=bin/pi
 Q="--repeat=2 --warmup=1 --cpu-repeat=1"
 SIZES=1,63,64,65,1025,1000003

@@ -56,7 +56,7 @@ gen(os.path.join(out, "table2.csv"), [2 ** k for k in range(27, 31)], ["1", "2",
 gen(os.path.join(out, "error.csv"), [4 ** k for k in range(0, 16)], allv)
 gen(os.path.join(out, "bench.csv"), [2 ** 30], ["1", "2", "single", "thrust", "cpu", "cpu_omp"])
 
-# A profile.csv as `make profile` writes it (common/ncu_tidy.py's columns; version
+# A profile.csv as `make profile` writes it (common/py/ncu_tidy.py's columns; version
 # "<label>:<precision>"; Thrust with its two kernels), made-up values, units as ncu prints them.
 PROFILE = {  # version: (time_us, FMA %, FP64 %, XU %, issue %, warp instructions per 64 terms)
     "1:float": (900, 35, 1, 60, 55, 38), "2:float": (910, 34, 1, 60, 54, 37.5),

@@ -44,7 +44,7 @@ with open(os.path.join(out, "latency.csv"), "w") as f:
     f.write("device,memory,footprint_bytes,stride_bytes,loads,cycles_per_load\n"
             "Synthetic GPU,shared,4096,4,1048576,30\nSynthetic GPU,L1,16384,128,1048576,38\n"
             "Synthetic GPU,L2,4194304,128,262144,270\nSynthetic GPU,DRAM,268435456,128,65536,820\n")
-# Nsight Compute counters as common/ncu_tidy.py writes them; CUB with its two kernels.
+# Nsight Compute counters as common/py/ncu_tidy.py writes them; CUB with its two kernels.
 metrics = {"gpu__time_duration.sum": "nsecond", "dram__throughput.avg.pct_of_peak_sustained_elapsed": "%",
            "dram__bytes_read.sum": "byte", "sm__warps_active.avg.pct_of_peak_sustained_active": "%",
            "sm__maximum_warps_per_active_cycle_pct": "%", "smsp__inst_executed.sum": "inst",

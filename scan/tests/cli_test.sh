@@ -1,6 +1,6 @@
 # Tier 1 of scan (no GPU): --help, --print-csv-header, and every bad option or bad input file
 # gives exit 2 with one line on stderr, before any CUDA call; without a GPU, exit 3 with the
-# runtime's message and no file written. Sourced by common/run_tests.sh from scan/.
+# runtime's message and no file written. Sourced by common/tests/run_tests.sh from scan/.
 scan=bin/scan
 tmp=$CW_TEST_TMP
 

@@ -3,7 +3,7 @@
 # exact equality with the CPU (the expected counts come from the program's "planned: N runs");
 # the report's n = 33 result; --input/--output; an injected fault must FAIL; compute-sanitizer memcheck, racecheck and
 # synccheck on every version but the two racy demonstrations. Each case is skipped without
-# a GPU. Sourced by common/run_tests.sh from scan/.
+# a GPU. Sourced by common/tests/run_tests.sh from scan/.
 scan=bin/scan
 tmp=$CW_TEST_TMP
 quick="--repeat=1 --warmup=0 --runs=1 --l2=keep"

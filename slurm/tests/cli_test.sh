@@ -1,4 +1,4 @@
-# Tier 1 of slurm/ (sourced by common/run_tests.sh from slurm/): the batch scripts without
+# Tier 1 of slurm/ (sourced by common/tests/run_tests.sh from slurm/): the batch scripts without
 # Slurm (syntax, #SBATCH lines, plain-bash runs, the gather's checks, submit_all --print),
 # then on a real single-node Slurm started here (slurm/tests/cluster.sh), which needs root
 # and Debian's slurmctld, slurmd, slurm-client and munge: without them every Slurm case is
@@ -18,7 +18,7 @@ export CW_MODULE_INIT=
 
 sl_here=$PWD                      # slurm/
 sl_repo=$(cd .. && pwd)
-sl_assignments=$(bash "$sl_repo/common/assignments.sh")   # the one list
+sl_assignments=$(bash "$sl_repo/common/scripts/assignments.sh")   # the one list
 sl_stub=$sl_here/tests/fake_vecmax.sh
 # shellcheck source=cluster.sh
 . "$sl_here/tests/cluster.sh"
@@ -43,7 +43,7 @@ sl_make_repo() {
       cp -a "$sl_repo/$a" "$dir/"
     else
       mkdir -p "$dir/$a/results"
-      # (the include line, never read by make, keeps it in common/assignments.sh's list)
+      # (the include line, never read by make, keeps it in common/scripts/assignments.sh's list)
       printf 'all:\n\t@echo placeholder for %s\nreport-run:\n\t@echo placeholder report-run; exit 3\nplots:\n\t@:\nifeq (0,1)\ninclude ../common/assignment.mk\nendif\n' "$a" >"$dir/$a/Makefile"
       cp "$sl_repo/$a/README.md" "$dir/$a/" 2>/dev/null
       [ -f "$sl_repo/$a/sweep_configs.txt" ] && cp "$sl_repo/$a/sweep_configs.txt" "$dir/$a/"
@@ -67,8 +67,8 @@ else
   t_skip "shellcheck finds nothing" "shellcheck not installed (apt-get install shellcheck)"
 fi
 
-if [ -n "$sl_assignments" ]; then t_pass "common/assignments.sh lists the assignments ($sl_assignments)"
-else t_fail "common/assignments.sh lists the assignments" "it printed nothing"; fi
+if [ -n "$sl_assignments" ]; then t_pass "common/scripts/assignments.sh lists the assignments ($sl_assignments)"
+else t_fail "common/scripts/assignments.sh lists the assignments" "it printed nothing"; fi
 
 # The repository finder: one source (find_repo.sh), a byte-identical copy in every job script.
 sl_bad=""
@@ -394,7 +394,7 @@ echo "-- slurm/: on a real single-node Slurm"
 
 # Real environment modules (Lmod), as a cluster's batch job gets them: modulefiles for every CUDA
 # toolkit this machine has (Debian's nvidia-cuda-toolkit, /usr/local/cuda, the CUDA 12 prefix
-# common/cuda12_prefix.sh makes in /opt/cw-cuda12, and the roots named in CW_EXTRA_CUDA_ROOTS,
+# common/scripts/cuda12_prefix.sh makes in /opt/cw-cuda12, and the roots named in CW_EXTRA_CUDA_ROOTS,
 # space-separated, which CI sets), named after the release their nvcc reports, in a MODULEPATH
 # of the test's own; the oldest marked default (.version), so that a `module load cuda` that
 # ignored the mark would get the newest instead. A CUDA major release (11, 12, 13) with no
@@ -428,7 +428,7 @@ sl_lmod_setup_cases() {
     m="no CUDA $major.x toolkit here (looked in $sl_lmod_roots and CW_EXTRA_CUDA_ROOTS=${CW_EXTRA_CUDA_ROOTS:-})"
     case $major in
       11) m="$m; Debian bookworm's is apt-get install nvidia-cuda-toolkit" ;;
-      12) m="$m; bash common/cuda12_prefix.sh /opt/cw-cuda12 makes one from Debian trixie's packages" ;;
+      12) m="$m; bash common/scripts/cuda12_prefix.sh /opt/cw-cuda12 makes one from Debian trixie's packages" ;;
       13) m="$m; NVIDIA's CUDA 13 installs in /usr/local/cuda" ;;
     esac
     sl_lmod_other+=("skip|$m")

@@ -2,13 +2,13 @@
 # Makes a stand-in assignment for the staging tests (no GPU, no compiler needed):
 #   fake_assignment.sh DIR NAME
 # DIR/NAME/Makefile includes common/assignment.mk (and through it common/arch.mk), so
-# `make report-run` is the assignments' own staged rule (common/staged_run.sh); the program is already "built"
+# `make report-run` is the assignments' own staged rule (common/scripts/staged_run.sh); the program is already "built"
 # (bin/NAME, no sources: CU_SRCS and CPP_SRCS empty) and report-experiments runs
 # tests/fake_experiment.sh, which writes a partial CSV into the staging folder and then
 # succeeds, fails or sleeps (FAKE_EXPERIMENT);
-# `make profile` is the assignments' own staged rule too (after common/ncu_profile.sh --check),
+# `make profile` is the assignments' own staged rule too (after common/scripts/ncu_profile.sh --check),
 # its profile-experiments the same script writing profile.csv.
-# results/ holds three "committed" CSVs; a README gives it a report number (common/assignments.sh).
+# results/ holds three "committed" CSVs; a README gives it a report number (common/scripts/assignments.sh).
 set -eu
 dir=$1 name=$2
 mkdir -p "$dir/$name/bin" "$dir/$name/results"

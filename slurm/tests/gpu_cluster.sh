@@ -258,7 +258,7 @@ if [ "$nogpu" = 1 ]; then
 else
   work=$repo
 fi
-read -r -a assignments <<<"$(cd "$work" && bash common/assignments.sh)"
+read -r -a assignments <<<"$(cd "$work" && bash common/scripts/assignments.sh)"
 nconfigs=$(sed -e 's/#.*//' "$work/vecmax/sweep_configs.txt" 2>/dev/null | awk 'NF' | wc -l)
 args=()
 profile_note="not submitted (CW_CLUSTER_PROFILE=1 submits it)"

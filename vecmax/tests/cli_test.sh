@@ -1,7 +1,7 @@
 # Tier 1 of vecmax (no GPU): its own options and input rules (the shared contract's cases are
 # in common/tests/tier1_robustness.sh), each bad one exit 2 with one line on stderr before
 # any CUDA call; the order of work without a GPU (exit 3 before any host buffer is filled,
-# no file left); --help; the sweep list; tables.py. Sourced by common/run_tests.sh.
+# no file left); --help; the sweep list; tables.py. Sourced by common/tests/run_tests.sh.
 B=bin/vecmax
 T=$CW_TEST_TMP
 # A machine without a usable GPU, on any machine: no device is visible (CUDA error 100), or
@@ -127,9 +127,9 @@ else t_fail "sweep_configs.txt names the per-line arguments" "no '# vecmax-args:
 
 # tables.py regenerates the README tables from CSVs with the program's columns (a fake run
 # in a scratch copy: the committed README and results are not touched).
-mkdir -p "$T/tables/vecmax/results" "$T/tables/common"
+mkdir -p "$T/tables/vecmax/results" "$T/tables/common/py"
 cp README.md tables.py sweep_configs.txt "$T/tables/vecmax/" && cp -r original "$T/tables/vecmax/"
-cp ../common/readme_tables.py "$T/tables/common/"
+cp ../common/py/readme_tables.py "$T/tables/common/py/"
 $B --print-csv-header >"$T/header.txt"
 python3 - "$T/tables/vecmax/results" "$T/header.txt" <<'PY'
 import sys, os

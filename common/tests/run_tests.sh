@@ -8,7 +8,7 @@
 # the folder's own summary line closes the output.
 set -u
 CW_SUITE=$1 unit_bin=${2:-}
-CW_COMMON_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CW_COMMON_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)  # common/ (this script is in common/tests/)
 CW_TIERS=${CW_TIERS:-1 2}
 own_results=0
 if [ -z "${CW_TEST_RESULTS:-}" ]; then
@@ -18,7 +18,7 @@ CW_TEST_TMP=$(mktemp -d)
 export CW_SUITE CW_COMMON_DIR CW_TEST_RESULTS CW_TEST_TMP
 trap 'rm -rf "$CW_TEST_TMP"' EXIT
 # shellcheck source=testlib.sh
-. "$CW_COMMON_DIR/testlib.sh"
+. "$CW_COMMON_DIR/tests/testlib.sh"
 
 case " $CW_TIERS " in *" 1 "*)
   echo "== $CW_SUITE: tier 1 (no GPU needed)"

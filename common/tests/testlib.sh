@@ -175,7 +175,7 @@ figure_case() {
 
 # ---- Nsight Compute: make profile's path on small shapes (tier 2; run from an assignment) ----
 
-# ncu_profile_case NAME DIR RUNS EXPECT...: common/ncu_profile.sh on a few small shapes, into
+# ncu_profile_case NAME DIR RUNS EXPECT...: common/scripts/ncu_profile.sh on a few small shapes, into
 # a fresh DIR/profile.csv (ncu's logs in DIR/ncu, the scripts' output in DIR/ncu.out). RUNS is
 # a function that calls ncu_profile_run once for each profiling run; NCU_METRICS holds the
 # Makefile's PROFILE_METRICS meanwhile. Passes when every run exits 0 and the CSV meets every
@@ -184,7 +184,7 @@ figure_case() {
 ncu_profile_case() {
   local name=$1 dir=$2 runs=$3; shift 3
   local reason check NCU_DIR=$dir NCU_OK=1 NCU_METRICS
-  if ! reason=$(bash ../common/ncu_profile.sh --check 2>&1); then t_skip "$name" "$reason"; return; fi
+  if ! reason=$(bash ../common/scripts/ncu_profile.sh --check 2>&1); then t_skip "$name" "$reason"; return; fi
   rm -f "$dir/profile.csv"
   : >"$dir/ncu.out"
   # shellcheck disable=SC2016  # $(PROFILE_METRICS) is make's, not the shell's
@@ -199,10 +199,10 @@ ncu_profile_case() {
 # ncu_profile_case's RUNS, one `ncu_profile.sh NCU_DIR/profile.csv ARGS...` (its arguments as
 # that script takes them after OUT.csv); a run that fails makes the case fail.
 ncu_profile_run() {
-  CW_PROFILE_LOG_DIR=$NCU_DIR/ncu bash ../common/ncu_profile.sh "$NCU_DIR/profile.csv" "$@" >>"$NCU_DIR/ncu.out" 2>&1 || NCU_OK=0
+  CW_PROFILE_LOG_DIR=$NCU_DIR/ncu bash ../common/scripts/ncu_profile.sh "$NCU_DIR/profile.csv" "$@" >>"$NCU_DIR/ncu.out" 2>&1 || NCU_OK=0
 }
 
-# ncu_profile_check CSV METRICS EXPECT...: prints "ok" if the tidy CSV (common/ncu_tidy.py's
+# ncu_profile_check CSV METRICS EXPECT...: prints "ok" if the tidy CSV (common/py/ncu_tidy.py's
 # rows) meets every EXPECT, else what is wrong. METRICS is the comma list asked for. EXPECT:
 #   VERSION=KERNEL  the version has exactly one kernel, whose name contains KERNEL, with a
 #                   row for every metric of METRICS and no other
@@ -248,7 +248,7 @@ PY
 # Skipped with ncu_profile.sh --check's words where Nsight Compute or a GPU is missing.
 profile_experiments_case() {
   local name=$1 sub=$2 fig=$3 verdict_fn=$4 committed=$5 placeholder=$6; shift 6
-  if ! bash ../common/ncu_profile.sh --check 2>"$CW_TEST_TMP/ncu.check"; then
+  if ! bash ../common/scripts/ncu_profile.sh --check 2>"$CW_TEST_TMP/ncu.check"; then
     t_skip "$name" "$(head -n 1 "$CW_TEST_TMP/ncu.check")"; return
   fi
   local prof=$CW_TEST_TMP/profile

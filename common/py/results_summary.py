@@ -1,6 +1,6 @@
 """The results summary of the top README.md, regenerated from every assignment's results/*.csv.
 
-    python3 common/results_summary.py README.md vecmax pi scan colreduce reduction_versions
+    python3 common/py/results_summary.py README.md vecmax pi scan colreduce reduction_versions
 
 (`make summary`, run by `make plots` and `make report`.) It rewrites what stands between
 `<!-- BEGIN results-summary -->` and `<!-- END results-summary -->` with one row per

@@ -3,7 +3,7 @@
 An assignment's tables.py builds its tables with these helpers and replaces the text
 between `<!-- BEGIN name -->` and `<!-- END name -->` in its README.md:
 
-    import sys, os; sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common"))
+    import sys, os; sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common", "py"))
     from readme_tables import read_csv, md_table, replace_block
     rows = read_csv("results/sweep.csv")
     text = md_table(rows, ["version", ("threads", "threads/block", "{}"), ("kernel_ms", "kernel (ms)", "{:.3f}")])

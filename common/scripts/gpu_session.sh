@@ -2,12 +2,12 @@
 # Everything a GPU machine is needed for, in one call (for a borrowed GPU node or a
 # teaching assistant's check): build for the local GPU, run the GPU tier of the tests, run
 # the experiments of the chosen assignments, and pack logs and results.
-#   bash common/gpu_session.sh [PHASES] [FOLDERS]
+#   bash common/scripts/gpu_session.sh [PHASES] [FOLDERS]
 #     PHASES   any of: tests report profile ncu-sample legacy cluster (default: "tests report")
 #              tests: make test-gpu per folder; report: make report-run (staged) per folder;
 #              profile: make profile per folder; ncu-sample: a small real ncu CSV for the
 #              parser's unit test (common/tests/data/ncu_sample.csv); legacy: the GPU tier
-#              of the CUDA 11.8 SMS="35 52" build packed by common/legacy_build.sh (its
+#              of the CUDA 11.8 SMS="35 52" build packed by common/scripts/legacy_build.sh (its
 #              compute_52 PTX JIT-compiled by the driver), run from the pack, never rebuilt:
 #              CW_LEGACY_PACK (default .legacy-pack), logs/legacy-*.log, legacy_record.txt
 #              (alone, "legacy" builds nothing in this checkout); cluster: a single-node Slurm
@@ -19,9 +19,9 @@
 # CW_RESULTS_SUBDIR=h200: the report phase writes into */results/h200/ (a second GPU's
 # results, committed beside the first: README.md, "Results summary").
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 phases=${1:-tests report}
-folders=${2:-$(bash common/assignments.sh)}
+folders=${2:-$(bash common/scripts/assignments.sh)}
 OUT=${OUT:-$PWD/build/gpu_session}
 logs=$OUT/logs
 mkdir -p "$logs"
@@ -57,7 +57,7 @@ if [[ " $phases " == *" tests "* ]]; then
     note "test-gpu $f: $(grep -c "^PASS $f:" "$results") passed, $(grep -c "^FAIL $f:" "$results") failed, $(grep -c "^SKIP $f:" "$results") skipped in $(( $(date +%s) - s ))s"
     grep "^FAIL $f:" "$results" | head -n 20 | tee -a "$summary"
   done
-  CW_TEST_RESULTS=$results bash -c ". common/testlib.sh; t_summary $results" | tail -n 1 | tee -a "$summary"
+  CW_TEST_RESULTS=$results bash -c ". common/tests/testlib.sh; t_summary $results" | tail -n 1 | tee -a "$summary"
 fi
 
 if [[ " $phases " == *" report "* ]]; then
@@ -90,7 +90,7 @@ if [[ " $phases " == *" ncu-sample "* ]]; then
   note "ncu-sample: exit $?, $(wc -l <"$OUT/ncu_sample.csv" 2>/dev/null) lines"
 fi
 
-# legacy: tier 2 of every folder from the pack of common/legacy_build.sh (the CUDA 11.8 build
+# legacy: tier 2 of every folder from the pack of common/scripts/legacy_build.sh (the CUDA 11.8 build
 # for SMS="35 52"; on a newer GPU the driver JIT-compiles its compute_52 PTX, so the
 # __CUDA_ARCH__ < 600 paths run). The pack is unpacked into a temporary folder (times kept)
 # and each folder's run_tests.sh is run there directly (no `make test-gpu`, no devinfo rule).
@@ -111,7 +111,7 @@ legacy_phase() {
   rec "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -n 1 |
                  sed 's/^\(.*\), \(.*\), \(.*\)$/\1 (compute capability \3), driver \2/' | grep . || echo "none (nvidia-smi: no device)")"
   if [ ! -f "$pack/tree.tar.gz" ] || [ ! -f "$pack/MANIFEST.sha256" ] || [ ! -f "$pack/BUILD_INFO.txt" ]; then
-    note "LEGACY FAILED: no legacy pack at $pack (make one where CUDA 11.8 is: bash common/legacy_build.sh $pack)"
+    note "LEGACY FAILED: no legacy pack at $pack (make one where CUDA 11.8 is: bash common/scripts/legacy_build.sh $pack)"
     rec "no pack at $pack"; return
   fi
   sed -n 's/^toolkit: /build toolkit: /p; s/^source: /build source: /p; s/^made /build made /p' "$pack/BUILD_INFO.txt" >>"$record"
@@ -143,7 +143,7 @@ legacy_phase() {
     chmod +x "$guard/$c"
   done
   cat >"$lt/guard.mk" <<MK
-# The legacy phase (common/gpu_session.sh): read first by every make, nothing is rebuilt.
+# The legacy phase (common/scripts/gpu_session.sh): read first by every make, nothing is rebuilt.
 override BUILD_CONFIG = \$(if \$(wildcard \$(CONFIG_STAMP)),\$(file <\$(CONFIG_STAMP)),legacy-phase: no stamp)
 override NVCC := $guard/nvcc
 override HOST_CXX := $guard/g++
@@ -164,7 +164,7 @@ MK
     if [ ! -f "$tree/$f/tests/gpu_test.sh" ]; then note "legacy $f: not in the pack"; rec "$f: not in the pack"; continue; fi
     (cd "$tree/$f" && CW_TEST_RESULTS=$results CW_TIERS=2 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
        LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-       timeout "${CW_LEGACY_TIMEOUT:-900}" bash ../common/run_tests.sh "$suite" "") >"$logs/legacy-$f.log" 2>&1
+       timeout "${CW_LEGACY_TIMEOUT:-900}" bash ../common/tests/run_tests.sh "$suite" "") >"$logs/legacy-$f.log" 2>&1
     counts="$(grep -c "^PASS $suite:" "$results") passed, $(grep -c "^FAIL $suite:" "$results") failed, $(grep -c "^SKIP $suite:" "$results") skipped"
     note "legacy $f: $counts in $(( $(date +%s) - s ))s"
     rec "$f: $counts"

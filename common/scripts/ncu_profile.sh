@@ -4,7 +4,7 @@
 #       exit 0 if ncu and a usable GPU are there; else one line and exit 2 (no ncu) or 3 (no GPU)
 #   ncu_profile.sh OUT.csv ASSIGNMENT VERSION "M" N "METRICS" PROGRAM [ARGS...]
 #       runs `ncu --clock-control none --csv --metrics METRICS PROGRAM ARGS` (clocks left as
-#       they are) and appends the tidy rows (common/ncu_tidy.py) for VERSION at size (M, N)
+#       they are) and appends the tidy rows (common/py/ncu_tidy.py) for VERSION at size (M, N)
 #       to OUT.csv. METRICS is ncu's comma list (regex:... allowed). Options for ncu itself
 #       (--kernel-name, --launch-count, --print-units ...) may stand before PROGRAM: every
 #       argument after METRICS is passed to ncu as given. ncu's raw CSV and the
@@ -12,7 +12,7 @@
 #       Kernels whose name matches CW_NCU_EXCLUDE (a regex; the L2 flush always) are left out
 #       of the rows, for a library whose kernel names are not known in advance.
 set -u
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+common=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)  # common/ (this script is in common/scripts/)
 ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
 
 check() {
@@ -20,11 +20,11 @@ check() {
     echo "profile: Nsight Compute (ncu) not found: install it or put it on PATH (module load cuda), or set NCU=/path/to/ncu" >&2
     exit 2
   fi
-  if [ ! -x "$here/bin/devinfo" ]; then
+  if [ ! -x "$common/bin/devinfo" ]; then
     echo "profile: common/bin/devinfo is not built (make -C common all)" >&2
     exit 2
   fi
-  if ! "$here/bin/devinfo" --check >/dev/null 2>"${TMPDIR:-/tmp}/cw-devinfo.$$"; then
+  if ! "$common/bin/devinfo" --check >/dev/null 2>"${TMPDIR:-/tmp}/cw-devinfo.$$"; then
     echo "profile: $(head -n 1 "${TMPDIR:-/tmp}/cw-devinfo.$$")" >&2
     rm -f "${TMPDIR:-/tmp}/cw-devinfo.$$"
     exit 3
@@ -51,5 +51,5 @@ if [ "$status" -ne 0 ]; then
   tail -n 5 "$log" >&2
   exit "$status"
 fi
-python3 "$here/ncu_tidy.py" "$raw" "$out" --assignment "$assignment" --version "$version" --m "$m" --n "$n" \
+python3 "$common/py/ncu_tidy.py" "$raw" "$out" --assignment "$assignment" --version "$version" --m "$m" --n "$n" \
   --device "$device" --ncu-version "$ncu_version" --exclude "l2_flush${CW_NCU_EXCLUDE:+|$CW_NCU_EXCLUDE}" || exit $?

@@ -1,6 +1,6 @@
 """Nsight Compute's CSV output, made tidy: one row per (version, kernel, size, metric).
 
-    python3 common/ncu_tidy.py NCU.csv OUT.csv --assignment A --version V --n N
+    python3 common/py/ncu_tidy.py NCU.csv OUT.csv --assignment A --version V --n N
                                [--m M] [--device NAME] [--ncu-version VER] [--exclude REGEX]
 
 NCU.csv is what `ncu --csv --log-file NCU.csv --metrics ...` wrote: the "details" layout,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian archive this machine's own apt configuration uses, printed as one URI (no
 # trailing slash), so that nothing in the repository names a package mirror's host:
-#   bash common/debian_mirror.sh            (CI's non-free source, cuda12_prefix.sh's trixie)
+#   bash common/scripts/debian_mirror.sh            (CI's non-free source, cuda12_prefix.sh's trixie)
 # It reads the deb822 files (/etc/apt/sources.list.d/*.sources) and the one-line files
 # (/etc/apt/sources.list, /etc/apt/sources.list.d/*.list) and takes the first binary ("deb")
 # source whose suite is the machine's release itself (not -security or -updates).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A CUDA 12.x toolkit for building, from Debian trixie's non-free packages (issue #16):
-#   bash common/cuda12_prefix.sh PREFIX        (CI: /opt/cw-cuda12)
+#   bash common/scripts/cuda12_prefix.sh PREFIX        (CI: /opt/cw-cuda12)
 # prints PREFIX/bin/nvcc on stdout when PREFIX holds a working CUDA 12 toolkit, making it first
 # if needed; progress goes to stderr; on failure one line "cuda12_prefix: error: ..." and exit 1
 # (exit 2: usage).
@@ -26,7 +26,7 @@
 # CW_CUDA12_CACHE (default /var/cache/cw-cuda12) and not fetched again, and a PREFIX that is
 # already complete (its cw-cuda12.stamp) is only checked, so a second run takes seconds.
 # Environment: CW_CUDA12_CACHE, CW_CUDA12_MIRROR (default: the Debian archive of this machine's
-# own apt configuration, common/debian_mirror.sh).
+# own apt configuration, common/scripts/debian_mirror.sh).
 set -uo pipefail
 me=cuda12_prefix
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -177,7 +177,7 @@ mv "$stage/usr/lib/x86_64-linux-gnu" "$new/lib64"
 # NVIDIA's own nvcc.profile, as in a toolkit installed from its runfile: every path from the
 # folder nvcc is in (_HERE_), so that the prefix can be moved.
 cat >"$new/bin/nvcc.profile" <<'PROFILE'
-# written by common/cuda12_prefix.sh (paths relative to this folder)
+# written by common/scripts/cuda12_prefix.sh (paths relative to this folder)
 TOP              = $(_HERE_)/..
 NVVMIR_LIBRARY_DIR = $(TOP)/nvvm/libdevice
 LD_LIBRARY_PATH += $(TOP)/lib64:
@@ -189,7 +189,7 @@ PTXAS_FLAGS     +=
 PROFILE
 info=$(smoke_test "$new") || die "the unpacked toolkit does not work: $info"
 {
-  echo "CUDA $info, from Debian $suite ($mirror) by common/cuda12_prefix.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "CUDA $info, from Debian $suite ($mirror) by common/scripts/cuda12_prefix.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   for p in $packages; do dpkg-deb -f "$(deb "$p")" Package Version | paste -sd' '; done
 } >"$new/$stamp_name"
 rm -rf "$prefix" && mv "$new" "$prefix" || die "cannot move the toolkit into $prefix"

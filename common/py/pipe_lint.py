@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Early-exit readers at the end of a pipeline, in shell scripts that set pipefail.
 
-    python3 common/pipe_lint.py FILE...     (exit 1 and one line per finding, else exit 0)
+    python3 common/py/pipe_lint.py FILE...     (exit 1 and one line per finding, else exit 0)
 
 Under `set -o pipefail`, `producer | grep -q PATTERN` (or `| head`, `| grep -m N`) fails
 whenever the reader stops at its first match before the producer has written its last line:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one list of assignments: the folders whose Makefile includes ../common/assignment.mk,
 # in the order of the reports. Prints them on one line, space-separated.
-#   bash common/assignments.sh            (from anywhere)
-cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+#   bash common/scripts/assignments.sh            (from anywhere)
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 grep -l '^include \.\./common/assignment\.mk' */Makefile 2>/dev/null |
   while read -r mk; do
     d=${mk%/Makefile}
