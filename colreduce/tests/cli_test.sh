@@ -13,7 +13,7 @@ expect_output "--help lists the options and the positional form" \
   sh -c "$cr --help | tr '\n' ' '"
 # The version list of --help is the registry: every label, the slow ones and the baseline marked.
 expect_output "--help lists every version of the registry" \
-  "\* original .*slow.*\* high1 .*slow.*\* high2 .*slow.*\* block_per_column .*\* tall .*\* tall_det .*\* cublas .*\[library baseline\] +block_per_column_over_limit .*\[demonstration, not validated\]" \
+  "\* original .*slow.*\* high1 .*slow.*\* high2 .*slow.*\* high2_const .*slow.*\* block_per_column .*\* tall .*\* tall_det .*\* cublas .*\[library baseline\] +block_per_column_over_limit .*\[demonstration, not validated\]" \
   sh -c "$cr --help | tr '\n' ' '"
 expect_output "--help documents the shared defaults (repeat 20, warmup 3, seed 1) and automatic 0" \
   "--threads=N .*0 = automatic.*1024.*--blocks=N .*0 = automatic.*--repeat=N .*default: 20.*--warmup=N .*default: 3.*--seed=N .*default: 1\)" \
@@ -50,7 +50,7 @@ expect_usage_error "--blocks negative" "--blocks=-1 is out of range" $cr --block
 expect_usage_error "--slow-repeat non-numeric" "--slow-repeat expects an integer" $cr --slow-repeat=x
 expect_usage_error "--seed negative" "--seed=-1 is out of range" $cr --seed=-1
 expect_usage_error "--only names a version twice" "names version 'tall' twice" $cr --only=tall,cublas,tall
-expect_usage_error "--only with an unknown label" "unknown version 'high3' \(known: original,high1,high2,block_per_column,tall,tall_det,cublas,block_per_column_over_limit\)" $cr --only=tall,high3
+expect_usage_error "--only with an unknown label" "unknown version 'high3' \(known: original,high1,high2,high2_const,block_per_column,tall,tall_det,cublas,block_per_column_over_limit\)" $cr --only=tall,high3
 expect_usage_error "--csv unwritable" "cannot write CSV file" $cr --csv=/nonexistent-dir/x.csv
 printf 'a,b\n1,2\n' >"$cr_tmp/other.csv"
 expect_usage_error "--csv with other columns" "has different columns" $cr --csv="$cr_tmp/other.csv"
