@@ -125,7 +125,7 @@ python3 tests/make_fake_csv.py "$cr_tmp/fake/profile.csv" --profile
 cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/main-only/colreduce.csv"
 cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/fake.csv"
 for cr_fig in kernel_time gpu_total_split dram_sol; do
-  cr_in="$cr_tmp/fake.csv"
+  cr_in="$cr_tmp/fake/colreduce.csv"
   [ "$cr_fig" = dram_sol ] && cr_in="$cr_tmp/fake/profile.csv"
   figure_case "figure $cr_fig renders (synthetic CSV)" "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" "$cr_tmp/gp.log"
 done
