@@ -89,7 +89,7 @@ struct Version : cw::VersionInfo {
     ReducerFactory make = nullptr;
 };
 
-// The registry: every version, in the order they run (original, high1, high2,
+// The registry: every version, in the order they run (original, high1, high2, high2_const,
 // block_per_column, tall, tall_det, cublas; then the demonstration block_per_column_over_limit,
 // which runs only when --only names it).
 const std::vector<Version>& versions();

@@ -15,7 +15,8 @@ if (strstrt(output, ".pdf") > 0) {
 }
 set output output
 
-versions = "original high1 high2 block_per_column tall tall_det cublas"
+# The versions profiled, in the order of the file (awk: gnuplot has no distinct()).
+versions = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } !($k in s) { s[$k] = 1; printf \"%%s \", $k }' '%s'", input))
 nver = words(versions)
 vpos(v) = (sum [i = 1:nver] (word(versions, i) eq v ? i : 0)) - 1
 # The sizes profiled, "MxN" in the order of the file (awk: gnuplot has no distinct()).
@@ -33,7 +34,9 @@ colors = "#1b9e77 #d95f02 #7570b3 #e7298a"
 set style fill solid 0.8 border -1
 set boxwidth bw
 set xrange [-0.6:nver - 0.4]
-set xtics ("original" 0, "high1" 1, "high2" 2, "block\\_per\\_column" 3, "tall" 4, "tall\\_det" 5, "cuBLAS" 6) font ",9"
+# x tic labels from the data: one per version the CSV holds, at the centre of its group of bars.
+set xtics () font ",9" noenhanced
+do for [i = 1:nver] { set xtics add (word(versions, i) i - 1) }
 set yrange [0:115]
 set ytics 0, 20, 100
 set grid noxtics ytics

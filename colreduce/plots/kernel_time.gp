@@ -17,15 +17,11 @@ plot input using (column("config_index")):(strcol("size_label")) with table
 unset table
 set xtics ()
 do for [i = 1:|$sizes|] { set xtics add (word($sizes[i], 2) int(word($sizes[i], 1))) }
-# The versions that have rows (a CSV written before block_per_column existed has none of it:
-# gnuplot would warn about a plot with no valid point), counted with awk.
-rows_of(v) = int(system(sprintf("awk -F, -v v='%s' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } $k == v { r++ } END { print r + 0 }' '%s'", v, input)))
-# Each version keeps its place, point type and colour (from the full list) whichever are present.
-all_versions = "original high1 high2 block_per_column tall tall_det cublas"
-place(v) = sum [k = 1:words(all_versions)] (word(all_versions, k) eq v ? k : 0)
-versions = ""
-do for [v in all_versions] { if (rows_of(v) > 0) { versions = versions." ".v } }
+# The versions, from the CSV itself (its rows, in their order; awk: gnuplot has no
+# distinct()): each keeps its place, point type and colour from that order.
+versions = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } !($k in s) { s[$k] = 1; printf \"%%s \", $k }' '%s'", input))
+place(v) = sum [k = 1:words(versions)] (word(versions, k) eq v ? k : 0)
 # Points (sizes are categories), each version shifted a little so that none hides another.
 plot for [i = 1:words(versions)] input \
-     using (col_if("version", word(versions, i), "config_index") + 0.07 * (place(word(versions, i)) - 4)):(column("kernel_ms")) \
+     using (col_if("version", word(versions, i), "config_index") + 0.07 * (place(word(versions, i)) - (words(versions) + 1) / 2.0)):(column("kernel_ms")) \
      with points pt (place(word(versions, i)) + 3) lc place(word(versions, i)) ps 1.6 lw 2 title word(versions, i)

@@ -13,7 +13,7 @@ expect_output "--help lists the options and the positional form" \
   sh -c "$cr --help | tr '\n' ' '"
 # The version list of --help is the registry: every label, the slow ones and the baseline marked.
 expect_output "--help lists every version of the registry" \
-  "\* original .*slow.*\* high1 .*slow.*\* high2 .*slow.*\* block_per_column .*\* tall .*\* tall_det .*\* cublas .*\[library baseline\] +block_per_column_over_limit .*\[demonstration, not validated\]" \
+  "\* original .*slow.*\* high1 .*slow.*\* high2 .*slow.*\* high2_const .*slow.*\* block_per_column .*\* tall .*\* tall_det .*\* cublas .*\[library baseline\] +block_per_column_over_limit .*\[demonstration, not validated\]" \
   sh -c "$cr --help | tr '\n' ' '"
 expect_output "--help documents the shared defaults (repeat 20, warmup 3, seed 1) and automatic 0" \
   "--threads=N .*0 = automatic.*1024.*--blocks=N .*0 = automatic.*--repeat=N .*default: 20.*--warmup=N .*default: 3.*--seed=N .*default: 1\)" \
@@ -50,7 +50,7 @@ expect_usage_error "--blocks negative" "--blocks=-1 is out of range" $cr --block
 expect_usage_error "--slow-repeat non-numeric" "--slow-repeat expects an integer" $cr --slow-repeat=x
 expect_usage_error "--seed negative" "--seed=-1 is out of range" $cr --seed=-1
 expect_usage_error "--only names a version twice" "names version 'tall' twice" $cr --only=tall,cublas,tall
-expect_usage_error "--only with an unknown label" "unknown version 'high3' \(known: original,high1,high2,block_per_column,tall,tall_det,cublas,block_per_column_over_limit\)" $cr --only=tall,high3
+expect_usage_error "--only with an unknown label" "unknown version 'high3' \(known: original,high1,high2,high2_const,block_per_column,tall,tall_det,cublas,block_per_column_over_limit\)" $cr --only=tall,high3
 expect_usage_error "--csv unwritable" "cannot write CSV file" $cr --csv=/nonexistent-dir/x.csv
 printf 'a,b\n1,2\n' >"$cr_tmp/other.csv"
 expect_usage_error "--csv with other columns" "has different columns" $cr --csv="$cr_tmp/other.csv"
@@ -125,25 +125,27 @@ python3 tests/make_fake_csv.py "$cr_tmp/fake/profile.csv" --profile
 cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/main-only/colreduce.csv"
 cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/fake.csv"
 for cr_fig in kernel_time gpu_total_split dram_sol; do
-  cr_in="$cr_tmp/fake.csv"
+  cr_in="$cr_tmp/fake/colreduce.csv"
   [ "$cr_fig" = dram_sol ] && cr_in="$cr_tmp/fake/profile.csv"
   figure_case "figure $cr_fig renders (synthetic CSV)" "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" "$cr_tmp/gp.log"
 done
 cp README.md "$cr_tmp/README.md"
 python3 tables.py "$cr_tmp/fake/colreduce.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&
-  ! grep -q 'no results yet\|(run make' "$cr_tmp/README.md" &&
-  [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 4 ] &&
+  ! grep -q 'no results yet\|not measured yet\|cannot be judged' "$cr_tmp/README.md" &&
+  [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 5 ] &&
   grep -q '^| `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/README.md" &&
   grep -q '^| `tall` | 60.0 | 20.0 | .* | 92.0 |' "$cr_tmp/README.md" &&
-  grep -q '175–190 ms (median 180 ms) in 3 fresh processes' "$cr_tmp/README.md" &&
+  tr '\n' ' ' <"$cr_tmp/README.md" | grep -q '175–190 ms (median 180 ms) in 3 fresh processes' &&
+  grep -q '^| `block_per_column` | 1,600,000 × 32 | .* | 32.0 | ' "$cr_tmp/README.md" &&
+  grep -q 'sectors per load request ≥ 28 .* | holds |$' "$cr_tmp/README.md" &&
   grep -q 'FAKE GPU' "$cr_tmp/README.md"
 t_verdict "tables.py fills every README table and value (synthetic CSVs)" "$cr_tmp/tables.log"
 # Before make report-run / make profile wrote the optional CSVs: placeholders, no error.
 cp README.md "$cr_tmp/README.placeholders.md"
 python3 tables.py "$cr_tmp/main-only/colreduce.csv" "$cr_tmp/README.placeholders.md" >"$cr_tmp/tables3.log" 2>&1 &&
-  grep -q '^| (run make profile) |' "$cr_tmp/README.placeholders.md" &&
-  grep -q '^| (run make report-run) |' "$cr_tmp/README.placeholders.md" &&
-  grep -q 'v:demo-launch -->(run make report-run)<' "$cr_tmp/README.placeholders.md"
+  grep -q '^| not measured yet: run make profile |' "$cr_tmp/README.placeholders.md" &&
+  grep -q '^| not measured yet: run make report-run |' "$cr_tmp/README.placeholders.md" &&
+  tr '\n' ' ' <"$cr_tmp/README.placeholders.md" | grep -q 'the launch fails with not measured yet: run make report-run'
 t_verdict "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders" "$cr_tmp/tables3.log"
 # ... and from the committed CSV (the old or the new layout), leaving README.md as it is
 # when nothing changed in the results.
@@ -152,4 +154,18 @@ if [ -f results/colreduce.csv ]; then
   python3 tables.py results/colreduce.csv "$cr_tmp/README.committed.md" >"$cr_tmp/tables2.log" 2>&1 &&
     cmp -s README.md "$cr_tmp/README.committed.md"
   t_verdict "tables.py on results/colreduce.csv reproduces README.md" "$cr_tmp/tables2.log"
+fi
+
+# Generated text names the device from the CSVs: the committed results relabelled as another
+# GPU (a copy of results/ with the device column rewritten), and tables.py run on that copy,
+# must leave the word H100 nowhere in the README (no committed row of this README names the
+# device, so there is no exception).
+if [ -f results/colreduce.csv ]; then
+  rm -rf "$cr_tmp/relabel"; mkdir -p "$cr_tmp/relabel"
+  for f in results/*.csv; do sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-40GB/g' "$f" >"$cr_tmp/relabel/$(basename "$f")"; done
+  cp README.md "$cr_tmp/README.relabel.md"
+  python3 tables.py "$cr_tmp/relabel/colreduce.csv" "$cr_tmp/README.relabel.md" >"$cr_tmp/relabel.log" 2>&1 &&
+    grep -q 'A100-SXM4-40GB' "$cr_tmp/README.relabel.md" &&
+    { ! grep -n 'H100' "$cr_tmp/README.relabel.md" >>"$cr_tmp/relabel.log"; }
+  t_verdict "tables.py on results relabelled as an A100: no H100 left in the README" "$cr_tmp/relabel.log"
 fi

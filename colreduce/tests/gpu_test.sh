@@ -40,9 +40,9 @@ gpu_case "every version, m = 1600003 x n = 1000 (12.8 GB, pinned)" $cr 1600003 1
 
 # The report's eight run.slurm sizes (original only up to 1.6M rows: it is slow, and
 # report-run times it at 6.4M rows anyway).
-gpu_case "report sizes, high1/high2/tall/tall_det/cublas" \
+gpu_case "report sizes, high1/high2/high2_const/tall/tall_det/cublas" \
   $cr --sizes=160000x8,1600000x8,6400000x8,160000x32,1600000x32,6400000x32,160000x64,1600000x64 \
-  $cr_fast --only=high1,high2,tall,tall_det,cublas
+  $cr_fast --only=high1,high2,high2_const,tall,tall_det,cublas
 gpu_case "report sizes up to 1.6M rows, original" \
   $cr --sizes=160000x8,1600000x8,160000x32,1600000x32,160000x64,1600000x64 $cr_fast --only=original
 
@@ -86,7 +86,7 @@ a = [(i * 7 + j * 3) % 11 - 5 for i in range(m) for j in range(n)]
 sys.stdout.buffer.write(struct.pack('<%dd' % (m * n), *a))
 open('$cr_tmp/want.bin', 'wb').write(struct.pack('<%dd' % n, *[sum(a[i * n + j] for i in range(m)) for j in range(n)]))
 " >"$cr_tmp/in.bin"
-for cr_v in original high2 block_per_column tall; do
+for cr_v in original high2 high2_const block_per_column tall; do
   if [ "$CW_GPU_OK" != 1 ]; then t_skip "--input/--output exact sums, $cr_v" "$CW_GPU_REASON"; continue; fi
   t_run $cr --n=5 --input="$cr_tmp/in.bin" --output="$cr_tmp/out-$cr_v.bin" --only=$cr_v $cr_fast
   if [ "$T_STATUS" -eq 0 ] && cmp -s "$cr_tmp/out-$cr_v.bin" "$cr_tmp/want.bin"; then t_pass "--input/--output exact sums, $cr_v"
@@ -98,7 +98,7 @@ done
 cr_san=1x1,15x3,16x8,17x9,33x65,100x1000,1000x63,5x1024
 sanitize memcheck "memcheck, every version" $cr --sizes=$cr_san $cr_fast
 sanitize memcheck "memcheck, tall/tall_det --threads=1 --blocks=3" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=1 --blocks=3
-sanitize racecheck "racecheck, original/high1/high2/block_per_column/tall/tall_det" $cr --sizes=$cr_san $cr_fast --only=original,high1,high2,block_per_column,tall,tall_det
+sanitize racecheck "racecheck, original/high1/high2/high2_const/block_per_column/tall/tall_det" $cr --sizes=$cr_san $cr_fast --only=original,high1,high2,high2_const,block_per_column,tall,tall_det
 sanitize synccheck "synccheck, tall/tall_det --threads=96 --blocks=2" $cr --sizes=$cr_san $cr_fast --only=tall,tall_det --threads=96 --blocks=2
 
 # The report's third idea and its demonstration. block_per_column (1024 threads per block)
