@@ -1,0 +1,57 @@
+# Tier 1 (no GPU): README.md is what tables.py makes of the committed results/ (byte for
+# byte), names the GPU of the CSVs it was made from (never a fixed one), takes its versions
+# from the CSVs, and stays readable in a terminal (prose lines of at most 100 characters, no
+# value markers inside sentences). Sourced by common/run_tests.sh from this folder.
+R=$CW_TEST_TMP/readme
+rm -rf "$R"; mkdir -p "$R"
+if ! command -v python3 >/dev/null; then
+  t_skip "README.md from the committed results" "python3 not installed"
+else
+  cp README.md "$R/README.md"
+  python3 tables.py results "$R/README.md" >"$R/tables.log" 2>&1 && cmp -s README.md "$R/README.md"
+  t_verdict "README.md is exactly what tables.py makes of the committed results/ (run make plots)" "$R/tables.log"
+
+  # Another GPU's results: every device cell renamed. The regenerated README must name that GPU
+  # and never the one of the committed run.
+  mkdir -p "$R/a100"
+  for csv in results/*.csv; do
+    sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-40GB/g' "$csv" >"$R/a100/$(basename "$csv")"
+  done
+  cp README.md "$R/a100/README.md"
+  python3 tables.py "$R/a100" "$R/a100/README.md" >"$R/a100/tables.log" 2>&1 &&
+    grep -q 'A100-SXM4-40GB' "$R/a100/README.md" && ! grep -n 'H100' "$R/a100/README.md" >>"$R/a100/tables.log"
+  t_verdict "README.md regenerated from another GPU's CSVs names that GPU and never the H100" "$R/a100/tables.log"
+
+  # A version the program adds (here a copy of version 4's rows labelled 4w) reaches the tables
+  # from the CSVs alone: no list of labels in tables.py.
+  mkdir -p "$R/new"
+  cp results/*.csv "$R/new/"
+  for csv in versions.csv size_sweep.csv threads.csv; do
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "version") c = i } { print }
+             NR > 1 && $c == "4" { $c = "4w"; print }' OFS=, "results/$csv" >"$R/new/$csv"
+  done
+  cp README.md "$R/new/README.md"
+  python3 tables.py "$R/new" "$R/new/README.md" >"$R/new/tables.log" 2>&1 &&
+    grep -q '^| 4w | `reduce_first_add_during_load` |' "$R/new/README.md" &&
+    grep -q '^| ints | v1 | v2 | v3 | v4 | v4w | v5 |' "$R/new/README.md" &&
+    grep -q '^| 4w | ' "$R/new/README.md"
+  t_verdict "a new version label in the CSVs appears in the README tables (versions from the CSVs)" "$R/new/tables.log"
+
+  python3 - README.md >"$R/style.log" 2>&1 <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+bad, code = [], False
+for i, line in enumerate(text.split("\n"), 1):
+    if line.startswith("```"):
+        code = not code
+    elif not code and not line.startswith("|") and len(line) > 100:
+        bad.append(f"line {i}: {len(line)} characters")
+if "<!-- v:" in text:
+    bad.append(f"{text.count('<!-- v:')} inline value markers")
+if re.search(r"\bissues? #?\d", text):
+    bad.append("an issue number")
+print("; ".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+  t_verdict "README.md: prose lines of at most 100 characters, no inline value markers, no issue numbers" "$R/style.log"
+fi
