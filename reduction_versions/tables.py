@@ -3,7 +3,8 @@
 
 versions-table  Harris-style step and cumulative speed-up at 8,388,608 ints (results/versions.csv),
                 beside Harris's 2007 G80 figures
-targets-table   version 8 against CUB at 8,388,608 and 2^28 ints (versions.csv, size_sweep.csv)
+targets-table   version 8 against the library baseline at 8,388,608 and 2^28 ints, and the sentence
+                under it (versions.csv, size_sweep.csv)
 sweep-table     bandwidth against size for every version and the serial CPU (size_sweep.csv)
 threads-table   time per version and block size at 8,388,608 ints (threads.csv)
 unfixed-table   the report's version 5 as printed against the fixed one (unfixed_v5.csv)
@@ -11,10 +12,14 @@ iota-table      random data against the report's 1, 2, ..., n at 8,388,608 ints 
 latency-table   dependent-load latency: shared memory, L1, L2, DRAM (latency.csv)
 profile-table   Nsight Compute counters of each version's first pass (profile.csv, `make profile`)
 claims-table    the report's claims about each version, each against the counter that tests it,
-                with the verdict rule written in claims() below (profile.csv)
-and the numbers in the prose (value markers <!-- v:name -->), in conclusions() below.
-A CSV that is not there yet gives a placeholder row "(run make report-run)" or "(run make
-profile)" instead of a table.
+                with the verdict rule written in claims() below, then what the counters say about
+                versions 1 and 2 (profile.csv)
+conclusions     which of the report's conclusions hold: a generated list, every number from the
+                CSVs (values(), conclusions_text())
+The versions and the library baseline are read from the CSVs (set_versions), never listed here;
+the README holds no value markers inside sentences, only whole generated blocks. A CSV that is
+not there yet gives a placeholder ("(run make report-run)", "(run make profile)") instead of a
+table or a number.
 """
 import math
 import os
