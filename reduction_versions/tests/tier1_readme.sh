@@ -55,3 +55,30 @@ sys.exit(1 if bad else 0)
 PY
   t_verdict "README.md: prose lines of at most 100 characters, no inline value markers, no issue numbers" "$R/style.log"
 fi
+
+# Every option the README names for this program is one its --help lists, and every `make X`
+# it names is a target of this folder's Makefile (ncu's own options, named in the profiling
+# section, and common/ncu_profile.sh's --check are left out).
+if [ -x bin/reduction_versions ]; then
+  bin/reduction_versions --help >"$R/help.txt" 2>&1
+  make -qp 2>/dev/null | sed -n 's/^\([A-Za-z0-9_-]*\):.*/\1/p' | sort -u >"$R/targets.txt"
+  python3 - README.md "$R/help.txt" "$R/targets.txt" >"$R/names.log" 2>&1 <<'PY'
+import re, sys
+readme, help_text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+targets = set(open(sys.argv[3]).read().split())
+ncu = {"--kernel-name", "--launch-count", "--clock-control", "--cache-control", "--check"}
+known = set(re.findall(r"--[a-z0-9-]+", help_text))
+bad = []
+for option in sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", readme))):
+    if option not in known and option not in ncu:
+        bad.append(f"{option} is not in --help")
+for target in sorted(set(re.findall(r"`make (?:-C [\w/]+ )?([a-z][a-z0-9-]*)", readme))):
+    if target not in targets:
+        bad.append(f"make {target} is not a target")
+print("; ".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+  t_verdict "every option and make target README.md names exists (--help, the Makefile)" "$R/names.log"
+else
+  t_skip "every option and make target README.md names exists" "bin/reduction_versions is not built"
+fi
