@@ -41,8 +41,9 @@ set key bottom right box opaque font ",9" maxrows 5
 set arrow from graph 0, first ceiling to graph 1, first ceiling nohead dt 2 lw 2 lc rgb "#c03030"
 set label sprintf("device-to-device copy: %.0f GB/s", ceiling) at graph 0.6, first ceiling offset 0,0.7 tc rgb "#c03030"
 ncurves = words(curves)
-colors = "#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #000000 #909090"
-colour(i) = i <= words(colors) ? word(colors, i) : "#606060"
+# The versions take the palette in order; the library baseline is always grey.
+colors = "#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #000000 #cc79a7 #8b4513"
+colour(i) = word(curves, i) eq baseline ? "#909090" : (i <= words(colors) ? word(colors, i) : "#606060")
 plot for [i = 1:ncurves - 1] sprintf("$d%d", i) using 1:2 with linespoints lw 2 lc rgb colour(i) \
          title title_of(word(curves, i)), \
      sprintf("$d%d", ncurves) using 1:2 with linespoints lw 2 dt 3 lc rgb "black" title "CPU serial"

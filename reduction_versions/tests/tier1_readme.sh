@@ -36,6 +36,11 @@ else
     grep -q '^| ints | v1 | v2 | v3 | v4 | v4w | v5 |' "$R/new/README.md" &&
     grep -q '^| 4w | ' "$R/new/README.md"
   t_verdict "a new version label in the CSVs appears in the README tables (versions from the CSVs)" "$R/new/tables.log"
+  # ... and in the figures, whose positions and tic labels come from the CSV.
+  figure_case "figure time_per_version renders with the new label 4w" plots/time_per_version.gp \
+    "$R/new/versions.csv" "$R/new/time.png" "$R/new/time.log"
+  figure_case "figure bandwidth_vs_size renders with the new label 4w" plots/bandwidth_vs_size.gp \
+    "$R/new/size_sweep.csv" "$R/new/size.png" "$R/new/size.log"
 
   python3 - README.md >"$R/style.log" 2>&1 <<'PY'
 import re, sys
