@@ -124,8 +124,7 @@ int run(int argc, char** argv) {
                     "sizes to run instead of --n: comma list of N, A..B, 2^k, 1e6 (e.g. 1024,2^20,1e6)")
         .add_string("threads", &c.threads_text,
                     "threads per block: comma list of powers of two in 64..1024, all (= 64,...,1024), or 0 "
-                    "(automatic: each version's block size from the architecture policy, 256 for every version "
-                    "so far)")
+                    "(automatic: each version's block size from the architecture policy, rv::Policy)")
         .add_int("blocks", &c.blocks, 0, 1LL << 24,
                  "grid of the grid-stride versions 7 and 8 (0: automatic, the blocks resident at once, "
                  "occupancy x SMs, capped by the work)")
@@ -141,10 +140,23 @@ int run(int argc, char** argv) {
     help.inject_fault =
         "testing aid: change one input element on the GPU after the CPU sum, so every validated version must FAIL";
     help.pinned = "page-locked host buffer";
+    bool list_versions = false;
+    opts.add_flag("list-versions", &list_versions,
+                  "print one line per version (label, validated or demonstration, baseline, on by default or "
+                  "opt-in) and exit; no GPU needed");
     cw::add_shared_options(opts, c, help).positional({"n"}).epilog(rv::versions_epilog());
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
         return cw::kExitOk;
+    }
+    // The registry's version list for Makefiles and scripts: label first, then its kind.
+    if (list_versions) {
+        for (const rv::Version& v : registry)
+            std::printf("%s %s %s %s\n", v.label.c_str(), v.validated ? "validated" : "demonstration",
+                        v.is_baseline ? "baseline" : "kernel", v.by_default ? "default" : "opt-in");
+        if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return cw::kExitOk;
+        std::fprintf(stderr, "%s: cannot write the version list to standard output\n", kProgram);
+        return cw::kExitUsage;
     }
 
     // 1. Everything the user gave is checked here, before any CUDA call.

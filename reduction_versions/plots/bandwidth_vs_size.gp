@@ -7,12 +7,19 @@ stats input using (column("copy_bw_GBps")) nooutput
 ceiling = STATS_max
 # One datablock per curve ($d1, $d2, ...): the CSV interleaves the versions, so filtering
 # inside one plot command would break every line between its points.
-curves = "1 2 3 4 5 6 7 8 cub cpu"
+# The versions, in the order of their first row in the CSV (the program's registry order),
+# then the serial CPU sum (the same for every version of a size: read from the first one's rows).
+labels = ""
+stats input using (strstrt(" ".labels." ", " ".strcol("version")." ") == 0 ? (labels = labels.strcol("version")." ", 0) : 0) nooutput
+# The library baseline (is_baseline = 1) is titled by its own label.
+baseline = ""
+stats input using (column("is_baseline") == 1 ? (baseline = strcol("version"), 0) : 0) nooutput
+curves = labels."cpu"
 do for [i = 1:words(curves)] {
     v = word(curves, i)
     eval sprintf("set table $d%d", i)
     if (v eq "cpu") {
-        plot input using (column("n")):(column("cpu_bandwidth_GBps")) with table if (strcol("version") eq "cub")
+        plot input using (column("n")):(column("cpu_bandwidth_GBps")) with table if (strcol("version") eq word(labels, 1))
     } else {
         plot input using (column("n")):(column("bandwidth_GBps")) with table if (strcol("version") eq v)
     }
@@ -20,7 +27,7 @@ do for [i = 1:words(curves)] {
 }
 set datafile separator whitespace
 set datafile nocolumnheaders
-title_of(v) = (v eq "cub" ? "CUB" : "version ".v)
+title_of(v) = (v eq baseline ? v : "version ".v)
 set title "Bandwidth against size (median of the timed runs, L2 flushed before each)"
 set xlabel "ints summed (log scale)"
 set ylabel "bandwidth (GB/s, log scale)"
@@ -28,11 +35,15 @@ set logscale x 2
 set logscale y
 set format x "2^{%L}"
 set yrange [*:2 * ceiling]
-set key top left box opaque font ",9" maxrows 5
+# Bottom right: the only corner no curve crosses (the GPU curves rise to the copy line on the
+# right, the CPU curve stays near 10-20 GB/s).
+set key bottom right box opaque font ",9" maxrows 5
 set arrow from graph 0, first ceiling to graph 1, first ceiling nohead dt 2 lw 2 lc rgb "#c03030"
 set label sprintf("device-to-device copy: %.0f GB/s", ceiling) at graph 0.6, first ceiling offset 0,0.7 tc rgb "#c03030"
 ncurves = words(curves)
-colors = "#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #000000 #909090"
-plot for [i = 1:ncurves - 1] sprintf("$d%d", i) using 1:2 with linespoints lw 2 lc rgb word(colors, i) \
+# The versions take the palette in order; the library baseline is always grey.
+colors = "#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #000000 #cc79a7 #8b4513"
+colour(i) = word(curves, i) eq baseline ? "#909090" : (i <= words(colors) ? word(colors, i) : "#606060")
+plot for [i = 1:ncurves - 1] sprintf("$d%d", i) using 1:2 with linespoints lw 2 lc rgb colour(i) \
          title title_of(word(curves, i)), \
      sprintf("$d%d", ncurves) using 1:2 with linespoints lw 2 dt 3 lc rgb "black" title "CPU serial"

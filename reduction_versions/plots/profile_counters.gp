@@ -1,6 +1,6 @@
-# Nsight Compute counters of versions 1-8 and CUB at 8,388,608 ints, 256 threads (`make profile`,
-# results/profile.csv: one tidy row per version, kernel and metric), as small multiples: one
-# panel per counter, one bar per version. Each version's first pass only, the kernel launch
+# Nsight Compute counters of every version profiled (the versions and the library baseline) at
+# the report's size, 256 threads (`make profile`, results/profile.csv: one tidy row per version,
+# kernel and metric), as small multiples: one panel per counter, one bar per version. Each version's first pass only, the kernel launch
 # that reads the input (the later passes reduce at most 32,768 partials); for CUB its first
 # kernel (the single-tile kernel that sums its partials, a name with "SingleTile", is left out).
 #   gnuplot -c plots/profile_counters.gp results/profile.csv figures/profile_counters.png
@@ -12,9 +12,15 @@ if (strstrt(output, ".pdf") > 0) {
     set terminal pngcairo enhanced color font "Helvetica,10" size 1500,800
 }
 set output output
-labels = "1 2 3 4 5 6 7 8 cub"
+# The versions, in the order of their first row in the CSV (the program writes them in its
+# registry's order): x positions 0, 1, ... and the tic labels come from the data.
+labels = ""
+stats input using (strstrt(" ".labels." ", " ".strcol("version")." ") == 0 ? (labels = labels.strcol("version")." ", 0) : 0) nooutput
 nver = words(labels)
+# Position of a version on the x axis (0, 1, ...), NaN for a label not listed.
 vpos(v) = (sum [i = 1:nver] (word(labels, i) eq v ? i : 0)) - 1
+# An invisible series that puts each version's label under its position (xticlabels).
+tics = "input using (vpos(strcol('version'))):(NaN):xticlabels(strcol('version')) notitle"
 first_pass(k) = strstrt(k, "SingleTile") == 0
 # x position of a row of metric m (NaN for other metrics and other kernels)
 at(m) = (strcol("metric") eq m && first_pass(strcol("kernel")) && vpos(strcol("version")) >= 0) ? vpos(strcol("version")) : NaN
@@ -25,45 +31,60 @@ n = STATS_max
 set style fill solid 0.7 border -1
 set boxwidth 0.7
 set xrange [-0.7:nver - 0.3]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "7" 6, "8" 7, "CUB" 8) font ",9"
+set xtics font ",9"
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0
 set key off
 set multiplot layout 2, 4 title sprintf("Nsight Compute counters of the first pass over %.0f ints, 256 threads per block (x: version)", n)
 set title "kernel time (us)"
-plot input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))) with boxes lc rgb "#3060c0", \
+plot @tics, input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))) with boxes lc rgb "#3060c0", \
      input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))):(sprintf("%.1f", us(column("value"), strcol("unit")))) with labels offset 0,0.6 font ",8"
 set title "DRAM throughput (% of peak)"
 set yrange [0:100]
 set offsets 0, 0, 0, 0
-plot input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")) with boxes lc rgb "#3060c0", \
+plot @tics, input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")) with boxes lc rgb "#3060c0", \
      input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")):(sprintf("%.0f", column("value"))) with labels offset 0,0.6 font ",8"
-set title "occupancy (% of max warps): achieved (bars), theoretical (dashes)"
+set title "occupancy (% of max warps)"
 set key top center horizontal box opaque font ",8" samplen 1
 set yrange [0:127]
-plot input using (at("sm__warps_active.avg.pct_of_peak_sustained_active")):(column("value")) with boxes lc rgb "#3060c0" title "achieved", \
+plot @tics, input using (at("sm__warps_active.avg.pct_of_peak_sustained_active")):(column("value")) with boxes lc rgb "#3060c0" title "achieved", \
      input using (at("sm__maximum_warps_per_active_cycle_pct") - 0.35):(column("value")):(0.7):(0) with vectors nohead lw 3 lc rgb "#c03030" title "theoretical"
 set key off
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0
-set title "active threads per warp instruction (of 32)"
+set title "threads per warp instruction (32: no divergence)"
 set yrange [0:36]
 set offsets 0, 0, 0, 0
-plot input using (at("smsp__thread_inst_executed_per_inst_executed.ratio")):(column("value")) with boxes lc rgb "#3060c0", \
+plot @tics, input using (at("smsp__thread_inst_executed_per_inst_executed.ratio")):(column("value")) with boxes lc rgb "#3060c0", \
      input using (at("smsp__thread_inst_executed_per_inst_executed.ratio")):(column("value")):(sprintf("%.1f", column("value"))) with labels offset 0,0.6 font ",8"
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0
 set title "warp instructions executed (millions)"
-plot input using (at("smsp__inst_executed.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
+plot @tics, input using (at("smsp__inst_executed.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
      input using (at("smsp__inst_executed.sum")):(column("value") / 1e6):(sprintf("%.2f", column("value") / 1e6)) with labels offset 0,0.6 font ",8"
+set offsets 0, 0, graph 0.15, 0
+# Barrier stall per issued instruction (Nsight Compute's Warp State section: cycles a warp
+# waited at __syncthreads per instruction it issued). A profile.csv made before this counter was
+# in the Makefile's list has no such rows: the panel then says what to run instead of drawing.
+BAR = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+stats input using (strcol("metric") eq BAR ? 1 : 0) nooutput
+has_bar = STATS_sum > 0
+set title "barrier stall (cycles per issued instruction)"
+if (has_bar) {
+    plot @tics, input using (at(BAR)):(column("value")) with boxes lc rgb "#3060c0", \
+         input using (at(BAR)):(column("value")):(sprintf("%.3g", column("value"))) with labels offset 0,0.6 font ",8"
+} else {
+    set yrange [0:1]
+    set label 1 "not in this profile.csv:\nrun make profile" at graph 0.5, graph 0.5 center font ",11"
+    plot @tics
+    unset label 1
+    set yrange [0:*]
+}
 set offsets 0, 0, graph 0.3, 0
-set title "divergent branch targets (k; labels: counts)"
-plot input using (at("smsp__sass_branch_targets_threads_divergent.sum")):(column("value") / 1e3) with boxes lc rgb "#3060c0", \
-     input using (at("smsp__sass_branch_targets_threads_divergent.sum")):(column("value") / 1e3):(sprintf("%.3g", column("value"))) with labels rotate left offset 0,0.5 font ",8"
 set title "shared-load bank conflicts (M; labels: counts)"
-plot input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
+plot @tics, input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
      input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")):(column("value") / 1e6):(sprintf("%.3g", column("value"))) with labels rotate left offset 0,0.5 font ",8"
 set title "shared-store bank conflicts (M; labels: counts)"
-plot input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
+plot @tics, input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
      input using (at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")):(column("value") / 1e6):(sprintf("%.3g", column("value"))) with labels rotate left offset 0,0.5 font ",8"
 unset multiplot

@@ -52,7 +52,7 @@ metrics = {"gpu__time_duration.sum": "nsecond", "dram__throughput.avg.pct_of_pea
            "smsp__sass_branch_targets_threads_divergent.sum": "",
            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "",
            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "",
-           "smsp__average_warp_latency_issue_stalled_barrier.ratio": "", "launch__grid_size": "",
+           "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio": "", "launch__grid_size": "",
            "launch__block_size": "", "launch__registers_per_thread": "register/thread"}
 prof = ["assignment,version,kernel,m,n,metric,unit,value,launches,device,ncu_version"]
 for i, v in enumerate(V):
