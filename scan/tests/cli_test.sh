@@ -14,6 +14,15 @@ expect_output "scan: --help lists the registry with each version's kind" \
   "cub .*\[library baseline\].*hs_inplace_racy .*\[demonstration, not validated\].*hs_buffered.*hs_multiblock_racy .*\[demonstration, not validated\].*map.*brent_kung.*lookback" \
   sh -c "$scan --help | tr '\n' ' '"
 
+# --list-versions: one line per version; the demonstrations (the report's racy kernels) run
+# only when named, everything else by default (what the README's top promises).
+name="scan: --list-versions: demonstrations opt-in, the rest by default"
+t_run $scan --list-versions
+bad=$(awk -F'\t' '($3 == "demonstration") != ($2 == "opt-in") { print $1 }' "$T_OUT")
+n_demo=$(awk -F'\t' '$3 == "demonstration"' "$T_OUT" | grep -c .)
+if [ "$T_STATUS" -eq 0 ] && [ -z "$bad" ] && [ "$n_demo" -ge 3 ]; then t_pass "$name ($n_demo demonstrations)"
+else t_fail "$name" "exit $T_STATUS, wrong: $bad, $n_demo demonstrations"; fi
+
 # Every label of the registry (from --help) is accepted by --only; the plan needs no GPU.
 labels=$($scan --help | sed -n '/^Versions/,/^$/p' | sed -n 's/^  [* ] \([a-z_0-9]*\) .*/\1/p')
 n_labels=$(echo "$labels" | grep -c .)
