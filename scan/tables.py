@@ -60,8 +60,8 @@ def grid_block(row):
 
 def device_line(rows):
     r = rows[0]
-    return "Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s.".format(
-        r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps"))
+    return wrap("Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s.".format(
+        r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps")))
 
 
 def table1_1(rows):

@@ -42,8 +42,10 @@ do for [n in "15000 1250000"] {
     if (MEASURED == 0 || words(K) == 0) {
         unset key
         set label 1 "not measured yet: run make profile" at graph 0.5, 0.5 center
+        set yrange [0:1]
         plot 0 notitle lc rgb "white"
         unset label 1
+        set yrange [0:*]
         set key
     } else {
         w = 0.8 / words(K)
