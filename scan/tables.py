@@ -745,7 +745,7 @@ def sm_activity_table(rows):
     return md_table(out, [(k, h, "{}") for k, h in zip(keys, headings)])
 
 
-# The memcpy-speed experiment (issue 15): rounds 3 to 5 of experiments/lookback_tuning.cu on
+# The memcpy-speed experiment: rounds 3 to 5 of experiments/lookback_tuning.cu on
 # each GPU (results/lookback_tuning.csv on the H100, results/h200/lookback_tuning.csv on the
 # H200), every variant against a device-to-device copy of the same bytes timed in the same loop.
 MEMCPY_ROWS = [
