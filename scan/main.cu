@@ -3,7 +3,8 @@
 // scan, and cub::DeviceScan as the baseline. int32 data, two's-complement wrap-around.
 //
 // Every validated version is checked against the CPU reference on every run (exact
-// equality); the two racy demonstrations are measured (MSE, wrong runs) but never counted.
+// equality); the racy demonstrations (the report's own kernels: opt-in, named by --only) are
+// measured (MSE, wrong runs) but never counted.
 // The versions and everything the driver knows about them come from the registry
 // (scan_versions.cu); run() is the shared sequence of phases (common/session.cuh).
 #include <algorithm>
@@ -38,6 +39,7 @@ struct Config : cw::SharedOptions {
     int runs = 5;
     std::string lb_items = "auto";
     std::string l2 = "flush";
+    bool list_versions = false;
 };
 
 // What one version measured at one (size, mode).
@@ -48,6 +50,7 @@ struct Measurement {
     std::size_t mismatches = 0, first_mismatch = 0;
     int runs = 1, wrong_runs = 0;
     double mse = 0, mse_max = 0, sse = 0;
+    double serial_ms = NAN;  // the serial part of the last timed run (map_as_printed), else NaN
 };
 
 struct SizeContext {
@@ -125,7 +128,8 @@ cw::CsvRow make_row(const Config& cfg, const scan_versions::Params& params, cons
         .add("wrong_runs", m.wrong_runs)
         .add("mse", m.mse, 8)
         .add("mse_max", m.mse_max, 8)
-        .add("sse", m.sse, 12);
+        .add("sse", m.sse, 12)
+        .add("serial_ms", m.serial_ms, 6);
     add_launch_columns(row, m.launches, sm_count);
     return row;
 }
@@ -171,8 +175,8 @@ int run(int argc, char** argv) {
     cw::Options opts(kProgram,
                      "Prefix sums (scan) of int32 with two's-complement wrap-around: report 002's Hillis-Steele,\n"
                      "map and Brent-Kung scans, a decoupled look-back scan and cub::DeviceScan, each validated\n"
-                     "against the CPU (exactly). The racy demonstrations are the report's in-place kernels:\n"
-                     "shown (MSE over --runs runs), never validated.");
+                     "against the CPU (exactly). The racy demonstrations are the report's own kernels: they run\n"
+                     "only when --only names them, shown (MSE over --runs runs), never counted as PASS/FAIL.");
     opts.add_int("n", &cfg.n, 1, scan_plan::kMaxN, "number of int32 elements")
         .add_string("sizes", &cfg.sizes,
                     "several sizes in one run, instead of --n: comma list of N, A..B ranges, 2^k, 1e6")
@@ -186,7 +190,10 @@ int run(int argc, char** argv) {
         .add_int("runs", &cfg.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
         .add_choice("lb-items", &cfg.lb_items, {"auto", "16", "32"},
                     "ints per thread of lookback (auto: its tuning policy chooses for the device)")
-        .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm");
+        .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm")
+        .add_flag("list-versions", &cfg.list_versions,
+                  "print one line per version (label, 'default' or 'opt-in', kind) and exit: what the Makefile, "
+                  "tables and tests take their version lists from");
     cw::SharedOptionsHelp help;
     help.csv = "append one row per (size, mode, version) to this CSV file";
     help.input = "read the input from this file (raw little-endian int32; n = its length)";
@@ -200,6 +207,12 @@ int run(int argc, char** argv) {
         return cw::kExitOk;
     }
 
+    if (cfg.list_versions) {
+        for (const Version& v : registry)
+            std::printf("%s\t%s\t%s\n", v.label.c_str(), v.by_default ? "default" : "opt-in",
+                        v.is_baseline ? "baseline" : (v.validated ? "validated" : "demonstration"));
+        return cw::kExitOk;
+    }
     scan_versions::Params params;
     if (cfg.threads != 0 && (cfg.threads < 32 || !scan_plan::is_power_of_two(cfg.threads)))
         throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
@@ -349,6 +362,7 @@ int run(int argc, char** argv) {
                 m.timing = time_version(runner, d_in.data(), d_out.data(), un, exclusive, cfg.warmup, cfg.repeat,
                                         session.flusher(), stream);
                 const double ms = m.timing.median_ms();
+                m.serial_ms = runner.serial_ms();
                 if (v.validated) {
                     // The result of the last timed run.
                     CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_out.data(), bytes, cudaMemcpyDeviceToHost, stream));

@@ -117,6 +117,45 @@ __global__ void map_scan_chunks_traced(const unsigned* in, unsigned* out, unsign
     atomicMax(&trace[blockIdx.x].end_ns, global_ns());
 }
 
+// version=map_as_printed: report section 2's PrefixSumMap as printed, one kernel. Thread t
+// scans its chunk of per_thread elements in place and writes the chunk's total; global
+// thread 0 (block 0) then scans all k totals serially (the report's "greatest bottleneck");
+// every thread finally adds the total of the chunks before it to the next chunk. Kept as
+// the report's demonstration: the barriers order the threads of one block only, so
+// - within a block, thread 0 reads the totals of other warps with no barrier after they
+//   were written (they are usually there already, because thread 0 reads them in order);
+// - in every other block, threads read totals that thread 0 of block 0 may not have scanned
+//   yet; printf("") is the report's attempt to make them wait ("buy some time").
+// The one change from the report: a thread whose chunk ends past n reads 0 instead of
+// a[endPoint - 1] past the end of the array (that total only feeds chunks at or past n).
+// serial_ns receives thread 0's %globaltimer before and after its serial loop, so that the
+// driver can say what share of the kernel's time the serial scan takes.
+__global__ void map_prefix_sum_as_printed(unsigned* a, unsigned* sub_array_sums, std::size_t n, std::size_t k,
+                                          int per_thread, unsigned long long* serial_ns) {
+    const long long t_id = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const long long size = static_cast<long long>(n);
+    const long long start = t_id * per_thread;
+    const long long end = start + per_thread;
+    for (long long i = start + 1; i < end; ++i) {
+        if (i >= size) break;
+        a[i] += a[i - 1];
+    }
+    __syncthreads();
+    sub_array_sums[t_id] = end - 1 < size ? a[end - 1] : 0u;
+    if (t_id == 0) {
+        const unsigned long long t0 = global_ns();
+        for (std::size_t i = 1; i < k; ++i) sub_array_sums[i] += sub_array_sums[i - 1];
+        serial_ns[0] = t0;
+        serial_ns[1] = global_ns();
+    }
+    __syncthreads();
+    printf("");
+    for (long long i = start + per_thread; i < end + per_thread; ++i) {
+        if (i >= size) break;
+        a[i] += sub_array_sums[t_id];
+    }
+}
+
 // version=map, kernel 3: thread t adds the scanned (inclusive) total of chunks 0..t to
 // chunk t+1, as the report's second loop did (newStartPoint = startPoint + K).
 // - a separate launch after the totals are scanned: the report's `__syncthreads(); printf("")`
@@ -485,6 +524,40 @@ std::vector<KernelLaunch> HillisSteeleBuffered::launches(std::size_t, bool exclu
 // ---------------------------------------------------------------------------------------
 // map
 // ---------------------------------------------------------------------------------------
+
+MapAsPrinted::MapAsPrinted(std::size_t max_n, int threads, int per_thread)
+    : threads_(threads), per_thread_(per_thread) {
+    const std::size_t chunks = scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(per_thread));
+    sums_ = device_alloc(static_cast<std::size_t>(grid_for(chunks, threads)) * static_cast<std::size_t>(threads));
+    CUDA_CHECK(cudaMalloc(&serial_ns_, 2 * sizeof(unsigned long long)));
+}
+
+MapAsPrinted::~MapAsPrinted() {
+    cudaFree(sums_);
+    cudaFree(serial_ns_);
+}
+
+long long MapAsPrinted::blocks(std::size_t n) const {
+    return grid_for(scan_plan::ceil_div(n, static_cast<std::size_t>(per_thread_)), threads_);
+}
+
+void MapAsPrinted::run(const unsigned*, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    if (exclusive) internal_error("the report's map kernel has no exclusive scan");
+    const std::size_t k = scan_plan::ceil_div(n, static_cast<std::size_t>(per_thread_));
+    map_prefix_sum_as_printed<<<static_cast<unsigned>(blocks(n)), threads_, 0, s>>>(out, sums_, n, k, per_thread_,
+                                                                                   serial_ns_);
+    CUDA_CHECK_LAUNCH();
+}
+
+std::vector<KernelLaunch> MapAsPrinted::launches(std::size_t n, bool) const {
+    return {describe("map_prefix_sum_as_printed", map_prefix_sum_as_printed, blocks(n), threads_, 0)};
+}
+
+double MapAsPrinted::serial_ms() const {
+    unsigned long long t[2] = {0, 0};
+    CUDA_CHECK(cudaMemcpy(t, serial_ns_, sizeof t, cudaMemcpyDeviceToHost));
+    return t[1] >= t[0] ? static_cast<double>(t[1] - t[0]) * 1.0e-6 : NAN;
+}
 
 std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
                                               int threads, int per_thread) {

@@ -7,6 +7,7 @@
 //   hs_inplace_racy     section 1: Hillis & Steele in place, one block (racy demonstration)
 //   hs_buffered         section 1 done right: double-buffered in shared memory, one block
 //   hs_multiblock_racy  section 1.10: the in-place kernel launched on ceil(n/T) blocks (racy)
+//   map_as_printed      section 2 as printed: one kernel, thread 0 scans the totals (racy)
 //   map                 section 2: per-thread chunks, totals scanned, offsets added back
 //   brent_kung          block scans, recursive scan of block sums, add back (Brent-Kung throughout)
 //   map_brent_kung      section 3 as the report describes it: per-thread chunks scanned serially,
@@ -15,6 +16,7 @@
 //   cub                 cub::DeviceScan (scan_cub.cu)
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -54,6 +56,9 @@ class Runner {
     // copies the input into `out` before every run, outside the timed interval; `in` is
     // not read.
     virtual bool in_place() const { return false; }
+    // Milliseconds the serial part of the last run took, measured inside the kernel (NaN:
+    // the version has no serial part). Synchronises with the device.
+    virtual double serial_ms() const { return NAN; }
 };
 
 // hs_inplace_racy (section 1: one block of `threads`) and hs_multiblock_racy (section
@@ -112,6 +117,25 @@ class LevelBuffers {
 
   private:
     std::vector<unsigned*> buffers_;
+};
+
+// map_as_printed (section 2 as printed): one launch of ceil(ceil(n / per_thread) / threads)
+// blocks, in place; a demonstration (racy between blocks, see the kernel). serial_ms() is
+// thread 0's serial scan of the chunk totals in the last run.
+class MapAsPrinted : public Runner {
+  public:
+    MapAsPrinted(std::size_t max_n, int threads, int per_thread);
+    ~MapAsPrinted() override;
+    void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
+    std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
+    bool in_place() const override { return true; }
+    double serial_ms() const override;
+
+  private:
+    long long blocks(std::size_t n) const;
+    int threads_, per_thread_;
+    unsigned* sums_ = nullptr;                 // one total per thread of the grid
+    unsigned long long* serial_ns_ = nullptr;  // thread 0's clock before and after its loop
 };
 
 class MapScan : public Runner {

@@ -38,6 +38,7 @@ void recursive_models(Version& v, Group group, double (*additions)(std::size_t n
 Version hillis_steele_in_place_entry(const char* label, const char* summary, bool one_block) {
     Version v = cw::version_entry<Version>(label, "hillis_steele_in_place", summary);
     v.validated = false;
+    v.by_default = false;  // a demonstration runs only when --only names it
     v.has_exclusive = false;
     v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
     v.additions = hillis_steele_additions;
@@ -86,6 +87,23 @@ std::vector<Version> make_registry() {
     }
     r.push_back(hillis_steele_in_place_entry(
         "hs_multiblock_racy", "report section 1.10: the in-place kernel on ceil(n/--threads) blocks", false));
+    {
+        // The report's section 2 kernel as printed: validated against the CPU on every run
+        // like the other demonstrations (wrong_runs, mse), never counted as PASS or FAIL.
+        Version v = cw::version_entry<Version>("map_as_printed", "map_prefix_sum_as_printed",
+                                               "report section 2 as printed: one kernel, thread 0 scans the chunk "
+                                               "totals, printf(\"\") as the barrier between blocks");
+        v.validated = false;
+        v.by_default = false;
+        v.has_exclusive = false;
+        recursive_models(v, [](const Params& p) { return static_cast<std::size_t>(p.per_thread); },
+                         scan_plan::additions_map);
+        v.items_per_thread = per_thread_items;
+        v.make = [](std::size_t max_n, const Params& p) {
+            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapAsPrinted(max_n, p.threads, p.per_thread));
+        };
+        r.push_back(v);
+    }
     {
         Version v = cw::version_entry<Version>("map", "map_scan_chunks, map_add_chunk_offsets",
                                                "report section 2: --per-thread elements per thread, totals scanned, offsets added");

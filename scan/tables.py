@@ -8,14 +8,18 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ next to the shared helpers
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import Readme, md_table, read_csv  # noqa: E402
+import textwrap  # noqa: E402
+
+from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 RESULTS = os.path.join(HERE, "results")
 REPORT_SIZES = [(1250000, "5 MB"), (12500000, "50 MB"), (20000000, "80 MB")]
-ORDER = ["hs_multiblock_racy", "hs_inplace_racy", "hs_buffered", "map", "brent_kung", "map_brent_kung", "lookback", "cub"]
+ORDER = ["hs_multiblock_racy", "hs_inplace_racy", "hs_buffered", "map_as_printed", "map", "brent_kung", "map_brent_kung", "lookback", "cub"]
 PLACEHOLDER = "(run make report-run)"
 PROFILE_PLACEHOLDER = "(run make profile)"
+NOT_MEASURED = "not measured yet: run make profile"
+NOT_RUN = "not measured yet: run make report-run"
 
 
 def load(name):
@@ -56,8 +60,8 @@ def grid_block(row):
 
 def device_line(rows):
     r = rows[0]
-    return "Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s.".format(
-        r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps"))
+    return wrap("Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s.".format(
+        r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps")))
 
 
 def table1_1(rows):
@@ -610,14 +614,22 @@ def prose_values(readme, table, sweep, mse, tuning, rep):
     for name in readme.unset_values():
         if any(name.startswith(p) for p in missing):
             readme.value(name, PLACEHOLDER)
+    return values
 
 
 # --- Nsight Compute (results/profile.csv, `make profile`) -------------------------------
 
-PROFILE_CASES = [("map_brent_kung", 15000, "map_scan_chunks", "map15k"),
+PROFILE_CASES = [("map_as_printed", 15000, "map_prefix_sum_as_printed", "ap15k"),
+                 ("map_brent_kung", 15000, "map_scan_chunks", "map15k"),
                  ("map_brent_kung", 1250000, "map_scan_chunks", "map5mb"),
                  ("brent_kung", 1250000, "brent_kung_block_scan", "bk5mb"),
-                 ("lookback", 1250000, "scan_decoupled_lookback", "lb5mb")]
+                 ("lookback", 1250000, "scan_decoupled_lookback", "lb5mb"),
+                 ("hs_multiblock_racy", 20000000, "hillis_steele_in_place", "racy80mb")]
+# Stall reasons per issued instruction (the Warp State section): they add up to STALL_TOTAL.
+STALL_METRIC = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
+STALL_TOTAL = "smsp__average_warp_latency_per_inst_issued.ratio"
+SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 STALLS = ("long_scoreboard barrier short_scoreboard wait mio_throttle lg_throttle math_pipe_throttle not_selected "
           "selected no_instruction dispatch_stall membar drain sleeping branch_resolving tex_throttle imc_miss").split()
 LIMITS = (("blocks", "block slots"), ("registers", "registers"), ("shared_mem", "shared memory"), ("warps", "warps"))
@@ -647,8 +659,8 @@ def profile_table(profile):
         el = g("sm__cycles_elapsed.max")
         act = [g("sm__cycles_active." + s) for s in ("min", "avg", "max")]
         act_text = " / ".join("{:.0f}".format(100 * a / el) if a is not None and el else "?" for a in act)
-        stalls = sorted(((g("smsp__average_warp_latency_issue_stalled_%s.ratio" % s), s) for s in STALLS
-                         if g("smsp__average_warp_latency_issue_stalled_%s.ratio" % s) is not None), reverse=True)
+        stalls = sorted(((g(STALL_METRIC % s), s) for s in STALLS if g(STALL_METRIC % s) is not None), reverse=True)
+        spr = ratio(g(SECTORS), g(REQUESTS))
         out.append({
             "kernel": "%s (%s)" % (kernel, version), "n": n, "grid": g("launch__grid_size"),
             "waves": g("launch__waves_per_multiprocessor"),
@@ -656,12 +668,16 @@ def profile_table(profile):
             "ach": g("sm__warps_active.avg.pct_of_peak_sustained_active"),
             "limits": ", ".join("{:g}".format(v) if v is not None else "?" for v in limits),
             "limiter": limiter, "act": act_text, "dram": g("dram__throughput.avg.pct_of_peak_sustained_elapsed"),
-            "stalls": ", ".join("%s %.1f" % (s, v) for v, s in stalls[:3]),
+            "stalls": ", ".join("%s %.2f" % (s, v) for v, s in stalls[:3]) if stalls else NOT_MEASURED,
+            "cpi": "{:.2f}".format(g(STALL_TOTAL)) if g(STALL_TOTAL) is not None else NOT_MEASURED,
+            "spr": "{:.1f}".format(spr) if spr is not None else NOT_MEASURED,
         })
     cols = [("kernel", headings[0], "{}"), ("n", "n", "{}"), ("grid", "grid", "{:.0f}"), ("waves", "waves", "{:.3g}"),
             ("theo", headings[4] + " (%)", "{:.0f}"), ("ach", headings[5] + " (%)", "{:.1f}"),
             ("limits", headings[6], "{}"), ("limiter", headings[7], "{}"), ("act", headings[8], "{}"),
-            ("dram", headings[9], "{:.1f}"), ("stalls", headings[10] + " (cycles per issued instruction)", "{}")]
+            ("dram", headings[9], "{:.1f}"), ("spr", "global load sectors per request", "{}"),
+            ("cpi", "warp cycles per issued instruction", "{}"),
+            ("stalls", headings[10] + " (stall cycles per issued instruction)", "{}")]
     r0 = profile[0]
     return "Nsight Compute {} on {} (`ncu --clock-control none`, one launch per row).\n\n{}".format(
         r0.get("ncu_version", ""), r0.get("device", ""), md_table(out, cols))
@@ -697,14 +713,15 @@ def profile_values(readme, profile):
             a = c.get("sm__cycles_active." + s)
             if a is not None and el:
                 values["%s_sm_%s" % (tag, s)] = "{:.0f}%".format(100 * a / el)
-        stalls = [(c.get("smsp__average_warp_latency_issue_stalled_%s.ratio" % s), s) for s in STALLS]
+        stalls = [(c.get(STALL_METRIC % s), s) for s in STALLS]
         stalls = [x for x in stalls if x[0] is not None]
         if stalls:
             v, s = max(stalls)
             values[tag + "_top_stall"] = s
-            values[tag + "_top_stall_value"] = "{:.1f}".format(v)
+            values[tag + "_top_stall_value"] = "{:.2f}".format(v)
     for name, text in values.items():
         setv(readme, name, text)
+    return values
 
 
 def sm_activity_table(rows):
@@ -728,7 +745,7 @@ def sm_activity_table(rows):
     return md_table(out, [(k, h, "{}") for k, h in zip(keys, headings)])
 
 
-# The memcpy-speed experiment (issue 15): rounds 3 to 5 of experiments/lookback_tuning.cu on
+# The memcpy-speed experiment: rounds 3 to 5 of experiments/lookback_tuning.cu on
 # each GPU (results/lookback_tuning.csv on the H100, results/h200/lookback_tuning.csv on the
 # H200), every variant against a device-to-device copy of the same bytes timed in the same loop.
 MEMCPY_ROWS = [
@@ -815,6 +832,327 @@ def memcpy(readme):
     readme.block("memcpy", md_table(out, columns))
 
 
+# --- Generated prose: whole blocks, lines wrapped at 100 characters -------------------------
+
+GTX970_GBPS = 224.0  # the report's GTX 970: memory bandwidth of NVIDIA's specification, GB/s
+
+
+def wrap(text, indent=""):
+    """One paragraph or bullet ("- ...") wrapped at 100 characters."""
+    sub = "  " if text.startswith("- ") else indent
+    return textwrap.fill(text, width=100, subsequent_indent=sub, break_long_words=False, break_on_hyphens=False)
+
+
+def paragraphs(items):
+    return "\n".join(wrap(t) for t in items)
+
+
+def device_of(*tables):
+    """The device named by the first CSV that has rows: generated text never names a GPU itself."""
+    for rows in tables:
+        if rows and rows[0].get("device"):
+            return rows[0]["device"]
+    return "(no results yet: run make report-run)"
+
+
+def sample_output(table):
+    """What a run prints: the progress lines of the committed run (from table1_1.csv)."""
+    if not table:
+        return "```\n" + NOT_RUN + "\n```"
+    # The CSV's row order is the order the program ran them in (the registry's).
+    rows = [r for r in table if int(r["n"]) == N20M and r["mode"] == "inclusive"]
+    lines = ["$ bin/scan 20000000 --mode=inclusive --only=%s" % ",".join(r["version"] for r in rows)]
+    for i, r in enumerate(rows, 1):
+        outcome = ("PASS" if r["result_ok"] == "1" else "FAIL") if r["validated"] == "1" else "demonstration"
+        lines.append("[%d/%d] version=%s n=%s mode=inclusive %.4f ms %s" % (
+            i, len(rows), r["version"], r["n"], num(r, "kernel_ms"), outcome))
+    return wrap("On %s (from `results/table1_1.csv`; the program prints more per version: grid, block, "
+                "GB/s, and for a demonstration its error):" % rows[0]["device"]) + "\n\n```\n%s\n```" % "\n".join(lines)
+
+
+def per_thread_summary(rows):
+    """Section 3.0.3's claim judged within each algorithm: the time of each (version, size)
+    against K, from results/per_thread.csv."""
+    if not rows:
+        return NOT_RUN
+    items, low_end, rising_above = [], [], []
+    for v in ("map", "map_brent_kung"):
+        for n, label in ((1250000, "5 MB"), (20000000, "80 MB")):
+            sel = sorted((r for r in rows if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"),
+                         key=lambda r: int(r["per_thread"]))
+            if not sel:
+                continue
+            ks = [int(r["per_thread"]) for r in sel]
+            ms = [num(r, "kernel_ms") for r in sel]
+            best = ms.index(min(ms))
+            rises = all(ms[i + 1] > ms[i] for i in range(best, len(ms) - 1))
+            rising_above.append(rises)
+            low_end.append(best == 0)
+            items.append("- `%s` at %s: fastest at K = %d (%.4f ms); %s to %.4f ms at K = %d%s." % (
+                v, label, ks[best], ms[best],
+                "the time rises with every doubling above it" if rises else "the time does not rise steadily above it",
+                ms[-1], ks[-1],
+                "" if best == 0 else "; smaller K is slower (K = %d: %.4f ms)" % (ks[0], ms[0])))
+    # The claim holds as a rule if the smallest K is the fastest in every series.
+    holds = verdict(all(low_end) if low_end else None, "no per_thread.csv rows")
+    above = all(rising_above) if rising_above else None
+    bad = sorted({(r["version"], int(r["n"]), r["per_thread"]) for r in rows if r["result_ok"] != "1"})
+    exact = ("Every K is exact at every n here" if not bad else
+             "Not every K is exact (wrong: %s)" % ", ".join("%s K = %s at n = %d" % b for b in bad))
+    head = ("**Judged within each algorithm, from `results/per_thread.csv`: %s as a rule%s.** %s. "
+            "Fewer elements per thread means more threads, more chunk totals and a larger second "
+            "and third pass, so the claim holds only above the fastest K." % (
+                holds, "; above the fastest K, less work per thread is faster in every series" if above else "",
+                exact))
+    return paragraphs([head, ""] + items)
+
+
+def mbk_block(table):
+    """Section 3's map_brent_kung against brent_kung and map (Table 1.1's run)."""
+    if not table:
+        return NOT_RUN
+    def ms(v, n):
+        sel = [r for r in table if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"]
+        return num(sel[0], "kernel_ms") if sel else None
+    items = []
+    for n, label in ((1250000, "5 MB"), (20000000, "80 MB")):
+        mbk, bk, mp = ms("map_brent_kung", n), ms("brent_kung", n), ms("map", n)
+        r1, r2 = ratio(bk, mbk), ratio(mp, mbk)
+        items.append("- at %s: `map_brent_kung` %s ms, %s× the speed of `brent_kung` and %s× that of `map`" % (
+            label, "{:.4f}".format(mbk) if mbk else NOT_RUN, "{:.2f}".format(r1) if r1 else "?",
+            "{:.2f}".format(r2) if r2 else "?"))
+    return paragraphs(["Inclusive, 8 elements per thread, 1024 threads, on %s:" % device_of(table), ""] + items).replace(
+        ":\n\n- ", ":\n\n- ")
+
+
+def as_printed_block(rows, table):
+    """Section 2 as printed (map_as_printed): time, the serial part's share, wrong runs, per n
+    across the report's 15,000 limit (results/as_printed.csv, step 7 of make report-run)."""
+    headings = ["n", "blocks", "time (ms)", "thread 0's serial scan (ms)", "its share of the time",
+                "runs wrong", "first wrong element"]
+    if not rows:
+        return placeholder_table(headings, NOT_RUN)
+    out = []
+    for r in sorted(rows, key=lambda r: int(r["n"])):
+        share = ratio(r.get("serial_ms"), r.get("kernel_ms"))
+        out.append({"n": "{:,}".format(int(r["n"])), "blocks": r["blocks"], "ms": "{:.4f}".format(num(r, "kernel_ms")),
+                    "serial": "{:.4f}".format(num(r, "serial_ms")) if r.get("serial_ms") else "?",
+                    "share": "{:.0%}".format(share) if share is not None else "?",
+                    "wrong": "%s of %s" % (r["wrong_runs"], r["runs"]),
+                    "first": r.get("first_mismatch") or ""})
+    keys = ["n", "blocks", "ms", "serial", "share", "wrong", "first"]
+    return (wrap("On %s, %s elements per thread, %s threads per block (the serial part is thread 0's own "
+                 "clock, `%%globaltimer`, of the last timed run):" % (rows[0]["device"], rows[0]["per_thread"],
+                                                                    rows[0]["threads"])) + "\n\n"
+            + md_table(out, [(k, h, "{}") for k, h in zip(keys, headings)]))
+
+
+def as_printed_verdicts(rows):
+    """Bullets: is the kernel right within one block, beyond it; what the serial part costs."""
+    if not rows:
+        return ["- **Section 2's kernel as printed (`map_as_printed`): " + NOT_RUN + ".**"]
+    rows = sorted(rows, key=lambda r: int(r["n"]))
+    per_block = int(rows[0]["threads"]) * int(rows[0]["per_thread"])
+    one = [r for r in rows if int(r["n"]) <= per_block]
+    many = [r for r in rows if int(r["n"]) > per_block]
+    wrong_one = [r for r in one if int(r["wrong_runs"]) > 0]
+    wrong_many = [r for r in many if int(r["wrong_runs"]) > 0]
+    first_wrong = next((int(r["n"]) for r in rows if int(r["wrong_runs"]) > 0), None)
+    shares = [(int(r["n"]), ratio(r.get("serial_ms"), r.get("kernel_ms"))) for r in rows]
+    shares = [(n, x) for n, x in shares if x is not None]
+    big = max(shares, key=lambda t: t[0]) if shares else None
+    out = ["- **Section 2's kernel as printed (`map_as_printed`), validated anyway: %s within one block (n ≤ %d: "
+           "%d of %d sizes had a wrong run), %s beyond it (%d of %d sizes had a wrong run)%s.** The report's "
+           "\"handles up to 15000\" is %s here." % (
+               "right" if not wrong_one else "not always right", per_block, len(wrong_one), len(one),
+               "wrong" if wrong_many else "right by luck", len(wrong_many), len(many),
+               "" if first_wrong is None else "; the first wrong run is at n = {:,}".format(first_wrong),
+               verdict(None if first_wrong is None and not many else compare(first_wrong or 0, ">", 15000),
+                       "no size failed, so no limit was seen").replace("holds", "confirmed").replace(
+                   "does not hold", "not confirmed")),
+           "- **\"The greatest bottleneck is when the thread 0 tries to compute the prefix sum of the "
+           "intermediate array\": %s.** %s" % (
+               verdict(compare(big[1], ">", 0.5) if big else None, "no serial_ms measured"),
+               ("Thread 0's serial loop takes %s of the kernel's time at n = 15,000 and %s at n = {:,}." .format(big[0])
+                % (next(("{:.0%}".format(x) for n, x in shares if n == 15000), "?"), "{:.0%}".format(big[1])))
+               if big else "")]
+    return out
+
+
+def conclusions(vals, prof, table, mse, per_thread, profile, as_printed, rep):
+    """The section "Which of the report's conclusions hold": every number from the CSVs."""
+    def v(name):
+        return vals.get(name, PLACEHOLDER)
+
+    def pv(name):
+        return prof.get(name, PROFILE_PLACEHOLDER)
+    dev = device_of(table, mse, per_thread)
+    items = ["All numbers are from the committed run on %s (`results/*.csv`); ratios compare versions of the "
+             "same run." % dev, ""]
+    items.append(
+        "- **Exact up to one warp, wrong beyond (Figures 1.2/1.3): %s.** With the report's `<<<1, 32>>>` the "
+        "in-place kernel is exact on all its runs for n ≤ %s and %s (%s sizes with a wrong run); at n = 33 the "
+        "sum of squared errors is %s, %s, %s (MSE %s). That is the 33rd element having no thread, not the race."
+        % (v("mse_ip_verdict"), v("mse_ip_exact_to"), v("mse_ip_beyond"), v("mse_ip_wrong_count"),
+           v("mse_ip_sse33"), v("mse_ip_sse33_vs_report"), v("mse_ip_33_every"), v("mse_ip_mse33")))
+    buckets = ", ".join("%s for n = %d–%d" % (v("mse_mb_pct_%d_%d" % (a, b)), a, b) for a, b in MSE_BUCKETS)
+    items.append(
+        "- **The race and the 414-element limit (§1.10): the race is real, the limit does not reproduce.** "
+        "In one block of 1024 threads (`hs_multiblock_racy`, n ≤ 1024) the kernel is exact on every run up "
+        "to n = %s; the first wrong runs come at n = %s (%s), i.e. with %s warps, %s. It is intermittent "
+        "rather than a threshold: %s of the sizes up to 1024 were wrong on some of their runs and right on "
+        "others. The share of wrong runs is %s; %s of the 1024 sizes were exact on every run, the largest "
+        "n = %s (n = 414 itself %s in this sweep). On %s no size above n = %s can be called safe."
+        % (v("mse_mb_exact_to"), v("mse_mb_first_wrong"), v("mse_mb_first_wrong_runs"),
+           v("mse_mb_first_wrong_warps"), v("mse_mb_vs_414"), v("mse_mb_partial"), buckets,
+           v("mse_mb_exact_sizes"), v("mse_mb_exact_largest"), v("mse_mb_414"), dev, v("mse_mb_exact_to")))
+    items.append(
+        "- **The many-block launch is wrong at every Table 1.1 size: %s.** %s (MSE %s), and %s. Its time %s "
+        "(%s → %s ms for 16× the data), unlike the report's nearly flat %s–%s ms."
+        % (v("t_mb_verdict"), v("t_mb_runs"), v("t_mb_mse"), v("mse_mb_big"), v("t_mb_trend"), v("t_mb_t5"),
+           v("t_mb_t80"), v("rep_t_lo"), v("rep_t_hi")))
+    # Point 7 of the list above: Table 1.1's times against what the kernel must move.
+    racy = [r for r in (table or []) if r["version"] == "hs_multiblock_racy" and int(r["n"]) == N20M]
+    if racy:
+        floor_ms = 8.0 * N20M / (GTX970_GBPS * 1e6)
+        c = {}
+        for version, n, kernel, tag in PROFILE_CASES:
+            if tag == "racy80mb":
+                c = counters(profile or [], version, n, kernel)
+        dram = None
+        if c.get("dram__bytes_read.sum") is not None and c.get("dram__bytes_write.sum") is not None:
+            dram = c["dram__bytes_read.sum"] + c["dram__bytes_write.sum"]
+        items.append(
+            "- **Table 1.1's times against what the kernel must move: cannot be judged from the report's "
+            "numbers.** Any scan of 80 MB reads and writes the array once, %.0f MB, at least %.2f ms at the "
+            "%.0f GB/s of the report's GTX 970: its %s ms is above that floor. A model in which each of the "
+            "25 steps streams the whole array through DRAM (%s GB) does not describe this kernel: with no "
+            "barrier between blocks, each block runs all its steps on its own elements while they are in the "
+            "caches; on %s the kernel takes %s ms at 80 MB, which over those bytes would be %s TB/s, %s× the "
+            "device-to-device copy of the same run. %s"
+            % (8.0 * N20M / 1e6, floor_ms, GTX970_GBPS, v("rep_t_hi"), v("t_mb_gb"), dev, v("t_mb_t80"),
+               v("t_mb_tbps"), v("t_mb_vs_copy"),
+               ("Nsight Compute counts %.2f GB of DRAM traffic for it (%.1f× the %.0f MB a scan must move)." % (
+                   dram / 1e9, dram / (8.0 * N20M), 8.0 * N20M / 1e6)) if dram is not None else
+               "Its DRAM bytes: " + NOT_MEASURED + "."))
+    else:
+        items.append("- **Table 1.1's times against what the kernel must move:** " + NOT_RUN + ".")
+    items.append(
+        "- **Brent–Kung against the CPU and CUB.** Against the serial CPU (kernel time only) it is %s×, %s× "
+        "and %s× faster at 5, 50 and 80 MB (inclusive) and %s× at 2²⁸ (Table 1.1's run; %s× at 2²⁸ in the "
+        "sweep, whose CPU run was %s); in the sweep %s. Against CUB it is %s× at 20,000,000 and at 2²⁸: a "
+        "factor %s from its %s bytes per element against 8, and a further factor of about %s from the lower "
+        "bandwidth at which it moves them (%s against CUB's %s GB/s). Counting the two pageable copies, %s "
+        "in these runs: at 20,000,000 `lookback` plus copies takes %s ms, the CPU %s ms."
+        % (v("t_bk_cpu_5"), v("t_bk_cpu_50"), v("t_bk_cpu_80"), v("t_bk_cpu_2p28"), v("sw_bk_cpu_2p28"),
+           v("tsw_cpu_cmp"), v("sw_bk_cross"), v("t_bk_vs_cub_all"), v("t_bk_bytes_factor"), v("t_bk_bpe"),
+           v("t_bk_bw_factor"), v("t_bk_gbps_all"), v("t_cub_gbps_all"), v("tsw_copies"), v("t_lb_total_20m"),
+           v("t_cpu_20m")))
+    # Sectors per request of the global loads: 4 for a warp reading 32 consecutive ints.
+    def spr(tag):
+        for version, n, kernel, t in PROFILE_CASES:
+            if t == tag:
+                c = counters(profile or [], version, n, kernel)
+                return ratio(c.get(SECTORS), c.get(REQUESTS))
+    s_map, s_bk = spr("map5mb"), spr("bk5mb")
+    measured = ("Measured at 5 MB: the map kernel %.1f sectors per request (32 expected: %s), `brent_kung`'s "
+                "block scan %.1f (4 expected: %s)." % (s_map, verdict(compare(s_map, ">=", 31)), s_bk,
+                                                       verdict(compare(s_bk, "<=", 4.5)))
+                if s_map is not None and s_bk is not None else "Sectors per request: " + NOT_MEASURED + ".")
+    items.append(
+        "- **Why the loads are slow, from the counters (sectors per request).** A warp that loads 32 "
+        "consecutive ints touches 4 sectors of 32 bytes per request; `map`'s thread t reads element t·K + i, "
+        "so with K = 8 a warp's request spans 32 sectors. " + measured)
+    items.append("- **\"Whenever a single thread does less computation the performance gets better\" "
+                 "(§3.0.3):** judged within each algorithm in the section above (elements per thread). "
+                 "Across algorithms the work per thread does not order them: `lookback` gives each thread "
+                 "32 elements and is %s; what orders them is the bytes moved (%s, %s and %s bytes per "
+                 "element for lookback, brent_kung and map)."
+                 % (v("t_lb_rank"), v("t_lb_bpe"), v("t_bk_bpe"), v("t_map_bpe")))
+    # §1.9: "each multiprocessor can accept up to 1024 threads": the per-SM limit from the
+    # occupancy API (blocks per SM × block / occupancy = the device's maximum threads per SM).
+    per_sm = None
+    for r in table or []:
+        if r["version"] == "map" and r.get("k1_occupancy"):
+            per_sm = ratio(num(r, "k1_blocks_per_sm") * num(r, "k1_block"), r["k1_occupancy"])
+            break
+    items.append(
+        "- **\"Each multiprocessor can accept up to 1024 threads\" (§1.9): does not hold.** 1024 is the "
+        "limit of one block; a multiprocessor of %s holds %s threads (from the device's properties, through "
+        "the occupancy API: blocks per SM × block size / theoretical occupancy), i.e. two blocks of 1024."
+        % (dev, "{:.0f}".format(per_sm) if per_sm else "(" + NOT_RUN + ")"))
+    items.append(
+        "- **\"Occupancy was limited by the number of blocks\": not on this GPU at these sizes%s.** Every "
+        "kernel of map and Brent–Kung has %s theoretical occupancy (%s blocks of 1024 per SM). Brent–Kung's "
+        "two main kernels run %s to %s waves at the Table 1.1 sizes (about %s at 2²⁸); its scan of the block "
+        "sums has %s blocks, %s, but handles 1/2048 of the data. Map's main kernels run %s and %s waves at 50 "
+        "and 80 MB but only %s of a wave at 5 MB (%s blocks for %s slots), and its scan of the totals, 1/8 of "
+        "the data, has %s blocks (%s waves): %s."
+        % (v("t_occ_except"), v("t_occ_mapbk"), v("t_occ_mapbk_bps"), v("t_bk_waves_lo"), v("t_bk_waves_hi"),
+           v("t_bk_waves_2p28"), v("t_bk_k2_blocks"), v("t_bk_k2_wave"), v("t_map_waves_50"),
+           v("t_map_waves_80"), v("t_map_waves_5"), v("t_map_blocks_5"), v("t_map_slots"), v("t_map_k2_blocks"),
+           v("t_map_k2_waves"), v("t_map_idle")))
+    items.append(
+        "- **\"Occupancy limited by the number of blocks, which is 2\" (Figure 3.2), from the counters.** The "
+        "map kernel (`map_scan_chunks`) at n = 15,000 with 8 elements per thread runs a grid of %s blocks (%s "
+        "waves): theoretical occupancy %s, achieved %s, and the resource that allows the fewest blocks per SM "
+        "is %s (%s blocks of 1024 threads). At 5 MB: grid %s (%s waves), achieved occupancy %s, limit %s from "
+        "%s. Two readings of the report's \"2\": 2 blocks per SM is the per-SM limit of any 1024-thread "
+        "block; 2 blocks in the grid is our profile's n = 15,000 at 8 elements per thread (1875 chunks). The "
+        "report does not print its K: with K ≥ 15, which its 15,000 limit implies (point 5 above), 15,000 "
+        "elements are one block of 1000 threads. Either way the GPU is far from full when the grid is a "
+        "fraction of a wave."
+        % (pv("map15k_grid"), pv("map15k_waves"), pv("map15k_theo"), pv("map15k_ach"), pv("map15k_limiter"),
+           pv("map15k_limit"), pv("map5mb_grid"), pv("map5mb_waves"), pv("map5mb_ach"), pv("map5mb_limit"),
+           pv("map5mb_limiter")))
+    top = {t: prof.get(t + "_top_stall") for t in ("map5mb", "map15k", "bk5mb", "lb5mb", "ap15k")}
+    map5 = counters(profile or [], "map_brent_kung", 1250000, "map_scan_chunks")
+    share = ratio(map5.get(STALL_METRIC % "long_scoreboard"), map5.get(STALL_TOTAL))
+    if share is None:
+        items.append(
+            "- **\"Time wasted for global memory accessing\" (Figure 3.3): %s.** The stall reasons per issued "
+            "instruction (Nsight Compute's Warp State section) are %s. DRAM throughput: map kernel %s, block "
+            "scan %s, `lookback` %s of peak." % (verdict(None, NOT_MEASURED), NOT_MEASURED, pv("map5mb_dram"),
+                                                 pv("bk5mb_dram"), pv("lb5mb_dram")))
+    else:
+      items.append(
+        "- **\"Time wasted for global memory accessing\" (Figure 3.3): %s.** Stall cycles per issued "
+        "instruction (Nsight Compute's Warp State section; the reasons add up to the warp's cycles per "
+        "issued instruction). The map kernel at 5 MB: largest reason %s (%s of its %s cycles per issued "
+        "instruction); at n = 15,000 %s; the report's kernel as printed at 15,000: %s. `brent_kung`'s block "
+        "scan: %s; `lookback`: %s. `long_scoreboard` is a warp waiting for a global-memory (L1TEX) load. "
+        "DRAM throughput: map kernel %s, block scan %s, `lookback` %s of peak."
+        % (verdict(compare(share, ">", 0.5), NOT_MEASURED),
+           top["map5mb"] or NOT_MEASURED, "{:.0%}".format(share) if share is not None else "?",
+           "{:.2f}".format(map5[STALL_TOTAL]) if map5.get(STALL_TOTAL) is not None else "?",
+           top["map15k"] or NOT_MEASURED, top["ap15k"] or NOT_MEASURED, top["bk5mb"] or NOT_MEASURED,
+           top["lb5mb"] or NOT_MEASURED, pv("map5mb_dram"), pv("bk5mb_dram"), pv("lb5mb_dram")))
+    items.append(
+        "- **SM activity (Figure 3.4).** The map kernel's least / mean / most active SM, as a share of the "
+        "kernel's elapsed cycles: %s / %s / %s at n = 15,000, %s / %s / %s at 5 MB; `lookback` at 5 MB %s / "
+        "%s / %s. A gap between the least and the most active SM is the imbalance the report describes (too "
+        "few blocks for the SMs, or blocks of unequal length)."
+        % (pv("map15k_sm_min"), pv("map15k_sm_avg"), pv("map15k_sm_max"), pv("map5mb_sm_min"),
+           pv("map5mb_sm_avg"), pv("map5mb_sm_max"), pv("lb5mb_sm_min"), pv("lb5mb_sm_avg"), pv("lb5mb_sm_max")))
+    items += as_printed_verdicts(as_printed)
+    out = [wrap(t) if t else "" for t in items]
+    return "\n".join(out)
+
+
+def target_block(vals):
+    """Our speed target for lookback, judged from table1_1.csv (and the sweep)."""
+    v = lambda name: vals.get(name, PLACEHOLDER)
+    return paragraphs([
+        "**Our speed target for `lookback` (at least 0.9× CUB's speed at 20,000,000 and 2²⁸ elements): %s.** "
+        "Measured in `results/table1_1.csv` (same run, same timing, L2 flushed): %s× (inclusive) and %s× "
+        "(exclusive) at 20,000,000, %s× and %s× at 2²⁸. `lookback` moves %s GB/s at 20M and %s GB/s at 2²⁸ "
+        "(%s%% and %s%% of the device-to-device copy) against CUB's %s and %s GB/s; the sweep has it %s (its "
+        "smallest lead %s; %s× below 2²², where CUB's extra initialisation kernel counts)."
+        % (v("t_target_verdict"), v("t_ratio_20m_inc"), v("t_ratio_20m_exc"), v("t_ratio_2p28_inc"),
+           v("t_ratio_2p28_exc"), v("t_lb_bw_20m"), v("t_lb_bw_2p28"), v("t_lb_pct_20m"), v("t_lb_pct_2p28"),
+           v("t_cub_bw_20m"), v("t_cub_bw_2p28"), v("sw_lb_ahead"), v("sw_lb_least"), v("sw_lb_small"))])
+
+
 def main():
     table = load("table1_1.csv")
     sweep = load("sweep.csv")
@@ -832,8 +1170,15 @@ def main():
     table_values(readme, table)
     readme.block("profile", profile_table(profile))
     readme.block("sm_activity", sm_activity_table(load("sm_activity.csv")))
-    profile_values(readme, profile)
-    prose_values(readme, table, sweep, mse, tuning, rep)
+    prof = profile_values(readme, profile)
+    vals = prose_values(readme, table, sweep, mse, tuning, rep)
+    as_printed = load("as_printed.csv")
+    readme.block("run_output", sample_output(table))
+    readme.block("per_thread_summary", per_thread_summary(per_thread))
+    readme.block("mbk", mbk_block(table))
+    readme.block("as_printed", as_printed_block(as_printed, table))
+    readme.block("conclusions", conclusions(vals, prof, table, mse, per_thread, profile, as_printed, rep))
+    readme.block("target_verdict", target_block(vals))
     memcpy(readme)
     if table:
         readme.block("table1_1", table1_1(table))

@@ -1,5 +1,6 @@
 # Effective bandwidth of each scan, counting the bytes a scan must move (n int32 read and
 # written), against n, with the device-to-device copy bandwidth measured in the same run.
+# Logarithmic y: the bandwidths span three decades (a few GB/s at 2^10, thousands at 2^28).
 #   gnuplot -c plots/bandwidth.gp results/sweep.csv figures/bandwidth.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
@@ -9,9 +10,9 @@ set xlabel "n (elements)"
 set ylabel "bandwidth (GB/s)"
 set logscale x 2
 set format x "2^{%L}"
-set yrange [0:*]
-set offsets 0, 0, 1100, 0  # room for the key above the copy line
-set key top left
+set logscale y 10
+set format y "10^{%T}"
+set key inside bottom right vertical box opaque  # the lower right is empty: small n are slow
 # map_brent_kung is drawn where the CSV has it (results from before it existed do not).
 stats input using (strcol("version") eq "map_brent_kung" ? 1 : 0) nooutput
 MBK = STATS_sum > 0 ? 'input using "n":(row("map_brent_kung", "bandwidth_GBps")) title "map\\_brent\\_kung" lc rgb "#ff7f0e",' : ''

@@ -1,37 +1,56 @@
 # Figure 3.3 of report 002 (a profiler screenshot: "Issue Stall Reasons of PrefixSumMap
 # Kernel", "how much time is wasted for global memory accessing"), from Nsight Compute's
-# counters in results/profile.csv (`make profile`): for each stall reason, the average number
-# of cycles a warp spent stalled for that reason per issued instruction
-# (smsp__average_warp_latency_issue_stalled_<reason>.ratio), for the report's map kernel
-# (map_scan_chunks, kernel 1 of map_brent_kung) beside brent_kung's block scan and our
-# look-back, all at 5 MB (1,250,000 ints). The report gives no numbers for it.
+# counters in results/profile.csv (`make profile`): for each stall reason, the cycles a warp
+# spent stalled on that reason per instruction it issued (the Warp State section's
+# smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio; the reasons add up to
+# the warp cycles per issued instruction). Top: the report's n = 15,000 (the map kernel as
+# the report printed it and map_scan_chunks, kernel 1 of map_brent_kung); bottom: 5 MB
+# (1,250,000 ints), the map kernel beside brent_kung's block scan and our look-back. Kernels
+# and sizes come from the CSV's rows; a CSV without these metrics (a profile from before they
+# were measured) gives a figure that says so.
 #   gnuplot -c plots/profile_stalls.gp results/profile.csv figures/profile_stalls.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
-if (strstrt(output, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 6in,4.5in } \
-else { set terminal pngcairo enhanced color font "Helvetica,11" size 1000,650 }
+if (strstrt(output, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 6in,7in } \
+else { set terminal pngcairo enhanced color font "Helvetica,11" size 1000,1050 }
 set output output
+PREFIX = "smsp__average_warps_issue_stalled_"
+SUFFIX = "_per_issue_active.ratio"
 REASONS = "long_scoreboard barrier short_scoreboard wait mio_throttle lg_throttle math_pipe_throttle not_selected selected no_instruction dispatch_stall membar drain sleeping branch_resolving tex_throttle imc_miss"
-# The position of a row's reason in REASONS ("_selected.ratio" alone would also match not_selected).
-reason(dummy) = sum [i=1:words(REASONS)] (strcol("metric") eq "smsp__average_warp_latency_issue_stalled_".word(REASONS, i).".ratio" ? i : 0)
+# The position of a row's reason in REASONS (the whole name is compared: "selected" alone
+# would also match not_selected).
+reason(dummy) = sum [i=1:words(REASONS)] (strcol("metric") eq PREFIX.word(REASONS, i).SUFFIX ? i : 0)
 pos(dummy) = (reason(0) > 0 ? reason(0) : NaN)
-is(v, k) = (strcol("version") eq v && strstrt(strcol("kernel"), k) > 0 && column("n") == 1250000)
+stats input using (reason(0) > 0 ? 1 : 0) nooutput
+MEASURED = STATS_sum
+# The kernels of each panel, as "version:kernel" words, from the rows at that size.
+kernels_at(n) = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c[\"n\"] == %d && $c[\"metric\"] ~ /%s/ && !seen[$c[\"version\"] \":\" $c[\"kernel\"]]++ { printf \"%%s:%%s \", $c[\"version\"], $c[\"kernel\"] }' %s", n, SUFFIX, input))
+is(n, vk) = (column("n") == n && strcol("version").":".strcol("kernel") eq vk)
+COLORS = "#ff7f0e #1f77b4 #2ca02c #d62728 #9467bd"
 set xrange [0.4:words(REASONS) + 0.6]
 set for [i=1:words(REASONS)] xtics add (word(REASONS, i) i)
 set xtics noenhanced rotate by -35 left nomirror
 set grid noxtics ytics
 set style fill solid 0.85 border -1
-set title "Issue stall reasons at n = 1250000 (Nsight Compute), cf. the report's Figure 3.3"
-set ylabel "cycles stalled per issued instruction"
+set ylabel "stall cycles per issued instruction"
 set yrange [0:*]
-set key outside top center vertical box opaque
-set offsets 0, 0, graph 0.05, 0
-set bmargin 8
-set rmargin 4
-w = 0.26
-plot input using (pos(0) - w):(is("map_brent_kung", "map_scan_chunks") ? column("value") : NaN):(w) with boxes \
-         lc rgb "#ff7f0e" title "map\\_scan\\_chunks (the report's map kernel; map\\_brent\\_kung)", \
-     input using (pos(0)):(is("brent_kung", "brent_kung_block_scan") ? column("value") : NaN):(w) with boxes \
-         lc rgb "#2ca02c" title "brent\\_kung\\_block\\_scan (brent\\_kung)", \
-     input using (pos(0) + w):(is("lookback", "scan_decoupled_lookback") ? column("value") : NaN):(w) with boxes \
-         lc rgb "#d62728" title "scan\\_decoupled\\_lookback (lookback)"
+set key inside top right vertical box opaque noenhanced
+set multiplot layout 2, 1 title "Issue stall reasons (Nsight Compute), cf. the report's Figure 3.3"
+do for [n in "15000 1250000"] {
+    K = kernels_at(int(n))
+    set title sprintf("n = %s", n)
+    if (MEASURED == 0 || words(K) == 0) {
+        unset key
+        set label 1 "not measured yet: run make profile" at graph 0.5, 0.5 center
+        set yrange [0:1]
+        plot 0 notitle lc rgb "white"
+        unset label 1
+        set yrange [0:*]
+        set key
+    } else {
+        w = 0.8 / words(K)
+        plot for [j=1:words(K)] input using (pos(0) - 0.4 + (j - 0.5) * w):(is(int(n), word(K, j)) ? column("value") : NaN):(w) \
+            with boxes lc rgb word(COLORS, (j - 1) % 5 + 1) title word(K, j)
+    }
+}
+unset multiplot

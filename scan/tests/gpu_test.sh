@@ -2,7 +2,7 @@
 # several launch configurations, random data with negatives, wrap-around and extreme inputs,
 # exact equality with the CPU (the expected counts come from the program's "planned: N runs");
 # the report's n = 33 result; --input/--output; an injected fault must FAIL; compute-sanitizer memcheck, racecheck and
-# synccheck on every version but the two racy demonstrations. Each case is skipped without
+# synccheck on every version but the racy demonstrations. Each case is skipped without
 # a GPU. Sourced by common/tests/run_tests.sh from scan/.
 scan=bin/scan
 tmp=$CW_TEST_TMP
@@ -38,8 +38,27 @@ scan_output() {
 
 # Validated versions: cub, map, brent_kung, map_brent_kung, lookback at every size; hs_buffered where n <= --threads.
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
-scan_case "awkward sizes, every version, both scans" \
-  $scan --sizes=$awkward --mode=both $quick
+# The demonstrations are opt-in: named here from --list-versions (they are counted, never PASS).
+all_versions=$($scan --list-versions | cut -f1 | paste -sd, -)
+scan_case "awkward sizes, every version (demonstrations named), both scans" \
+  $scan --sizes=$awkward --mode=both --only=$all_versions $quick
+name="a plain run (no --only) runs no demonstration"
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ]; then
+  t_run $scan --n=5000 --mode=inclusive $quick
+  if [ "$T_STATUS" -eq 0 ] && grep -q 'Result = PASS' "$T_OUT" && ! grep -q 'demonstration, not validated$' "$T_OUT"; then
+    t_pass "$name"
+  else t_fail "$name" "exit $T_STATUS or a demonstration line"; t_show_failure; fi
+else t_skip "$name" "$CW_GPU_REASON"; fi
+# The report's section 2 kernel as printed: thread 0's serial part is measured (serial_ms).
+name="map_as_printed: a demonstration row with its serial part measured (serial_ms > 0)"
+if [ "$CW_GPU_OK" = 1 ]; then
+  t_run $scan --only=map_as_printed --sizes=1000,15000 --mode=inclusive --csv="$tmp/ap.csv" $quick
+  bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["validated"] != "0" || !($c["serial_ms"] > 0) { print "row " NR ": validated=" $c["validated"] " serial_ms=" $c["serial_ms"] }
+    END { if (NR != 3) print NR - 1 " rows" }' "$tmp/ap.csv" 2>&1)
+  if [ "$T_STATUS" -eq 0 ] && [ -z "$bad" ]; then t_pass "$name"; else t_fail "$name" "exit $T_STATUS $bad"; t_show_failure; fi
+else t_skip "$name" "$CW_GPU_REASON"; fi
 scan_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" \
   $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,map_brent_kung,lookback $quick
 scan_case "--threads=32 --per-thread=2 (deep recursion)" \
