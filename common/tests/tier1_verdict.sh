@@ -2,11 +2,11 @@
 # verdict). A ratio of counters that were not counted (0 / 0, x / 0) or a counter that is
 # missing is no measurement: its verdict must read "cannot be judged here (...)", never
 # "holds" or "does not hold"; a real ratio is judged by its threshold. Sourced by
-# run_tests.sh from common/ (the folder of readme_tables.py).
+# run_tests.sh from common/ (readme_tables.py is in common/py/).
 vd_log=$CW_TEST_TMP/verdict.log
 python3 - >"$vd_log" 2>&1 <<'PY'
 import math, sys
-sys.path.insert(0, ".")
+sys.path.insert(0, "py")
 from readme_tables import ratio, compare, verdict
 bad = []
 def judged(a, b, op, threshold):

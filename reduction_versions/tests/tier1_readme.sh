@@ -1,7 +1,7 @@
 # Tier 1 (no GPU): README.md is what tables.py makes of the committed results/ (byte for
 # byte), names the GPU of the CSVs it was made from (never a fixed one), takes its versions
 # from the CSVs, and stays readable in a terminal (prose lines of at most 100 characters, no
-# value markers inside sentences). Sourced by common/run_tests.sh from this folder.
+# value markers inside sentences). Sourced by common/tests/run_tests.sh from this folder.
 R=$CW_TEST_TMP/readme
 rm -rf "$R"; mkdir -p "$R"
 if ! command -v python3 >/dev/null; then
@@ -63,7 +63,7 @@ fi
 
 # Every option the README names for this program is one its --help lists, and every `make X`
 # it names is a target of this folder's Makefile (ncu's own options, named in the profiling
-# section, and common/ncu_profile.sh's --check are left out).
+# section, and common/scripts/ncu_profile.sh's --check are left out).
 if [ -x bin/reduction_versions ]; then
   bin/reduction_versions --help >"$R/help.txt" 2>&1
   make -qp 2>/dev/null | sed -n 's/^\([A-Za-z0-9_-]*\):.*/\1/p' | sort -u >"$R/targets.txt"
