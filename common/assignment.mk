@@ -47,13 +47,18 @@ UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit
 # (another nvcc on PATH) or SMS rebuilds every object, so no stale object from another
 # toolkit is ever linked.
 BUILD_CONFIG = $(NVCC) $(shell $(NVCC) --version 2>/dev/null | tail -n 1) | $(GENCODE_FLAGS) | $(NVCC_OPT_FLAGS) $(NVCC_WERROR) | $(HOST_CXX) $(CCBIN_FLAG) $(WARN_FLAGS) $(OPT_FLAGS)
-# The stamp is remade only when it is missing or its content differs (the test runs when
-# make first looks at the stamp, through .SECONDEXPANSION, so `make plots` never runs nvcc):
-# an always-remade stamp would make `make -n` list every compile of a built tree.
+# The stamp is remade only when it is missing or its content differs, which is decided here,
+# as the Makefile is read (an always-remade stamp would make `make -n` list every compile of
+# a built tree), and only for goals that may compile: `make plots` never runs nvcc.
 CONFIG_STAMP := $(BUILD_DIR)/build-config.stamp
-CONFIG_STAMP_STALE = $(shell printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $(CONFIG_STAMP) 2>/dev/null || echo stale)
+NO_BUILD_GOALS := plots tables clean print-figures print-profile-metrics figures/%
 .PHONY: cw-force
-$(CONFIG_STAMP): $$(if $$(CONFIG_STAMP_STALE),cw-force)
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(shell printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $(CONFIG_STAMP) 2>/dev/null && echo same),same)
+$(CONFIG_STAMP): cw-force
+endif
+endif
+$(CONFIG_STAMP):
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $@ 2>/dev/null || \
 	  { [ -f $@ ] && echo "build configuration changed: rebuilding every object of $(NAME)"; printf '%s\n' '$(BUILD_CONFIG)' >$@; }
@@ -106,8 +111,9 @@ report:
 	$(MAKE) plots
 
 # The make that staged_run.sh runs. Not written $(MAKE) in the recipes below: GNU Make runs a
-# recipe line holding $(MAKE) even under `make -n`, which would stage a real run.
-STAGED_MAKE = $(MAKE) --no-print-directory
+# recipe line holding $(MAKE) even under `make -n`, which would stage a real run. -j1: the
+# experiments time the GPU one at a time, even under `make -j` (make says it reset -j).
+STAGED_MAKE = $(MAKE) -j1 --no-print-directory
 
 # The experiments, staged (common/staged_run.sh): results/ is replaced only by a whole,
 # successful run; a failed or interrupted one is kept under build/runs/ and named.
