@@ -23,7 +23,9 @@ t_stdout_error() {
   fi
 }
 
-# t_more_cli_cases PROGRAM SMALL_ARGS: the cases below for one program (SMALL_ARGS: a tiny run).
+# t_more_cli_cases PROGRAM SMALL_ARGS: the cases below for one program (SMALL_ARGS: a tiny run,
+# several options, split into words on purpose).
+# shellcheck disable=SC2086
 t_more_cli_cases() {
   local prog=$1 small=$2 name
   name=$(basename "$prog")
