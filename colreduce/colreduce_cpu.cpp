@@ -134,14 +134,8 @@ void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::u
 
 std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, long long max_m, int max_n) {
     std::vector<std::pair<long long, int>> sizes;
-    for (const std::string& item : cw::split_list("sizes", text)) {
-        const std::size_t x = item.find_first_of("xX");
-        if (x == std::string::npos || x == 0 || x + 1 == item.size())
-            throw cw::UsageError("option --sizes: '" + item + "' is not of the form MxN (e.g. 160000x8)");
-        const long long m = cw::parse_integer("sizes (M of " + item + ")", item.substr(0, x), 1, max_m);
-        const long long n = cw::parse_integer("sizes (N of " + item + ")", item.substr(x + 1), 1, max_n);
-        sizes.emplace_back(m, static_cast<int>(n));
-    }
+    for (const auto& shape : cw::parse_shape_list("sizes", text, 1, max_m, 1, max_n))
+        sizes.emplace_back(shape.first, static_cast<int>(shape.second));
     return sizes;
 }
 

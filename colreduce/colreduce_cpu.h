@@ -56,8 +56,8 @@ ColumnCheck check_columns(const double* got, const ColumnReference& ref, long lo
 extern const std::vector<std::string> kDataKinds;
 void fill_matrix(double* mat, std::size_t count, const std::string& kind, std::uint64_t seed);
 
-// --sizes=MxN,MxN,...: the items of cw::split_list (no empty item), each side an integer in
-// cw::parse_integer's forms (160000, 1e6, 2^20), M in [1, max_m], N in [1, max_n]; throws
+// --sizes=MxN,MxN,...: cw::parse_shape_list, the shared size grammar on each side of the x
+// (160000, 1e6, 2^20, a range 1..3), M in [1, max_m], N in [1, max_n]; throws
 // cw::UsageError naming the item.
 std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, long long max_m, int max_n);
 

@@ -173,6 +173,7 @@ int run(int argc, char** argv) {
         input->require_count(static_cast<unsigned long long>(colreduce::kMaxRows) * s.n,
                              "m = elements / n is at most " + std::to_string(colreduce::kMaxRows) + " rows", s.n,
                              "rows of n=" + std::to_string(s.n) + " columns");
+        input->require_finite<double>();  // a NaN or an infinity is bad input: said before the device probe
         sizes.emplace_back(static_cast<long long>(input->count() / s.n), s.n);
     } else if (opts.given("sizes")) {
         if (opts.given("m") || opts.given("n"))

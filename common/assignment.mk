@@ -47,9 +47,18 @@ UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit
 # (another nvcc on PATH) or SMS rebuilds every object, so no stale object from another
 # toolkit is ever linked.
 BUILD_CONFIG = $(NVCC) $(shell $(NVCC) --version 2>/dev/null | tail -n 1) | $(GENCODE_FLAGS) | $(NVCC_OPT_FLAGS) $(NVCC_WERROR) | $(HOST_CXX) $(CCBIN_FLAG) $(WARN_FLAGS) $(OPT_FLAGS)
+# The stamp is remade only when it is missing or its content differs, which is decided here,
+# as the Makefile is read (an always-remade stamp would make `make -n` list every compile of
+# a built tree), and only for goals that may compile: `make plots` never runs nvcc.
 CONFIG_STAMP := $(BUILD_DIR)/build-config.stamp
+NO_BUILD_GOALS := plots tables clean print-figures print-profile-metrics figures/%
 .PHONY: cw-force
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(shell printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $(CONFIG_STAMP) 2>/dev/null && echo same),same)
 $(CONFIG_STAMP): cw-force
+endif
+endif
+$(CONFIG_STAMP):
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $@ 2>/dev/null || \
 	  { [ -f $@ ] && echo "build configuration changed: rebuilding every object of $(NAME)"; printf '%s\n' '$(BUILD_CONFIG)' >$@; }
@@ -95,21 +104,28 @@ test-gpu: $(BIN) devinfo
 devinfo:
 	@$(MAKE) --no-print-directory -C $(COMMON_DIR) bin/devinfo
 
-report: $(BIN)
+# Without a usable GPU, one line first (staged_run.sh --require-gpu) and nothing is built or run.
+report:
+	@bash $(COMMON_DIR)/scripts/staged_run.sh --require-gpu "make report"
 	$(MAKE) report-run
 	$(MAKE) plots
+
+# The make that staged_run.sh runs. Not written $(MAKE) in the recipes below: GNU Make runs a
+# recipe line holding $(MAKE) even under `make -n`, which would stage a real run. -j1: the
+# experiments time the GPU one at a time, even under `make -j` (make says it reset -j).
+STAGED_MAKE = $(MAKE) -j1 --no-print-directory
 
 # The experiments, staged (common/scripts/staged_run.sh): results/ is replaced only by a whole,
 # successful run; a failed or interrupted one is kept under build/runs/ and named.
 report-run: $(BIN)
-	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME) $(MAKE) --no-print-directory report-experiments
+	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME) $(STAGED_MAKE) report-experiments
 
 # Hardware counters (needs a GPU and Nsight Compute): each assignment's profile-experiments
 # recipe calls common/scripts/ncu_profile.sh per version and size, writing $(RESULTS_DIR)/profile.csv;
 # staged like report-run, so a failed profile never touches results/profile.csv.
 profile: $(BIN) devinfo
 	@bash $(COMMON_DIR)/scripts/ncu_profile.sh --check
-	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME)-profile $(MAKE) --no-print-directory profile-experiments
+	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME)-profile $(STAGED_MAKE) profile-experiments
 
 # Tuning experiments (experiments/*.cu, run by hand on a GPU): compiled here so that CI
 # keeps them building.

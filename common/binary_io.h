@@ -1,26 +1,37 @@
 // Files a program reads and writes, and the promises it keeps about them (README.md, "Data
 // safety"):
 //   - an input is opened without blocking and must be a regular file: a FIFO, directory,
-//     device or /proc file is refused at once with a message that says what it is; its size
+//     device or a pseudo-file of the kernel (/proc, /sys, debugfs ...: their sizes say nothing
+//     about their contents) is refused at once with a message that says what it is; its size
 //     (fstat) is checked against the program's limits and shape before any byte is read;
-//   - an output is checked before any GPU work (its folder is writable, the path is not a
-//     directory or a device) but nothing is created until there is something to write: the
-//     content goes to a temporary file in the same folder and is renamed into place, so a
+//   - an output is checked before any GPU work (its folder is writable and on a real
+//     filesystem, its name fits, the path is not a directory or a device, and --csv and
+//     --output are not one file) but nothing is created until there is something to write:
+//     the content goes to a temporary file in the same folder and is renamed into place, so a
 //     run that stops early (exit 1, 2, 3, a signal) leaves no new file and an existing one
 //     unchanged.
 // Raw binary files are little-endian elements, row-major for matrices, with no header.
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/vfs.h>
+#endif
 
 #include "options.h"
 
@@ -35,6 +46,43 @@ inline std::string file_kind(mode_t mode) {
     if (S_ISBLK(mode)) return "a block device";
     if (S_ISSOCK(mode)) return "a socket";
     return "not a regular file";
+}
+
+// The kernel's pseudo-filesystems: their files are views of kernel state, not data. A sysfs
+// file reports 4096 bytes whatever it holds, a /proc file 0, and writing one changes a kernel
+// setting (or fails) instead of storing anything. Returns the filesystem's name when `fd`
+// (an open file or folder) lies on one, "" otherwise. The numbers are the f_type values of
+// statfs(2) (linux/magic.h).
+inline std::string pseudo_filesystem(int fd) {
+#if defined(__linux__)
+    struct statfs fs;
+    if (::fstatfs(fd, &fs) != 0) return "";
+    static const struct {
+        unsigned long magic;
+        const char* name;
+    } kPseudo[] = {
+        {0x9fa0UL, "procfs (/proc)"},       {0x62656572UL, "sysfs (/sys)"},    {0x64626720UL, "debugfs"},
+        {0x74726163UL, "tracefs"},          {0x73636673UL, "securityfs"},      {0x27e0ebUL, "cgroupfs"},
+        {0x63677270UL, "cgroup2fs"},        {0x62656570UL, "configfs"},        {0xcafe4a11UL, "bpffs"},
+        {0x6165676cUL, "pstore"},           {0xde5e81e4UL, "efivarfs"},        {0xf97cff8cUL, "selinuxfs"},
+        {0x65735543UL, "fusectl"},          {0x42494e4dUL, "binfmt_misc"},     {0x1cd1UL, "devpts"},
+    };
+    const unsigned long type = static_cast<unsigned long>(fs.f_type) & 0xffffffffUL;
+    for (const auto& p : kPseudo)
+        if (p.magic == type) return p.name;
+#else
+    (void)fd;
+#endif
+    return "";
+}
+
+// The same for a path (a folder, say); "" when it cannot be opened.
+inline std::string pseudo_filesystem(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return "";
+    const std::string name = pseudo_filesystem(fd);
+    ::close(fd);
+    return name;
 }
 
 // Host memory the program may still take (MemAvailable; 0 when unknown).
@@ -71,6 +119,10 @@ class InputFile {
             fail("input file '" + path + "' is " + file_kind(st.st_mode) + ", not a regular file");
         if (st.st_size == 0)
             fail("input file '" + path + "' is empty (or a special file such as /proc's, whose size is unknown)");
+        const std::string pseudo = pseudo_filesystem(fd_);
+        if (!pseudo.empty())
+            fail("input file '" + path + "' is a pseudo-file of " + pseudo +
+                 ", not data (its size says nothing about its content)");
         bytes_ = static_cast<unsigned long long>(st.st_size);
         if (bytes_ % elem_bytes != 0)
             fail("input file '" + path + "' has " + std::to_string(bytes_) + " bytes, not a whole number of " +
@@ -100,24 +152,29 @@ class InputFile {
             throw UsageError("input file '" + path_ + "' holds " + std::to_string(count()) + " elements, " + what +
                              " needs " + std::to_string(expected));
     }
+    // Before the device probe, without keeping the data: every element is finite (a NaN or
+    // an infinity is bad input for a program whose reference cannot check it). Reads the
+    // file in 1 MiB pieces at explicit offsets, so read_into still starts at its beginning.
+    template <typename T>
+    void require_finite() {
+        if (sizeof(T) != elem_bytes_) throw std::logic_error("InputFile: element size mismatch");
+        std::vector<T> piece((1u << 20) / sizeof(T));
+        for (unsigned long long first = 0; first < count(); first += piece.size()) {
+            const std::size_t n = static_cast<std::size_t>(
+                std::min<unsigned long long>(piece.size(), count() - first));
+            read_at(first * sizeof(T), reinterpret_cast<char*>(piece.data()), n * sizeof(T));
+            for (std::size_t i = 0; i < n; ++i)
+                if (!std::isfinite(piece[i]))
+                    throw UsageError("input file '" + path_ + "' holds a value that is not finite (element " +
+                                     std::to_string(first + i) + ")");
+        }
+    }
     // Reads the whole file into `data` (count() elements of T).
     template <typename T>
     void read_into(T* data) {
         static_assert(sizeof(T) > 0, "");
         if (sizeof(T) != elem_bytes_) throw std::logic_error("InputFile: element size mismatch");
-        // Back to blocking reads: the file is regular, so a read cannot wait for a writer.
-        ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
-        char* dst = reinterpret_cast<char*>(data);
-        unsigned long long left = bytes_;
-        while (left > 0) {
-            const ssize_t got = ::read(fd_, dst, left > (1ULL << 30) ? (1ULL << 30) : static_cast<std::size_t>(left));
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0)
-                throw UsageError("cannot read input file '" + path_ + "'" +
-                                 (got < 0 ? std::string(": ") + std::strerror(errno) : std::string(" (short read)")));
-            dst += got;
-            left -= static_cast<unsigned long long>(got);
-        }
+        read_at(0, reinterpret_cast<char*>(data), bytes_);
     }
     template <typename T>
     std::vector<T> read_all() {
@@ -127,6 +184,22 @@ class InputFile {
     }
 
   private:
+    // `bytes` bytes from byte `offset` on (pread: the file offset is not used).
+    void read_at(unsigned long long offset, char* dst, unsigned long long bytes) {
+        // Back to blocking reads: the file is regular, so a read cannot wait for a writer.
+        ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+        while (bytes > 0) {
+            const ssize_t got = ::pread(fd_, dst, bytes > (1ULL << 30) ? (1ULL << 30) : static_cast<std::size_t>(bytes),
+                                        static_cast<off_t>(offset));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0)
+                throw UsageError("cannot read input file '" + path_ + "'" +
+                                 (got < 0 ? std::string(": ") + std::strerror(errno) : std::string(" (short read)")));
+            dst += got;
+            offset += static_cast<unsigned long long>(got);
+            bytes -= static_cast<unsigned long long>(got);
+        }
+    }
     [[noreturn]] void fail(const std::string& message) {
         ::close(fd_);
         fd_ = -1;
@@ -164,24 +237,84 @@ inline void install_partial_file_cleanup() {
     std::signal(SIGHUP, detail::remove_partial_and_exit);
 }
 
-// Checked before any GPU work, creating nothing: `path` can later be written (its folder
-// exists and is writable; the path is not a directory, FIFO or device). `what` names the
-// option ("output file", "CSV file").
-inline void check_output_path(const std::string& path, const std::string& what) {
+namespace detail {
+// The folder and the name of a path ("." for a bare name, "/" for /name).
+inline std::pair<std::string, std::string> split_path(const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos) return {".", path};
+    return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
+}
+
+// What names one file, however it is spelled: its device and inode when it exists (a
+// symbolic link and its target agree), else the real path of its folder and its name
+// (./a.csv and a.csv agree).
+inline std::string file_identity(const std::string& path) {
     struct stat st;
-    if (::stat(path.c_str(), &st) == 0) {
+    if (::stat(path.c_str(), &st) == 0)
+        return "inode " + std::to_string(static_cast<unsigned long long>(st.st_dev)) + ":" +
+               std::to_string(static_cast<unsigned long long>(st.st_ino));
+    const std::pair<std::string, std::string> parts = split_path(path);
+    char* real = ::realpath(parts.first.c_str(), nullptr);
+    const std::string folder = real != nullptr ? real : parts.first;
+    std::free(real);
+    return "path " + folder + "/" + parts.second;
+}
+
+// The outputs this process has checked, as (what, path, identity): --csv and --output
+// naming one file would have one write replace the other's, so the second is refused.
+struct CheckedOutput {
+    std::string what, path, identity;
+};
+inline std::vector<CheckedOutput>& checked_outputs() {
+    static std::vector<CheckedOutput> outputs;
+    return outputs;
+}
+
+// The longest name the temporary file of write_file_atomically may take from its target's
+// name: the target's name may use the whole of NAME_MAX (255 bytes on Linux's filesystems),
+// and ".tmp.XXXXXX" must still fit.
+constexpr std::size_t kTempNameKeep = 200;
+}  // namespace detail
+
+// Checked before any GPU work, creating nothing: `path` can later be written. The path is
+// not a directory, FIFO or device; its folder exists, is writable and lies on a real
+// filesystem (not /proc, /sys or another of pseudo_filesystem's); its name fits the
+// filesystem's limit; and it is not the file another output of this run (another `what`)
+// names. `what` names the option ("output file", "CSV file").
+inline void check_output_path(const std::string& path, const std::string& what) {
+    const std::string cannot = "cannot write " + what + " '" + path + "': ";
+    if (path.size() >= 4000) throw UsageError(cannot + "the path is longer than 4000 bytes");
+    struct stat st;
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists) {
         if (!S_ISREG(st.st_mode))
             throw UsageError(what + " '" + path + "' is " + file_kind(st.st_mode) + ", not a regular file");
-        if (::access(path.c_str(), W_OK) != 0)
-            throw UsageError("cannot write " + what + " '" + path + "': " + std::strerror(errno));
+        if (::access(path.c_str(), W_OK) != 0) throw UsageError(cannot + std::strerror(errno));
     }
-    const std::size_t slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-    if (::stat(dir.c_str(), &st) != 0)
-        throw UsageError("cannot write " + what + " '" + path + "': folder '" + dir + "' " + std::strerror(errno));
-    if (!S_ISDIR(st.st_mode)) throw UsageError("cannot write " + what + " '" + path + "': '" + dir + "' is not a folder");
-    if (::access(dir.c_str(), W_OK | X_OK) != 0)
-        throw UsageError("cannot write " + what + " '" + path + "': folder '" + dir + "' is not writable");
+    const std::pair<std::string, std::string> parts = detail::split_path(path);
+    const std::string& dir = parts.first;
+    const std::string& name = parts.second;
+    if (name.empty()) throw UsageError(cannot + "it names a folder, not a file");
+    if (::stat(dir.c_str(), &st) != 0) throw UsageError(cannot + "folder '" + dir + "' " + std::strerror(errno));
+    if (!S_ISDIR(st.st_mode)) throw UsageError(cannot + "'" + dir + "' is not a folder");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) throw UsageError(cannot + "folder '" + dir + "' is not writable");
+    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    const std::size_t limit = name_max > 0 ? static_cast<std::size_t>(name_max) : 255;
+    if (name.size() > limit)
+        throw UsageError(cannot + "its name is " + std::to_string(name.size()) + " bytes, more than the " +
+                         std::to_string(limit) + " its folder allows");
+    const std::string pseudo = pseudo_filesystem(dir);
+    if (!pseudo.empty())
+        throw UsageError(cannot + "folder '" + dir + "' is on " + pseudo + ", a view of the kernel, not storage");
+    struct statvfs vfs;
+    if (::statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0)
+        throw UsageError(cannot + "folder '" + dir + "' is on a read-only filesystem");
+    const std::string identity = detail::file_identity(path);
+    for (const detail::CheckedOutput& earlier : detail::checked_outputs())
+        if (earlier.what != what && earlier.identity == identity)
+            throw UsageError(what + " '" + path + "' is the same file as " + earlier.what + " '" + earlier.path +
+                             "'; give each its own file");
+    detail::checked_outputs().push_back({what, path, identity});
 }
 
 // Replaces `path` with `prefix` followed by `bytes` bytes of `data`, atomically: the content
@@ -189,7 +322,11 @@ inline void check_output_path(const std::string& path, const std::string& what) 
 // is complete. On failure nothing is left and `path` is unchanged (UsageError).
 inline void write_file_atomically(const std::string& path, const std::string& what, const std::string& prefix,
                                   const void* data, std::size_t bytes) {
-    std::string tmp = path + ".tmp.XXXXXX";
+    // In the same folder (rename is atomic only within one filesystem); the target's name,
+    // shortened where a long one would leave no room for the suffix.
+    const std::pair<std::string, std::string> parts = detail::split_path(path);
+    const std::string folder = path.find('/') == std::string::npos ? "" : (parts.first == "/" ? "/" : parts.first + "/");
+    std::string tmp = folder + parts.second.substr(0, detail::kTempNameKeep) + ".tmp.XXXXXX";
     std::vector<char> name(tmp.begin(), tmp.end());
     name.push_back('\0');
     const int fd = ::mkstemp(name.data());
@@ -222,6 +359,21 @@ inline void write_file_atomically(const std::string& path, const std::string& wh
     if (!ok) ::unlink(tmp.c_str());
     detail::writing_flag() = 0;
     if (!ok) throw UsageError("cannot write " + what + " '" + path + "': " + std::strerror(saved));
+}
+
+// The end of every program (cw::run_main): standard output is flushed and checked, as GNU
+// tools do, so that `--help > /dev/full` or a full disk under `> log` is an error, not a
+// silent exit 0. Returns `status`, or kExitUsage with one line on stderr when a write to
+// standard output failed (a non-zero status is kept: it says more).
+inline int finish_standard_output(const char* program, int status) {
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        const int saved = errno;
+        std::fprintf(stderr, "%s: error: cannot write standard output: %s\n", program,
+                     saved != 0 ? std::strerror(saved) : "write error");
+        return status != kExitOk ? status : kExitUsage;
+    }
+    return status;
 }
 
 // The raw binary result of a run, written once at the end (OutputFile::commit), never

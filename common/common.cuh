@@ -18,12 +18,13 @@ namespace cw {
 // Runs a program body: a UsageError becomes "program: error: ..." (one line) and exit 2, a
 // host allocation failure too (the size asked for is the user's); CUDA errors exit 3 where
 // they happen (CUDA_CHECK). A half-written output is removed on SIGINT/SIGTERM/SIGHUP.
+// Standard output that could not be written is an error too (finish_standard_output).
 template <typename Body>
 int run_main(const char* program, Body&& body) {
     program_name() = program;
     install_partial_file_cleanup();
     try {
-        return body();
+        return finish_standard_output(program, body());
     } catch (const UsageError& e) {
         std::fflush(stdout);
         std::fprintf(stderr, "%s: error: %s\n", program, e.what());

@@ -135,20 +135,25 @@ inline CsvRow core_row(const DeviceColumns& dev, const CoreRow& c) {
     return row;
 }
 
-// The first line of `path` ("" when the file is missing or empty); never blocks (the path
-// was checked to be a regular file or absent by check_output_path first).
-inline std::string csv_file_header(const std::string& path) {
-    std::ifstream in(path);
-    std::string header;
-    if (in) std::getline(in, header);
-    return header;
+// The first line of `path`, read no further than `max_bytes` ("" when the file is missing or
+// empty; the first max_bytes bytes when they hold no newline). Never blocks (the path was
+// checked to be a regular file or absent by check_output_path first), and never reads a
+// whole file to compare a header (a 6 GB file with no newline costs max_bytes).
+inline std::string csv_file_header(const std::string& path, std::size_t max_bytes) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(max_bytes, '\0');
+    if (!in) return "";
+    in.read(&head[0], static_cast<std::streamsize>(max_bytes));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head.substr(0, head.find('\n'));
 }
 
 // Checked before any GPU work, creating nothing: `path` can be written, and if it already
-// has a header, it is `header` (mixing two layouts in one file would break every plot).
+// has a header, it is `header` (mixing two layouts in one file would break every plot). Reads
+// at most the header's length and its newline.
 inline void check_csv_file(const std::string& path, const std::string& header) {
     check_output_path(path, "CSV file");
-    const std::string existing = csv_file_header(path);
+    const std::string existing = csv_file_header(path, header.size() + 1);
     if (!existing.empty() && existing != header)
         throw UsageError("CSV file '" + path + "' has different columns; use a new file");
 }

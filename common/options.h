@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exit_codes.h"
@@ -45,9 +46,11 @@ struct UsageError : std::runtime_error {
 
 namespace detail {
 
-// Digits only, no sign, no blanks; false on overflow of unsigned long long.
+// Digits only, no sign, no blanks, any length: leading zeros are read as such
+// (0001000 is 1000) and a value past unsigned long long saturates at ULLONG_MAX, which the
+// caller reports as out of range (45 digits get the same message as 20).
 inline bool parse_digits(const std::string& text, unsigned long long* out) {
-    if (text.empty() || text.size() > 40) return false;
+    if (text.empty()) return false;
     unsigned long long v = 0;
     for (char c : text) {
         if (c < '0' || c > '9') return false;
@@ -155,26 +158,55 @@ inline std::vector<std::string> split_list(const std::string& name, const std::s
 // kMaxSizes sizes in all). Every size must lie in [lo, hi]. Duplicates are kept (a size
 // given twice runs twice, in the order given).
 constexpr std::size_t kMaxSizes = 100000;
+
+// One item of that grammar (N or A..B), appended to `sizes`. `shown` is the item as the
+// user wrote it, for the messages (the whole MxN for one side of a shape).
+inline void append_size_item(const std::string& name, const std::string& item, const std::string& shown,
+                             long long lo, long long hi, std::vector<long long>* sizes) {
+    const std::size_t dots = item.find("..");
+    if (dots == std::string::npos) {
+        sizes->push_back(parse_integer(name, item, lo, hi));
+    } else {
+        const long long a = parse_integer(name, item.substr(0, dots), lo, hi);
+        const long long b = parse_integer(name, item.substr(dots + 2), lo, hi);
+        if (b < a) throw UsageError("option --" + name + ": empty range '" + shown + "'");
+        if (static_cast<unsigned long long>(b - a) >= kMaxSizes)
+            throw UsageError("option --" + name + ": range '" + shown + "' has more than " +
+                             std::to_string(kMaxSizes) + " sizes");
+        for (long long v = a; v <= b; ++v) sizes->push_back(v);
+    }
+    if (sizes->size() > kMaxSizes)
+        throw UsageError("option --" + name + " lists more than " + std::to_string(kMaxSizes) + " sizes");
+}
+
 inline std::vector<long long> parse_size_list(const std::string& name, const std::string& text, long long lo,
                                               long long hi) {
     std::vector<long long> sizes;
-    for (const std::string& item : split_list(name, text)) {
-        const std::size_t dots = item.find("..");
-        if (dots == std::string::npos) {
-            sizes.push_back(parse_integer(name, item, lo, hi));
-        } else {
-            const long long a = parse_integer(name, item.substr(0, dots), lo, hi);
-            const long long b = parse_integer(name, item.substr(dots + 2), lo, hi);
-            if (b < a) throw UsageError("option --" + name + ": empty range '" + item + "'");
-            if (static_cast<unsigned long long>(b - a) >= kMaxSizes)
-                throw UsageError("option --" + name + ": range '" + item + "' has more than " +
-                                 std::to_string(kMaxSizes) + " sizes");
-            for (long long v = a; v <= b; ++v) sizes.push_back(v);
-        }
-        if (sizes.size() > kMaxSizes)
-            throw UsageError("option --" + name + " lists more than " + std::to_string(kMaxSizes) + " sizes");
-    }
+    for (const std::string& item : split_list(name, text)) append_size_item(name, item, item, lo, hi, &sizes);
     return sizes;
+}
+
+// The same grammar for shapes (colreduce's --sizes=MxN,...): each item is M x N (the x in
+// either case), and each side is an item of the size grammar, so 160000x8, 1e6x2^5, 1..3x8
+// and 8x1..3 are all shapes; a range on both sides gives every pair, M varying slowest. At
+// most kMaxSizes shapes in all; M in [m_lo, m_hi], N in [n_lo, n_hi].
+inline std::vector<std::pair<long long, long long>> parse_shape_list(const std::string& name, const std::string& text,
+                                                                     long long m_lo, long long m_hi, long long n_lo,
+                                                                     long long n_hi) {
+    std::vector<std::pair<long long, long long>> shapes;
+    for (const std::string& item : split_list(name, text)) {
+        const std::size_t x = item.find_first_of("xX");
+        if (x == std::string::npos || x == 0 || x + 1 == item.size() || item.find_first_of("xX", x + 1) != std::string::npos)
+            throw UsageError("option --" + name + ": '" + item + "' is not of the form MxN (e.g. 160000x8)");
+        std::vector<long long> ms, ns;
+        append_size_item(name + " (M of " + item + ")", item.substr(0, x), item, m_lo, m_hi, &ms);
+        append_size_item(name + " (N of " + item + ")", item.substr(x + 1), item, n_lo, n_hi, &ns);
+        if (ms.size() * ns.size() + shapes.size() > kMaxSizes)
+            throw UsageError("option --" + name + " lists more than " + std::to_string(kMaxSizes) + " shapes");
+        for (long long m : ms)
+            for (long long n : ns) shapes.emplace_back(m, n);
+    }
+    return shapes;
 }
 
 class Options {

@@ -13,7 +13,20 @@
 # COMMAND's output is also kept in build/runs/<run>.log. When COMMAND is make, the status of
 # the recipe's program (make's "Error N") names the failure, not make's own 2.
 # Exit status: COMMAND's (the recipe's), or 128 + the signal's number.
+#
+#   staged_run.sh --require-gpu WHAT
+# The one test of "is there a GPU to run experiments on?" (`make report` asks it before it
+# builds or stages anything): nvidia-smi lists a GPU. Without one it prints one line, what
+# WHAT cannot do and what still works (`make plots`), and exits 1.
 set -u
+if [ "${1:-}" = --require-gpu ]; then
+  gpus=$(nvidia-smi -L 2>/dev/null) || gpus=
+  case $gpus in
+    GPU*) exit 0 ;;
+  esac
+  echo "${2:-make report}: no usable CUDA GPU here (nvidia-smi lists none), so nothing was built or run; \`make plots\` renders the figures and tables from the committed results" >&2
+  exit 1
+fi
 name=$1
 shift
 runs_dir=${CW_RUNS_DIR:-build/runs}

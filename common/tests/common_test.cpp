@@ -172,6 +172,28 @@ TEST(Options, OneSizesGrammar) {
     EXPECT_THROW(cw::parse_size_list("sizes", "11", 1, 10), cw::UsageError);
 }
 
+TEST(Options, IntegersOfAnyLengthLeadingZerosAreZeros) {
+    // Past 40 characters a value is still an integer: out of range when it is large...
+    const std::string d41(41, '9');
+    for (const std::string& big : {"--n=9999" + d41, "--n=2^" + d41, "--n=1e" + d41})
+        EXPECT_NE(usage_error({big.c_str()}).find(big + " is out of range"), std::string::npos) << usage_error({big.c_str()});
+    // ... and what it says when its digits start with zeros.
+    Parsed p;
+    const std::string zeros = "--n=" + std::string(43, '0') + "1000";
+    EXPECT_TRUE(parse(p, {zeros.c_str()}));
+    EXPECT_EQ(p.n, 1000);
+    EXPECT_EQ(cw::parse_integer("x", std::string(60, '0') + "2^0010", 0, 10000), 1024);
+}
+
+TEST(Options, ShapesUseTheSizesGrammarOnEachSide) {
+    using Shapes = std::vector<std::pair<long long, long long>>;
+    EXPECT_EQ(cw::parse_shape_list("sizes", "1..3x8,8X1..2,1e1x2^1", 1, 100, 1, 10),
+              (Shapes{{1, 8}, {2, 8}, {3, 8}, {8, 1}, {8, 2}, {10, 2}}));
+    EXPECT_EQ(cw::parse_shape_list("sizes", "1..2x3..4", 1, 100, 1, 10), (Shapes{{1, 3}, {1, 4}, {2, 3}, {2, 4}}));
+    for (const char* bad : {"8", "x8", "8x", "1x2x3", "3..1x8", "0x8", "8x11", "0..2x1", "8x,", "1x1..", "1..100000x1..2"})
+        EXPECT_THROW(cw::parse_shape_list("sizes", bad, 1, 100000, 1, 10), cw::UsageError) << bad;
+}
+
 struct SharedConfig : cw::SharedOptions {
     long long n = 5;
     SharedConfig() { seed = 7; }
@@ -276,6 +298,9 @@ class TempFile : public ::testing::Test {
   protected:
     std::string path = ::testing::TempDir() + "cw_common_test_" +
                        ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    // Each test starts with no output checked yet (check_output_path remembers them to
+    // refuse --csv and --output naming one file).
+    void SetUp() override { cw::detail::checked_outputs().clear(); }
     void TearDown() override { std::remove(path.c_str()); }
     void write_bytes(std::size_t n) {
         std::ofstream f(path, std::ios::binary);
@@ -353,7 +378,81 @@ TEST_F(BinaryIo, AtomicWriteReplacesWholeFilesAndLeavesNoTemporary) {
     globfree(&found);
 }
 
+TEST_F(BinaryIo, PseudoFilesAndPseudoFoldersAreRefused) {
+    EXPECT_THROW(cw::check_output_path("/proc/x", "output file"), cw::UsageError);
+    EXPECT_THROW(cw::check_output_path("/proc/self/status", "output file"), cw::UsageError);
+    EXPECT_EQ(cw::pseudo_filesystem(std::string("/proc")), "procfs (/proc)");
+    EXPECT_EQ(cw::pseudo_filesystem(::testing::TempDir()), "");
+    const char* sysfile = "/sys/kernel/mm/transparent_hugepage/enabled";
+    if (access(sysfile, R_OK) != 0) GTEST_SKIP() << sysfile << " does not exist here";
+    EXPECT_NE(input_error(sysfile, 1).find("is a pseudo-file of sysfs"), std::string::npos) << input_error(sysfile, 1);
+}
+
+TEST_F(BinaryIo, NamesLongerThanTheFolderAllowsAreRefusedLongOnesStillWrite) {
+    const std::string dir = ::testing::TempDir();
+    try {
+        cw::check_output_path(dir + std::string(300, 'a'), "output file");
+        ADD_FAILURE() << "a 300-byte name was accepted";
+    } catch (const cw::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("300 bytes"), std::string::npos) << e.what();
+    }
+    // A 255-byte name is allowed, and its temporary file (a shortened name) fits too.
+    const std::string longest = dir + std::string(255, 'b');
+    EXPECT_NO_THROW(cw::check_output_path(longest, "output file"));
+    const float x = 1.5f;
+    EXPECT_NO_THROW(cw::write_binary(longest, &x, 1));
+    EXPECT_EQ(slurp(longest).size(), sizeof(float));
+    std::remove(longest.c_str());
+}
+
+TEST_F(BinaryIo, CsvAndOutputMayNotNameOneFile) {
+    const std::string dir = ::testing::TempDir();
+    const std::string name = path.substr(dir.size());
+    EXPECT_NO_THROW(cw::check_output_path(path, "CSV file"));
+    EXPECT_NO_THROW(cw::check_output_path(path, "CSV file"));  // the same option checked again
+    EXPECT_THROW(cw::check_output_path(dir + "./" + name, "output file"), cw::UsageError);
+    // An existing file and a symbolic link to it.
+    cw::detail::checked_outputs().clear();
+    write_bytes(4);
+    const std::string link = path + ".link";
+    ASSERT_EQ(symlink(path.c_str(), link.c_str()), 0);
+    EXPECT_NO_THROW(cw::check_output_path(path, "output file"));
+    EXPECT_THROW(cw::check_output_path(link, "CSV file"), cw::UsageError);
+    EXPECT_NO_THROW(cw::check_output_path(path + ".other", "CSV file"));
+    std::remove(link.c_str());
+}
+
+TEST_F(BinaryIo, ContentsAreCheckedBeforeReadingAndReadingStartsAtTheBeginning) {
+    const std::vector<double> bad = {1.0, 2.0, NAN, 4.0};
+    cw::write_binary(path, bad.data(), bad.size());
+    cw::InputFile f(path, sizeof(double));
+    try {
+        f.require_finite<double>();
+        ADD_FAILURE() << "a NaN was accepted";
+    } catch (const cw::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("not finite (element 2)"), std::string::npos) << e.what();
+    }
+    const std::vector<double> good = {1.0, 2.0, 3.0};
+    cw::write_binary(path, good.data(), good.size());
+    cw::InputFile g(path, sizeof(double));
+    EXPECT_NO_THROW(g.require_finite<double>());
+    EXPECT_EQ(g.read_all<double>(), good);
+}
+
 using Csv = TempFile;
+
+TEST_F(Csv, HeaderCheckReadsABoundedPrefix) {
+    // A large file with no newline: only the first bytes are read.
+    ASSERT_EQ(truncate(path.c_str(), 0), -1);  // absent
+    { std::ofstream(path.c_str()); }
+    ASSERT_EQ(truncate(path.c_str(), 1LL << 30), 0);
+    EXPECT_EQ(cw::csv_file_header(path, 4), std::string(4, '\0'));
+    EXPECT_THROW(cw::check_csv_file(path, "x,y"), cw::UsageError);
+    std::ofstream(path.c_str()) << "x,y\n1,2\n";
+    EXPECT_EQ(cw::csv_file_header(path, 4), "x,y");
+    EXPECT_NO_THROW(cw::check_csv_file(path, "x,y"));
+    EXPECT_THROW(cw::check_csv_file(path, "x"), cw::UsageError);
+}
 
 cw::CsvRow row(const char* version, long long n, double ms) {
     cw::CsvRow r;
