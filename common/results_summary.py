@@ -10,7 +10,9 @@ column: baseline_ms / kernel_ms of the same run), its bandwidth and the percenta
 device-to-device copy bandwidth measured in that run (pct_of_copy_bw), the device, the date
 (a date column if the CSV has one, else the date of the commit that last changed the file
 when it is unmodified, else the file's modification time) and a link to the README.
-An assignment with no results yet gets a row that says so.
+An assignment with no results yet gets a row that says so. Every device name comes from the
+CSVs' device column (the side-by-side table's columns are named by it): after a student's run on
+another GPU, the regenerated text names that GPU.
 """
 import csv
 import datetime
@@ -105,6 +107,18 @@ def short_device(name):
     return words[0] if words else str(name)
 
 
+def set_device(entries, tag):
+    """The short name of the device most rows of one results set name (e.g. 'H100'), else the
+    folder's name: the CSVs say which GPU ran, never this script."""
+    devices = [e.get("device", "") for e in entries.values() if e.get("device")]
+    return short_device(max(set(devices), key=devices.count)) if devices else (tag or "results")
+
+
+def full_device(entries):
+    devices = [e.get("device", "") for e in entries.values() if e.get("device")]
+    return max(set(devices), key=devices.count) if devices else "device not named in the CSVs"
+
+
 def behind(rows, best):
     """Sizes at which the best version is slower than its baseline in the same file (same
     size, same mode): [(size label, ratio, version ms, baseline ms, scopes)]."""
@@ -190,12 +204,16 @@ def side_by_side(folders, by_tag):
     rows, columns = [], ["assignment"]
     names = {}
     for tag in tags:
-        devices = [e.get("device", "") for e in by_tag[tag].values() if e.get("device")]
-        names[tag] = short_device(max(set(devices), key=devices.count)) if devices else (tag or "results")
-        label = names[tag] + (f" (`results/{tag}/`)" if tag else " (`results/`)")
+        names[tag] = set_device(by_tag[tag], tag)
+    for tag in tags:
+        # Columns named by the device the CSVs name (the folder only where two sets share one).
+        label = names[tag]
+        if list(names.values()).count(label) > 1:
+            label += f" (`results/{tag}/`)" if tag else " (`results/`)"
+            names[tag] = label
         columns += [(f"version_{tag}", f"{label}: best version, size", "{}"),
-                    (f"speedup_{tag}", f"{names[tag]}: speed-up", "{:.2f}×"),
-                    (f"pct_{tag}", f"{names[tag]}: % of copy", "{:.1f} %")]
+                    (f"speedup_{tag}", f"{label}: speed-up", "{:.2f}×"),
+                    (f"pct_{tag}", f"{label}: % of copy", "{:.1f} %")]
     for folder in folders:
         name = os.path.basename(os.path.normpath(folder))
         first = next((by_tag[t][name] for t in tags if name in by_tag[t]), None)
@@ -269,8 +287,13 @@ def main(argv):
         "date",
         ("checks", "validation", "{}"),
     ]
+    tags = sorted(by_tag, key=lambda t: (t != "", t))
+    where = [f"`{t and 'results/' + t + '/' or 'results/'}` ({full_device(by_tag[t])})" for t in tags
+             if any("speedup" in e for e in by_tag[t].values())]
     if entries:
-        text = md_table(entries, columns)
+        text = ("Generated from the CSVs of " + (" and ".join(where) if where else "no run yet")
+                + " of each assignment: after your own run, this table names your GPU.\n\n")
+        text += md_table(entries, columns)
         text += ("\n\nBest version: the fastest one that passed validation at the largest size in the "
                  "assignment's `results/*.csv`; speed-up = baseline time / kernel time, both measured in "
                  "the same run; % of copy bandwidth: of the device-to-device copy measured in that run "
@@ -285,8 +308,15 @@ def main(argv):
     else:
         text = "(no assignment folders given)"
     replace_block(readme, BLOCK, text)
-    done = sum(1 for e in entries if "speedup" in e)
-    print(f"results_summary: {readme}: {done} of {len(entries)} assignments with results")
+    # One line: assignments (not rows: an assignment has one row per GPU) and the GPUs' folders.
+    with_results = [os.path.basename(os.path.normpath(f)) for f in folders
+                    if any("speedup" in by_tag[t].get(os.path.basename(os.path.normpath(f)), {}) for t in by_tag)]
+    missing = [os.path.basename(os.path.normpath(f)) for f in folders
+               if os.path.basename(os.path.normpath(f)) not in with_results]
+    gpus = len(where)
+    print(f"results_summary: {readme}: {len(with_results)} of {len(folders)} assignments with results, "
+          f"{gpus} GPU{'s' if gpus != 1 else ''}" + (": " + " and ".join(where).replace("`", "") if where else "")
+          + (f"; no results yet: {', '.join(missing)}" if missing else ""))
 
 
 if __name__ == "__main__":
