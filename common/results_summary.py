@@ -20,16 +20,23 @@ import glob
 import os
 import subprocess
 import sys
+import textwrap
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from readme_tables import md_table, replace_block  # noqa: E402
 
 BLOCK = "results-summary"
-# The core columns every program writes (README.md, "CSV"): which rows are library
+# The core columns every program writes (common/README.md, "CSV"): which rows are library
 # baselines and which are demonstrations comes from them, never from a version's name.
 REQUIRED = {"version", "validated", "is_baseline", "kernel_ms", "speedup_vs_baseline", "result_ok"}
 DATE_COLUMNS = ("date", "timestamp", "run_date")
+
+
+def wrap(text, indent=""):
+    """Prose wrapped at 100 characters (READMEs are read in `less` on a login node)."""
+    return textwrap.fill(text, width=100, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def number(value):
@@ -229,9 +236,9 @@ def side_by_side(folders, by_tag):
             else:
                 row[f"version_{tag}"] = "no results"
         rows.append(row)
-    return ("\n\n**" + " and ".join(names[t] for t in tags) + " side by side** (the same programs and sizes on "
-            "each GPU; % of copy: of that GPU's own device-to-device copy, measured in the same run):\n\n"
-            + md_table(rows, columns))
+    return ("\n\n" + wrap("**" + " and ".join(names[t] for t in tags) + " side by side** (the same programs and "
+                          "sizes on each GPU; % of copy: of that GPU's own device-to-device copy, measured in the "
+                          "same run):") + "\n\n" + md_table(rows, columns))
 
 
 def behind_text(entries):
@@ -246,8 +253,8 @@ def behind_text(entries):
                          f"{ratio:.3f}× at {size} ({what})")
     if not items:
         return "\n\nAt every size of its file, each best version is at least as fast as its library on every GPU."
-    return ("\n\nWhere a best version is slower than its library at another size of the same file "
-            "(generated from the CSVs):\n\n" + "\n".join(f"- {i}" for i in items))
+    return ("\n\n" + wrap("Where a best version is slower than its library at another size of the same file "
+                          "(generated from the CSVs):") + "\n\n" + "\n".join(wrap(f"- {i}", "  ") for i in items))
 
 
 def main(argv):
@@ -291,10 +298,10 @@ def main(argv):
     where = [f"`{t and 'results/' + t + '/' or 'results/'}` ({full_device(by_tag[t])})" for t in tags
              if any("speedup" in e for e in by_tag[t].values())]
     if entries:
-        text = ("Generated from the CSVs of " + (" and ".join(where) if where else "no run yet")
-                + " of each assignment: after your own run, this table names your GPU.\n\n")
+        text = wrap("Generated from the CSVs of " + (" and ".join(where) if where else "no run yet")
+                    + " of each assignment: after your own run, this table names your GPU.") + "\n\n"
         text += md_table(entries, columns)
-        text += ("\n\nBest version: the fastest one that passed validation at the largest size in the "
+        text += "\n\n" + wrap("Best version: the fastest one that passed validation at the largest size in the "
                  "assignment's `results/*.csv`; speed-up = baseline time / kernel time, both measured in "
                  "the same run; % of copy bandwidth: of the device-to-device copy measured in that run "
                  "(empty where bandwidth means nothing, as for pi; above 100 % for a kernel that only reads, since the "
