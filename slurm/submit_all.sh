@@ -160,6 +160,6 @@ cat <<EOF
 Watch: squeue -u \$USER   |   scontrol show job <id>   |   sacct -j <id> (where accounting is on)
        tail -f slurm/logs/<job>-<id>.out
 A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc) leaves its results/ as they
-were (its log names the folder under <assignment>/build/runs/ where the failed run was kept); the
-plots job still runs and names it. Fix, then resubmit that job alone (slurm/submit_all.sh NAME).
+were (its log names the folder under <assignment>/build/runs/ where the failed run was kept);
+the plots job still runs, and names it. Resubmit it alone: slurm/submit_all.sh NAME.
 EOF

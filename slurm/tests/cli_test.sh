@@ -749,7 +749,8 @@ else
 
       # The pre-flight check: a stand-in nvcc, no module; then a partition that does not exist.
       sl_bad=""
-      sl_jobs_before=$(timeout 10 squeue -h -o %i | sort | paste -sd ' ' -)
+      # (a job id above the highest one so far would be a submitted job: ids only grow)
+      sl_max_id=$(timeout 10 scontrol -o show jobs 2>/dev/null | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -n 1)
       t_run env PATH="$sl_fpath" CUDA_MODULE= bash "$sl_t/slurm/submit_all.sh" --check
       [ "$T_STATUS" -eq 0 ] || sl_bad="$sl_bad exit $T_STATUS: $(grep '^FAIL' "$T_OUT" | head -n 2 | tr '\n' ' ');"
       grep -q "nvcc: $sl_fakecuda/bin/nvcc: Cuda compilation tools, release 12.2" "$T_OUT" || sl_bad="$sl_bad nvcc not named;"
@@ -758,7 +759,8 @@ else
       grep -q "^sbatch --parsable --output=.*slurm/pi.sbatch" "$T_OUT" || sl_bad="$sl_bad sbatch lines not printed;"
       t_run env PATH="$sl_fpath" CUDA_MODULE= SBATCH_PARTITION=nosuch bash "$sl_t/slurm/submit_all.sh" --check
       [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  partition 'nosuch' not found; partitions here: gpu" "$T_OUT" || sl_bad="$sl_bad SBATCH_PARTITION=nosuch: exit $T_STATUS, no FAIL line naming it;"
-      [ "$(timeout 10 squeue -h -o %i | sort | paste -sd ' ' -)" = "$sl_jobs_before" ] || sl_bad="$sl_bad a job was submitted;"
+      [ "$(timeout 10 scontrol -o show jobs 2>/dev/null | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -n 1)" = "$sl_max_id" ] ||
+        sl_bad="$sl_bad a job was submitted;"
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[11]}"; else t_fail "${sl_cases[11]}" "$sl_bad"; t_show_failure; fi
 
       # scancel mid-run: the stand-in pi of the copy above (its experiment has written a partial
