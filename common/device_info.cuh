@@ -45,7 +45,11 @@ struct DeviceInfo {
     static std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
     // "native" (machine code built for this GPU's architecture, or a binary-compatible older one
     // of the same major version) or "JIT" (PTX compiled by the driver when the program started).
-    bool jit_compiled() const { return ptx_version > 0 && ptx_version < binary_version; }
+    // (Machine code of another major version cannot run on this GPU at all: if the driver still
+    // reports one, what runs was compiled from PTX at load time.)
+    bool jit_compiled() const {
+        return (ptx_version > 0 && ptx_version < binary_version) || binary_version / 10 != cc_major;
+    }
     std::string kernel_code() const {
         const std::string here = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
         const std::string bin = "sm_" + std::to_string(binary_version);
