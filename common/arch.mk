@@ -1,8 +1,12 @@
 # Shared build settings, included by every Makefile of the repository.
 #   CUDA_PATH      toolkit root (default: where `nvcc` on PATH lives, else /usr/local/cuda)
 #   HOST_COMPILER  host C++ compiler for nvcc (-ccbin) and for the .cpp files (default: nvcc's own choice, g++)
-#   SMS            compute capabilities to build, filtered against the toolkit (default: 35 52,
-#                  the cluster's K40m and GTX 970); see select_arch.sh for the fallback
+#   SMS            compute capabilities to build, filtered against the toolkit; given on the
+#                  command line or in the environment, built exactly as asked (after that filter)
+#   SMS_DEFAULT    the list used when SMS is not given (default: 35 52, the reports' K40m and
+#                  GTX 970); to it the build adds the architecture of the GPU on this machine
+#                  (nvidia-smi), so that a job built on a GPU node runs native code, not PTX
+#                  compiled by the driver at load time; see select_arch.sh
 #   dbg=1          debug build (-g -G, and every launch synchronised and checked)
 #   WERROR=1       turn every warning into an error (CI)
 
@@ -13,11 +17,18 @@ CUDA_PATH ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(NVCC_ON_PATH)),/usr/
 NVCC := $(CUDA_PATH)/bin/nvcc
 HOST_COMPILER ?=
 HOST_CXX := $(or $(HOST_COMPILER),g++)
-SMS ?= 35 52
+SMS_DEFAULT ?= 35 52
+# Whether SMS was given (command line, environment, a parent make's command line) or is the default.
+ifeq ($(origin SMS),undefined)
+  SMS := $(SMS_DEFAULT)
+  SMS_ORIGIN := default
+else
+  SMS_ORIGIN := explicit
+endif
 
 # Evaluated once, and only by the targets that compile (make plots needs no toolkit).
-GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --flags))$(GENCODE_FLAGS)
-ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --message))$(ARCH_MESSAGE)
+GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --flags $(SMS_ORIGIN)))$(GENCODE_FLAGS)
+ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --message $(SMS_ORIGIN)))$(ARCH_MESSAGE)
 
 WARN_FLAGS := -Wall -Wextra
 ifeq ($(dbg),1)

@@ -33,9 +33,16 @@ inline bool is_no_device_error(cudaError_t err) {
 
 [[noreturn]] inline void cuda_fail(cudaError_t err, const char* call, const char* file, int line) {
     std::fflush(stdout);
+    // Said plainly first: the runtime's own words for a machine without a GPU (error 35, "driver
+    // version is insufficient", where a CUDA toolkit's driver library is installed without a
+    // GPU) read as "upgrade your driver"; they follow, with the error number, on the same line.
     if (is_no_device_error(err))
-        std::fprintf(stderr, "%s: no usable CUDA GPU: %s (CUDA error %d, %s) at %s:%d in %s\n", program_name(),
-                     cudaGetErrorString(err), static_cast<int>(err), cudaGetErrorName(err), file, line, call);
+        std::fprintf(stderr,
+                     "%s: no usable CUDA GPU: this machine has no GPU this program can use (a login node has "
+                     "none); run it on a GPU node (srun --gres=gpu:1 ..., or a job script in slurm/); the CUDA "
+                     "runtime said: %s (CUDA error %d, %s) at %s:%d in %s\n",
+                     program_name(), cudaGetErrorString(err), static_cast<int>(err), cudaGetErrorName(err), file,
+                     line, call);
     else
         std::fprintf(stderr, "%s: CUDA error %d (%s): %s at %s:%d in %s\n", program_name(), static_cast<int>(err),
                      cudaGetErrorName(err), cudaGetErrorString(err), file, line, call);

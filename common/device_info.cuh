@@ -18,6 +18,12 @@
 
 namespace cw {
 
+// An empty kernel, compiled with the same -gencode flags as every kernel of the program: what
+// the driver loaded for it (cudaFuncGetAttributes) is what it loaded for all of them. A
+// template, so that every translation unit that includes this header may instantiate it.
+template <int Unused>
+__global__ void arch_probe_kernel() {}
+
 struct DeviceInfo {
     int id = 0;
     std::string name;
@@ -28,16 +34,41 @@ struct DeviceInfo {
     std::size_t global_mem_bytes = 0;
     int l2_bytes = 0;
     int driver_version = 0, runtime_version = 0;  // e.g. 13000 for 13.0
+    // The program's kernel code as the driver loaded it on this device (cudaFuncAttributes):
+    // binaryVersion is the architecture of the machine code that runs (e.g. 90 for sm_90),
+    // ptxVersion the PTX it was made from. The build embeds compute_X -> sm_X pairs, so machine
+    // code compiled ahead of time has ptx == binary; the driver JIT-compiling older PTX for this
+    // GPU at load time (no sm_ code for it in the program) shows as ptx < binary.
+    int binary_version = 0, ptx_version = 0;
 
     std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
     static std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+    // "native" (machine code built for this GPU's architecture, or a binary-compatible older one
+    // of the same major version) or "JIT" (PTX compiled by the driver when the program started).
+    // (Machine code of another major version cannot run on this GPU at all: if the driver still
+    // reports one, what runs was compiled from PTX at load time.)
+    bool jit_compiled() const {
+        return (ptx_version > 0 && ptx_version < binary_version) || binary_version / 10 != cc_major;
+    }
+    std::string kernel_code() const {
+        const std::string here = "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+        const std::string bin = "sm_" + std::to_string(binary_version);
+        if (binary_version == 0) return "kernels: unknown (cudaFuncGetAttributes gave no version)";
+        if (jit_compiled())
+            return "kernels: compute_" + std::to_string(ptx_version) + " PTX JIT-compiled by the driver for " + here +
+                   " (no " + here + " code in this build: build on this GPU's node, or with SMS=" +
+                   std::to_string(cc_major) + std::to_string(cc_minor) + ")";
+        if (bin == here) return "kernels: " + bin + " code, native";
+        return "kernels: " + bin + " code, native (binary-compatible with " + here + ")";
+    }
     std::string describe() const {
-        char buf[512];
+        char buf[768];
         std::snprintf(buf, sizeof buf,
-                      "Device %d: %s, compute capability %s, %d SMs, %.1f GiB, L2 %.0f MiB, driver %s, runtime %s", id,
-                      name.c_str(), compute_capability().c_str(), sm_count,
+                      "Device %d: %s, compute capability %s, %d SMs, %.1f GiB, L2 %.0f MiB, driver %s, runtime %s; %s",
+                      id, name.c_str(), compute_capability().c_str(), sm_count,
                       static_cast<double>(global_mem_bytes) / (1 << 30), l2_bytes / 1048576.0,
-                      version_text(driver_version).c_str(), version_text(runtime_version).c_str());
+                      version_text(driver_version).c_str(), version_text(runtime_version).c_str(),
+                      kernel_code().c_str());
         return buf;
     }
     // device, compute_capability, driver, runtime columns of every results CSV (empty
@@ -75,6 +106,10 @@ inline DeviceInfo select_device(int id) {
     CUDA_CHECK(cudaDeviceGetAttribute(&d.l2_bytes, cudaDevAttrL2CacheSize, id));
     CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
     CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+    cudaFuncAttributes attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, arch_probe_kernel<0>));
+    d.binary_version = attr.binaryVersion;
+    d.ptx_version = attr.ptxVersion;
     return d;
 }
 

@@ -1,4 +1,5 @@
-// devinfo: the first program to run on a new machine. Prints the device and its measured
+// devinfo: the first program to run on a new machine. Prints the device (with whether the
+// kernels run native code or PTX JIT-compiled by the driver: DeviceInfo::kernel_code) and its measured
 // device-to-device copy bandwidth; exits 3 with the runtime's message where there is no
 // usable CUDA device. --check only tells whether a device is usable (used by the GPU tests).
 #include <cstdio>

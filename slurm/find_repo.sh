@@ -1,21 +1,20 @@
-# >>> find the repository (a copy of slurm/find_repo.sh, the one source of this block: edit it
-# there, then `make -C slurm sync-find-repo`; `make -C slurm test` checks every copy is identical).
-# Slurm runs a copy of this script, so its own path means nothing in a job and it cannot
-# source anything before it knows where the repository is: look up from the submit
-# directory, then from the path it was submitted with.
-cw_find_repo() {
-  local d
-  for d in "$@"; do
-    while [ -n "$d" ] && [ "$d" != / ] && [ "$d" != . ]; do
-      [ -f "$d/slurm/lib.sh" ] && cd "$d" && return 0
-      d=$(dirname "$d")
-    done
-  done
-  return 1
-}
-cw_find_repo "${CW_REPO:-}" "${SLURM_SUBMIT_DIR:-}" \
-  "$([ -n "${SLURM_JOB_ID:-}" ] && scontrol show job "$SLURM_JOB_ID" 2>/dev/null | sed -n 's/^ *Command=\([^ ]*\).*/\1/p')" \
-  "$(cd "$(dirname "$0")" && pwd)" || { echo "cannot find the repository: set CW_REPO=/path/to/it" >&2; exit 2; }
-# shellcheck source=lib.sh
-. slurm/lib.sh
-# <<< find the repository
+# The one repository finder of the job scripts. Every slurm/*.sbatch starts with the same few
+# lines (between "# >>> find the repository" and "# <<< find the repository"), which source
+# this file from the first place it is found:
+#   $CW_REPO                       set by hand: a repository elsewhere
+#   the script's folder, then ..   a plain `bash slurm/x.sbatch` (no Slurm)
+#   $SLURM_SUBMIT_DIR and up to three folders above it
+#                                  `sbatch slurm/x.sbatch` from the repository root or from a
+#                                  folder inside it: Slurm runs a copy of the script from its
+#                                  spool folder, so the script's own path means nothing in a job
+#   the path it was submitted with (scontrol show job: Command=), for an absolute path
+#                                  submitted from outside the repository
+# Here, sourced: make the repository (this file's folder's parent) the current directory and
+# read the job helpers (lib.sh). CW_REPO_FOUND tells the caller it worked.
+# shellcheck shell=bash
+if cd "$(dirname "${BASH_SOURCE[0]}")/.." 2>/dev/null && [ -f slurm/lib.sh ]; then
+  # shellcheck disable=SC2034  # read by the job script that sourced this file
+  CW_REPO_FOUND=$PWD
+  # shellcheck source=lib.sh
+  . slurm/lib.sh
+fi

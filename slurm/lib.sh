@@ -189,7 +189,7 @@ cw_report() {
   if [ -n "$CW_INTERRUPTED" ]; then
     cw_fail $((128 + $(cw_signal_number "$CW_INTERRUPTED"))) "$folder: interrupted by $CW_INTERRUPTED (scancel, the time limit or Ctrl-C): $folder/results/ unchanged; this run's files are kept in $kept"
   fi
-  [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make report-run failed: $folder/results/ unchanged; this run's files are kept in $kept"
+  [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make -C $folder report-run failed: $folder/results/ unchanged; this run's files are kept in $kept"
   if cw_dry; then cw_log "done (dry run: nothing written)"
   else cw_log "done: $folder/results/ updated:${CW_RUN_UPDATED:+ $CW_RUN_UPDATED}"; fi
 }

@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# Submits every assignment's experiments to Slurm, vecmax's sweep as a job array with its
-# gather job, and a last job that regenerates every figure and table once they all succeeded.
+# Submits every assignment's experiments to Slurm, each experiment once, and a last job that
+# regenerates every figure and table from what succeeded.
 #
-#   slurm/submit_all.sh [--print] [--partition=NAME] [--profile] [--no-plots] [JOB...]
+#   slurm/submit_all.sh [--check] [--print] [--partition=NAME] [--sweep-array] [--profile]
+#                       [--no-plots] [JOB...]
 #
-#   JOB          an assignment (the list: bash common/scripts/assignments.sh) or vecmax_sweep
-#                (default: every assignment, and vecmax_sweep with vecmax)
-#   --print      print the sbatch commands, submit nothing (ids shown as <job>)
-#   --partition  the GPU partition for every job (default: the scripts' `gpu`, the reports'
-#                partition, or $SBATCH_PARTITION when set)
-#   --profile    also a profile job (slurm/profile.sbatch: every assignment's versions under
-#                Nsight Compute, <assignment>/results/profile.csv); the plots job waits for it too
-#   --no-plots   no final plots job
+#   JOB            an assignment (the list: bash common/scripts/assignments.sh) or vecmax_sweep
+#                  (default: every assignment)
+#   --check        on the login node, in seconds, submitting nothing: loads CUDA_MODULE, names
+#                  nvcc, checks that the partition exists and has GPUs (sinfo), asks Slurm whether
+#                  each job would be accepted (sbatch --test-only: account, QOS, partition, GPUs)
+#                  and prints the sbatch lines it would submit; exit 0 when all is well, else 1
+#   --print        print the sbatch commands, submit nothing (ids shown as <job>)
+#   --partition    the GPU partition for every job (default: the scripts' `gpu`, the reports'
+#                  partition, or $SBATCH_PARTITION when set)
+#   --sweep-array  vecmax's 30-configuration sweep as a job array (one GPU job per configuration,
+#                  as the report ran it) and a gather job, instead of inside the vecmax job
+#                  (which is then submitted with VECMAX_SKIP_SWEEP=1)
+#   --profile      also a profile job (slurm/profile.sbatch: every assignment's versions under
+#                  Nsight Compute, <assignment>/results/profile.csv)
+#   --no-plots     no final plots job
 #
+# Site settings come from Slurm's own input variables, read by every sbatch: SBATCH_ACCOUNT,
+# SBATCH_QOS, SBATCH_PARTITION; the CUDA module from CUDA_MODULE (slurm/lib.sh).
+# The plots job runs once the others have ended, whether they succeeded or not (afterany): it
+# renders what is there and names each job that failed (its results/ stay as they were).
 # Works from any directory: every job runs in the repository, logs go to slurm/logs/ (created
 # here, since a missing --output folder makes Slurm fail the job with exit code 0:53 and no log).
 # Environment such as CUDA_MODULE or CW_SLURM_DRY_RUN=1 is passed on to the jobs.
@@ -28,10 +40,12 @@ is_assignment() { [[ " ${assignments[*]} " == *" $1 "* ]]; }
 usage() { sed -n '2,/^[^#]/{/^#/p}' "$self" | sed 's/^# \{0,1\}//'; }
 die() { echo "submit_all.sh: $*" >&2; exit 2; }
 
-print=0 plots=1 profile=0 jobs=()
+print=0 plots=1 profile=0 check=0 sweep_array=0 jobs=()
 for arg in "$@"; do
   case $arg in
     --print) print=1 ;;
+    --check) check=1 print=1 ;;
+    --sweep-array) sweep_array=1 ;;
     --no-plots) plots=0 ;;
     --profile) profile=1 ;;
     --partition=?*) export SBATCH_PARTITION=${arg#--partition=} ;;
@@ -44,11 +58,25 @@ for arg in "$@"; do
 done
 if [ ${#jobs[@]} -eq 0 ]; then
   jobs=("${assignments[@]}")
-  is_assignment vecmax && jobs+=(vecmax_sweep)
+  [ "$sweep_array" = 1 ] && is_assignment vecmax && jobs+=(vecmax_sweep)
+elif [ "$sweep_array" = 1 ] && [[ " ${jobs[*]} " == *" vecmax "* ]] && [[ " ${jobs[*]} " != *" vecmax_sweep "* ]]; then
+  jobs+=(vecmax_sweep)
 fi
+# The sweep runs once: in the array, or in the vecmax job, never both.
+sweep_in_array=0
+[[ " ${jobs[*]} " == *" vecmax_sweep "* ]] && sweep_in_array=1
 for job in "${jobs[@]}"; do
   [ -f "slurm/$job.sbatch" ] || die "$job: no slurm/$job.sbatch (every assignment needs its job script)"
 done
+if [ "$check" = 1 ]; then
+  exec 2>&1  # the sbatch lines below (written to stderr by submit) in order with the checks
+  # shellcheck source=preflight.sh
+  . "$repo/slurm/preflight.sh"
+  cw_preflight "${jobs[@]}"
+  preflight_status=$?
+  echo
+  echo "The sbatch lines it would submit (nothing is submitted; ids shown as <job>):"
+fi
 if [ "$print" = 0 ] && ! command -v sbatch >/dev/null 2>&1; then
   die "sbatch not found: run this on the cluster's login node (or use --print; without Slurm run 'bash slurm/<job>.sbatch')"
 fi
@@ -64,25 +92,32 @@ submit() {
     echo "<$name>"
     return
   fi
-  out=$(sbatch --parsable "$@") || die "sbatch $* failed"
+  out=$(sbatch --parsable "$@") || die "sbatch $* failed (slurm/submit_all.sh --check says why a job would be refused)"
   echo "${out%%;*}"
 }
 
 ids=() table=()
 note() { table+=("$(printf '%-20s %-12s %s' "$1" "$2" "$3")"); }
 vecmax_id=""
+waited=()  # "name:id" of every job the plots job waits for
 for job in "${jobs[@]}"; do
   [ "$job" = vecmax_sweep ] && continue
-  id=$(submit "$job" --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
-  ids+=("$id")
+  if [ "$job" = vecmax ] && [ "$sweep_in_array" = 1 ]; then
+    # The array runs the sweep: the vecmax job runs the rest of vecmax's experiments.
+    id=$(submit "$job" --export=ALL,VECMAX_SKIP_SWEEP=1 --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
+    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv (the sweep: the array below)"
+  else
+    id=$(submit "$job" --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
+    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv"
+  fi
+  ids+=("$id") waited+=("$job:$id")
   [ "$job" = vecmax ] && vecmax_id=$id
-  note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv"
 done
 
 if [ "$profile" = 1 ]; then
   [ -f slurm/profile.sbatch ] || die "no slurm/profile.sbatch"
   id=$(submit profile --output="$logs/%x-%j.out" slurm/profile.sbatch) || exit 2
-  ids+=("$id")
+  ids+=("$id") waited+=("profile:$id")
   note profile "$id" "log slurm/logs/profile-$id.out -> */results/profile.csv"
 fi
 
@@ -99,24 +134,32 @@ if [[ " ${jobs[*]} " == *" vecmax_sweep "* ]]; then
   dep=afterok:$array${vecmax_id:+,afterany:$vecmax_id}
   gather=$(submit vecmax_gather --dependency="$dep" --kill-on-invalid-dep=yes \
     --output="$logs/%x-%j.out" slurm/vecmax_gather.sbatch "$logs/vecmax_sweep-$array") || exit 2
-  ids+=("$gather")
+  ids+=("$gather") waited+=("vecmax_sweep:$array" "vecmax_gather:$gather")
   note vecmax_gather "$gather" "after every task: vecmax/results/sweep.csv, log slurm/logs/vecmax_gather-$gather.out"
 fi
 
 if [ "$plots" = 1 ]; then
-  dep=afterok$(printf ':%s' "${ids[@]}")
-  plots_id=$(submit plots --dependency="$dep" --kill-on-invalid-dep=yes --output="$logs/%x-%j.out" \
-    slurm/plots.sbatch) || exit 2
-  note plots "$plots_id" "after all of them: figures, README tables, summary; log slurm/logs/plots-$plots_id.out"
+  # afterany: once every job has ended, whatever its outcome; the plots job is told which jobs
+  # it waited for, and names those that did not succeed.
+  dep=afterany$(printf ':%s' "${ids[@]}")
+  plots_id=$(submit plots --dependency="$dep" --output="$logs/%x-%j.out" \
+    slurm/plots.sbatch "${waited[@]}") || exit 2
+  note plots "$plots_id" "after all of them end: figures, README tables, summary; log slurm/logs/plots-$plots_id.out"
 fi
 
+if [ "$check" = 1 ]; then
+  echo
+  if [ "$preflight_status" = 0 ]; then echo "check: all well; submit with: slurm/submit_all.sh ${*/--check/}"
+  else echo "check: see the FAIL lines above; nothing was submitted"; fi
+  exit "$preflight_status"
+fi
 [ "$print" = 1 ] && echo "(--print: nothing submitted)"
 printf '%-20s %-12s %s\n' job id "what / where"
 printf '%s\n' "${table[@]}"
 cat <<EOF
 Watch: squeue -u \$USER   |   scontrol show job <id>   |   sacct -j <id> (where accounting is on)
        tail -f slurm/logs/<job>-<id>.out
-A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc) cancels the ones that
-depend on it; results/ stays as it was (its log names the folder under <assignment>/build/runs/
-where the failed run was kept). Fix, then rerun this script or 'make plots' once the CSVs are there.
+A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc) leaves its results/ as they
+were (its log names the folder under <assignment>/build/runs/ where the failed run was kept);
+the plots job still runs, and names it. Resubmit it alone: slurm/submit_all.sh NAME.
 EOF

@@ -10,7 +10,9 @@ column: baseline_ms / kernel_ms of the same run), its bandwidth and the percenta
 device-to-device copy bandwidth measured in that run (pct_of_copy_bw), the device, the date
 (a date column if the CSV has one, else the date of the commit that last changed the file
 when it is unmodified, else the file's modification time) and a link to the README.
-An assignment with no results yet gets a row that says so.
+An assignment with no results yet gets a row that says so. Every device name comes from the
+CSVs' device column (the side-by-side table's columns are named by it): after a student's run on
+another GPU, the regenerated text names that GPU.
 """
 import csv
 import datetime
@@ -18,16 +20,23 @@ import glob
 import os
 import subprocess
 import sys
+import textwrap
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from readme_tables import md_table, replace_block  # noqa: E402
 
 BLOCK = "results-summary"
-# The core columns every program writes (README.md, "CSV"): which rows are library
+# The core columns every program writes (common/README.md, "CSV"): which rows are library
 # baselines and which are demonstrations comes from them, never from a version's name.
 REQUIRED = {"version", "validated", "is_baseline", "kernel_ms", "speedup_vs_baseline", "result_ok"}
 DATE_COLUMNS = ("date", "timestamp", "run_date")
+
+
+def wrap(text, indent=""):
+    """Prose wrapped at 100 characters (READMEs are read in `less` on a login node)."""
+    return textwrap.fill(text, width=100, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def number(value):
@@ -103,6 +112,18 @@ def short_device(name):
     """'NVIDIA H100 80GB HBM3' -> 'H100': the first word after the vendor."""
     words = [w for w in str(name).split() if w.upper() not in ("NVIDIA", "TESLA", "GEFORCE")]
     return words[0] if words else str(name)
+
+
+def set_device(entries, tag):
+    """The short name of the device most rows of one results set name (e.g. 'H100'), else the
+    folder's name: the CSVs say which GPU ran, never this script."""
+    devices = [e.get("device", "") for e in entries.values() if e.get("device")]
+    return short_device(max(set(devices), key=devices.count)) if devices else (tag or "results")
+
+
+def full_device(entries):
+    devices = [e.get("device", "") for e in entries.values() if e.get("device")]
+    return max(set(devices), key=devices.count) if devices else "device not named in the CSVs"
 
 
 def behind(rows, best):
@@ -190,12 +211,16 @@ def side_by_side(folders, by_tag):
     rows, columns = [], ["assignment"]
     names = {}
     for tag in tags:
-        devices = [e.get("device", "") for e in by_tag[tag].values() if e.get("device")]
-        names[tag] = short_device(max(set(devices), key=devices.count)) if devices else (tag or "results")
-        label = names[tag] + (f" (`results/{tag}/`)" if tag else " (`results/`)")
+        names[tag] = set_device(by_tag[tag], tag)
+    for tag in tags:
+        # Columns named by the device the CSVs name (the folder only where two sets share one).
+        label = names[tag]
+        if list(names.values()).count(label) > 1:
+            label += f" (`results/{tag}/`)" if tag else " (`results/`)"
+            names[tag] = label
         columns += [(f"version_{tag}", f"{label}: best version, size", "{}"),
-                    (f"speedup_{tag}", f"{names[tag]}: speed-up", "{:.2f}×"),
-                    (f"pct_{tag}", f"{names[tag]}: % of copy", "{:.1f} %")]
+                    (f"speedup_{tag}", f"{label}: speed-up", "{:.2f}×"),
+                    (f"pct_{tag}", f"{label}: % of copy", "{:.1f} %")]
     for folder in folders:
         name = os.path.basename(os.path.normpath(folder))
         first = next((by_tag[t][name] for t in tags if name in by_tag[t]), None)
@@ -211,9 +236,9 @@ def side_by_side(folders, by_tag):
             else:
                 row[f"version_{tag}"] = "no results"
         rows.append(row)
-    return ("\n\n**" + " and ".join(names[t] for t in tags) + " side by side** (the same programs and sizes on "
-            "each GPU; % of copy: of that GPU's own device-to-device copy, measured in the same run):\n\n"
-            + md_table(rows, columns))
+    return ("\n\n" + wrap("**" + " and ".join(names[t] for t in tags) + " side by side** (the same programs and "
+                          "sizes on each GPU; % of copy: of that GPU's own device-to-device copy, measured in the "
+                          "same run):") + "\n\n" + md_table(rows, columns))
 
 
 def behind_text(entries):
@@ -228,8 +253,8 @@ def behind_text(entries):
                          f"{ratio:.3f}× at {size} ({what})")
     if not items:
         return "\n\nAt every size of its file, each best version is at least as fast as its library on every GPU."
-    return ("\n\nWhere a best version is slower than its library at another size of the same file "
-            "(generated from the CSVs):\n\n" + "\n".join(f"- {i}" for i in items))
+    return ("\n\n" + wrap("Where a best version is slower than its library at another size of the same file "
+                          "(generated from the CSVs):") + "\n\n" + "\n".join(wrap(f"- {i}", "  ") for i in items))
 
 
 def main(argv):
@@ -269,9 +294,14 @@ def main(argv):
         "date",
         ("checks", "validation", "{}"),
     ]
+    tags = sorted(by_tag, key=lambda t: (t != "", t))
+    where = [f"`{t and 'results/' + t + '/' or 'results/'}` ({full_device(by_tag[t])})" for t in tags
+             if any("speedup" in e for e in by_tag[t].values())]
     if entries:
-        text = md_table(entries, columns)
-        text += ("\n\nBest version: the fastest one that passed validation at the largest size in the "
+        text = wrap("Generated from the CSVs of " + (" and ".join(where) if where else "no run yet")
+                    + " of each assignment: after your own run, this table names your GPU.") + "\n\n"
+        text += md_table(entries, columns)
+        text += "\n\n" + wrap("Best version: the fastest one that passed validation at the largest size in the "
                  "assignment's `results/*.csv`; speed-up = baseline time / kernel time, both measured in "
                  "the same run; % of copy bandwidth: of the device-to-device copy measured in that run "
                  "(empty where bandwidth means nothing, as for pi; above 100 % for a kernel that only reads, since the "
@@ -285,8 +315,15 @@ def main(argv):
     else:
         text = "(no assignment folders given)"
     replace_block(readme, BLOCK, text)
-    done = sum(1 for e in entries if "speedup" in e)
-    print(f"results_summary: {readme}: {done} of {len(entries)} assignments with results")
+    # One line: assignments (not rows: an assignment has one row per GPU) and the GPUs' folders.
+    with_results = [os.path.basename(os.path.normpath(f)) for f in folders
+                    if any("speedup" in by_tag[t].get(os.path.basename(os.path.normpath(f)), {}) for t in by_tag)]
+    missing = [os.path.basename(os.path.normpath(f)) for f in folders
+               if os.path.basename(os.path.normpath(f)) not in with_results]
+    gpus = len(where)
+    print(f"results_summary: {readme}: {len(with_results)} of {len(folders)} assignments with results, "
+          f"{gpus} GPU{'s' if gpus != 1 else ''}" + (": " + " and ".join(where).replace("`", "") if where else "")
+          + (f"; no results yet: {', '.join(missing)}" if missing else ""))
 
 
 if __name__ == "__main__":

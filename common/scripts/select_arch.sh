@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# GPU architecture selection (README.md, "Choosing GPU architectures"). Usage:
-#   select_arch.sh NVCC "SMS" --flags     -> the -gencode flags
-#   select_arch.sh NVCC "SMS" --message   -> one line saying what is built and why
+# GPU architecture selection (common/README.md, "Choosing GPU architectures"). Usage:
+#   select_arch.sh NVCC "SMS" --flags   [default]  -> the -gencode flags
+#   select_arch.sh NVCC "SMS" --message [default]  -> one line saying what is built and why
 # SMS is filtered against `NVCC --list-gpu-arch` (a toolkit without that option is taken to
 # support what was asked). When nothing is left: the local GPU's compute capability (from
 # nvidia-smi) if the toolkit supports it, else the toolkit's oldest architecture. PTX is
 # always embedded for the highest architecture chosen.
+# "default" (arch.mk passes it when nobody set SMS): the list is the repository's default, not
+# the user's choice, so the architecture of every local GPU the toolkit supports is added to it.
+# Why: a default SMS="35 52" built by CUDA 12 holds sm_52 code and compute_52 PTX only; on an
+# A100 or H100 the driver would JIT-compile that PTX and the code paths for old GPUs would run.
+# An SMS given on the command line or in the environment is built exactly as asked.
 set -u
-nvcc=$1 sms=$2 mode=${3:---flags}
+nvcc=$1 sms=$2 mode=${3:---flags} origin=${4:-explicit}
 
 version=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\).*/\1/p' | head -n 1)
 version=${version:-unknown}
@@ -45,6 +50,21 @@ else
     reason="SMS=$sms: sm_${dropped// / sm_} not supported by nvcc $version, skipped"
   else
     reason="SMS=$sms, nvcc $version"
+  fi
+  # The default list: add each local GPU's own architecture (native code, no JIT) where the
+  # toolkit supports it; one it does not support runs the highest PTX, JIT-compiled: said so.
+  if [ "$origin" = default ]; then
+    local_ccs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. \r' | grep -x '[0-9][0-9]*' | sort -n -u)
+    for cc in $local_ccs; do
+      if printf '%s\n' $chosen | grep -qx "$cc"; then continue; fi
+      if printf '%s\n' "$supported" | grep -qx "$cc"; then
+        chosen="$chosen $cc"
+        reason="$reason; sm_$cc added for the local GPU"
+      else
+        reason="$reason; the local GPU's sm_$cc is not supported by nvcc $version: it will JIT-compile the PTX"
+      fi
+    done
+    reason="default $reason"
   fi
 fi
 

@@ -20,13 +20,15 @@ make_stub_nvcc cuda12 12.4 "50 52 53 60 61 62 70 72 75 80 86 87 89 90"
 make_stub_nvcc cuda118 11.8 "35 37 50 52 53 60 61 62 70 72 75 80 86 87 89 90"
 make_stub_nvcc nolist 12.0 ""
 make_stub_nvcc old 9.0 ""
-mkdir -p "$stub_dir/gpu86" "$stub_dir/nogpu"
+mkdir -p "$stub_dir/gpu86" "$stub_dir/gpu90" "$stub_dir/gpu120" "$stub_dir/nogpu"
 printf '#!/bin/sh\necho 8.6\n' >"$stub_dir/gpu86/nvidia-smi"; chmod +x "$stub_dir/gpu86/nvidia-smi"
+printf '#!/bin/sh\necho 9.0\n' >"$stub_dir/gpu90/nvidia-smi"; chmod +x "$stub_dir/gpu90/nvidia-smi"
+printf '#!/bin/sh\necho 12.0\n' >"$stub_dir/gpu120/nvidia-smi"; chmod +x "$stub_dir/gpu120/nvidia-smi"
 printf '#!/bin/sh\nexit 9\n' >"$stub_dir/nogpu/nvidia-smi"; chmod +x "$stub_dir/nogpu/nvidia-smi"
 
-arch_case() {  # NAME TOOLKIT GPU SMS EXPECTED_FLAGS
+arch_case() {  # NAME TOOLKIT GPU SMS EXPECTED_FLAGS [default|explicit]
   local got
-  got=$(PATH="$stub_dir/$3:$PATH" ./scripts/select_arch.sh "$stub_dir/$2/nvcc" "$4" --flags | xargs)
+  got=$(PATH="$stub_dir/$3:$PATH" ./scripts/select_arch.sh "$stub_dir/$2/nvcc" "$4" --flags "${6:-explicit}" | xargs)
   if [ "$got" = "$5" ]; then t_pass "arch: $1"; else t_fail "arch: $1" "got '$got', expected '$5'"; fi
 }
 arch_case "CUDA 11.8 builds sm_35 and sm_52" cuda118 nogpu "35 52" \
@@ -43,6 +45,47 @@ arch_case "PTX for the highest of several" cuda13 nogpu "90 80" \
   "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90"
 arch_case "toolkit without --list-gpu-arch builds what was asked" nolist nogpu "35 52" \
   "-gencode arch=compute_35,code=sm_35 -gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
+# The default list (nobody set SMS) gets native code for the local GPU beside it; an explicit
+# SMS does not.
+arch_case "default SMS, CUDA 12, local sm_90 GPU: sm_52 and native sm_90" cuda12 gpu90 "35 52" \
+  "-gencode arch=compute_52,code=sm_52 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" default
+arch_case "explicit SMS=35 52, CUDA 12, local sm_90 GPU: exactly as asked" cuda12 gpu90 "35 52" \
+  "-gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52" explicit
+arch_case "default SMS=75 (a CUDA 12-style default on CUDA 13), local sm_90: native sm_90 added" cuda13 gpu90 "75" \
+  "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" default
+arch_case "default SMS, no GPU: the list alone" cuda12 nogpu "35 52" \
+  "-gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52" default
+arch_case "default SMS, local GPU the toolkit cannot build for: the list alone" cuda12 gpu120 "35 52" \
+  "-gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52" default
+msg=$(PATH="$stub_dir/gpu90:$PATH" ./scripts/select_arch.sh "$stub_dir/cuda12/nvcc" "35 52" --message default)
+if [ "$msg" = "arch: building sm_52 sm_90 + compute_90 PTX (default SMS=35 52: sm_35 not supported by nvcc 12.4, skipped; sm_90 added for the local GPU)" ]; then
+  t_pass "arch: the default build's line names the native architecture it added"
+else
+  t_fail "arch: the default build's line names the native architecture it added" "got '$msg'"
+fi
+msg=$(PATH="$stub_dir/gpu120:$PATH" ./scripts/select_arch.sh "$stub_dir/cuda12/nvcc" "35 52" --message default)
+if [[ "$msg" == *"the local GPU's sm_120 is not supported by nvcc 12.4: it will JIT-compile the PTX)" ]]; then
+  t_pass "arch: a local GPU the toolkit cannot build for is named (JIT)"
+else
+  t_fail "arch: a local GPU the toolkit cannot build for is named (JIT)" "got '$msg'"
+fi
+# Through make: SMS unset is the default (native added); SMS on the command line or in the
+# environment is explicit; SMS_DEFAULT changes the default list and stays a default.
+arch_make() {  # NAME EXPECTED_LINE ENV... -- MAKE_ARGS...
+  local name=$1 want=$2 envs=() got; shift 2
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+  got=$(env -u SMS -u SMS_DEFAULT "${envs[@]}" PATH="$stub_dir/gpu90:$PATH" make --no-print-directory -s arch-info \
+        CUDA_PATH="$stub_dir/cuda12" NVCC="$stub_dir/cuda12/nvcc" "$@" 2>&1)
+  if [ "$got" = "$want" ]; then t_pass "arch (make): $name"; else t_fail "arch (make): $name" "got '$got', expected '$want'"; fi
+}
+arch_make "SMS not given: default list plus the local sm_90" \
+  "arch: building sm_52 sm_90 + compute_90 PTX (default SMS=35 52: sm_35 not supported by nvcc 12.4, skipped; sm_90 added for the local GPU)" --
+arch_make "SMS on the command line: exactly as asked" \
+  "arch: building sm_52 + compute_52 PTX (SMS=35 52: sm_35 not supported by nvcc 12.4, skipped)" -- SMS="35 52"
+arch_make "SMS in the environment: exactly as asked" \
+  "arch: building sm_52 + compute_52 PTX (SMS=35 52: sm_35 not supported by nvcc 12.4, skipped)" SMS="35 52" --
+arch_make "SMS_DEFAULT=75: still a default, the local sm_90 added" \
+  "arch: building sm_75 sm_90 + compute_90 PTX (default SMS=75, nvcc 12.4; sm_90 added for the local GPU)" -- SMS_DEFAULT=75
 msg=$(PATH="$stub_dir/nogpu:$PATH" ./scripts/select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message)
 if [ "$msg" = "arch: building sm_75 + compute_75 PTX (SMS=35 52 not supported by nvcc 13.0; oldest supported)" ]; then
   t_pass "arch: one line saying what and why"

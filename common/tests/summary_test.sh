@@ -42,7 +42,7 @@ if [ "$T_STATUS" -ne 0 ]; then
   t_fail "results summary: a second GPU's results" "exit $T_STATUS"; t_show_failure
 else
   rows=$(grep -c -F '| [demo](' "$sum_dir/README.md")
-  side=$(grep -F 'H200 (`results/h200/`)' "$sum_dir/README.md" || true)
+  side=$(grep -F '| H200: best version, size | H200: speed-up |' "$sum_dir/README.md" || true)
   pair=$(grep -F '| [demo](' "$sum_dir/README.md" | grep -F '2.00×' | grep -F '1.25×' || true)
   late=$(grep -F -- '- demo `fast` on H200: 0.800× at n = 10 (5.0 µs against 4.0 µs; its time includes memset+kernels' "$sum_dir/README.md" || true)
   if [ "$rows" = 3 ] && [ -n "$side" ] && [ -n "$pair" ] && [ -n "$late" ]; then
@@ -50,4 +50,34 @@ else
   else
     t_fail "results summary: a second GPU's results side by side, slower sizes listed" "rows $rows; $(sed -n '/BEGIN/,/END/p' "$sum_dir/README.md")"
   fi
+fi
+
+# A results tree whose CSVs name another device (a student's run on an A100): the regenerated
+# summary names that device and nowhere H100; make plots' line counts assignments and GPUs.
+sum_repo=$CW_TEST_TMP/summary-relabelled
+rm -rf "$sum_repo"; mkdir -p "$sum_repo"
+sum_top=$(cd .. && pwd)
+sum_assignments=$(cd .. && bash common/assignments.sh)
+cp "$sum_top/README.md" "$sum_repo/"
+for a in $sum_assignments; do
+  mkdir -p "$sum_repo/$a"
+  cp -r "$sum_top/$a/results" "$sum_repo/$a/" 2>/dev/null
+  cp "$sum_top/$a/README.md" "$sum_repo/$a/" 2>/dev/null
+  find "$sum_repo/$a/results" -maxdepth 1 -name '*.csv' -exec sed -i 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-40GB/g' {} +
+done
+sum_case="results summary: CSVs relabelled as an A100 regenerate README.md without the word H100"
+if ! grep -rqs 'H100' "$sum_repo"/*/results/*.csv 2>/dev/null && grep -q 'H100' "$sum_top/README.md"; then
+  t_run python3 results_summary.py "$sum_repo/README.md" $(for a in $sum_assignments; do echo "$sum_repo/$a"; done)
+  if [ "$T_STATUS" -ne 0 ]; then t_fail "$sum_case" "exit $T_STATUS"; t_show_failure
+  elif grep -q 'H100' "$sum_repo/README.md"; then t_fail "$sum_case" "$(grep -n 'H100' "$sum_repo/README.md" | head -n 3 | cut -c1-160)"
+  elif ! grep -q '| A100-SXM4-40GB: best version, size |' "$sum_repo/README.md" || ! grep -q 'NVIDIA A100-SXM4-40GB' "$sum_repo/README.md"; then
+    t_fail "$sum_case" "the A100 is not named in the summary"
+  else t_pass "$sum_case"; fi
+  n_a=$(wc -w <<<"$sum_assignments")
+  n_g=$(grep -c '(NVIDIA' <<<"$(tr ')' '\n' <"$T_OUT")")
+  if grep -q "^results_summary: .*: $n_a of $n_a assignments with results, $n_g GPUs: results/ (NVIDIA A100-SXM4-40GB)" "$T_OUT" && [ "$n_g" -ge 1 ]; then
+    t_pass "results summary: its line counts assignments ($n_a) and GPUs ($n_g), not rows"
+  else t_fail "results summary: its line counts assignments and GPUs, not rows" "$(cat "$T_OUT")"; fi
+else
+  t_skip "$sum_case" "the committed CSVs name no H100 (nothing to relabel)"
 fi

@@ -1,4 +1,4 @@
-# Tier 1: the README's "Adding a version" worked example is applied to a copy of
+# Tier 1: common/README.md's "Adding a version" worked example is applied to a copy of
 # reduction_versions/ (kernel before the comment of version 5's warp helper, registry entry
 # before version 5's), which must build warning-free and list the new version; on a GPU the
 # new version must pass. Keeps the README's example true.
@@ -10,7 +10,7 @@ else
   rm -rf "$av_dir"; mkdir -p "$av_dir"
   cp -r "$av_src" "$av_dir/reduction_versions"
   rm -rf "$av_dir/reduction_versions/build" "$av_dir/reduction_versions/bin"
-  if ! python3 - "$CW_COMMON_DIR/../README.md" "$av_dir/reduction_versions/reduction_versions_kernels.cu" <<'PY'
+  if ! python3 - "$CW_COMMON_DIR/README.md" "$av_dir/reduction_versions/reduction_versions_kernels.cu" <<'PY'
 import re, sys
 readme, target = sys.argv[1], sys.argv[2]
 text = open(readme).read()

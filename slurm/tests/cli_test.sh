@@ -70,14 +70,21 @@ fi
 if [ -n "$sl_assignments" ]; then t_pass "common/scripts/assignments.sh lists the assignments ($sl_assignments)"
 else t_fail "common/scripts/assignments.sh lists the assignments" "it printed nothing"; fi
 
-# The repository finder: one source (find_repo.sh), a byte-identical copy in every job script.
-sl_bad=""
+# The repository finder: one file (find_repo.sh); every job script starts with the same few
+# lines that look for it and source it (no copy of the finder, nothing to keep in sync).
+sl_bad="" sl_first=""
 for f in ./*.sbatch; do
-  [ "$(grep -c '^# >>> find the repository' "$f")" = 1 ] || { sl_bad="$sl_bad $f: not exactly one block;"; continue; }
-  sed -n '/^# >>> find the repository/,/^# <<< find the repository/p' "$f" | cmp -s - find_repo.sh || sl_bad="$sl_bad $f differs;"
+  [ "$(grep -c '^# >>> find the repository' "$f")" = 1 ] && [ "$(grep -c '^# <<< find the repository' "$f")" = 1 ] ||
+    { sl_bad="$sl_bad $f: not exactly one block;"; continue; }
+  sl_block=$(sed -n '/^# >>> find the repository/,/^# <<< find the repository/p' "$f")
+  [ -n "$sl_first" ] || sl_first=$sl_block
+  [ "$sl_block" = "$sl_first" ] || sl_bad="$sl_bad $f: its lines differ from the others';"
+  grep -q '\. "$cw_d/slurm/find_repo.sh"' <<<"$sl_block" || sl_bad="$sl_bad $f: does not source slurm/find_repo.sh;"
+  [ "$(wc -l <<<"$sl_block")" -le 8 ] || sl_bad="$sl_bad $f: more than a few lines (a copy of the finder?);"
 done
-if [ -z "$sl_bad" ]; then t_pass "every job script carries find_repo.sh byte for byte ($(ls ./*.sbatch | wc -l) scripts)"
-else t_fail "every job script carries find_repo.sh byte for byte" "$sl_bad (make -C slurm sync-find-repo)"; fi
+grep -q '^[^#]*\. slurm/lib.sh' find_repo.sh || sl_bad="$sl_bad find_repo.sh does not source lib.sh;"
+if [ -z "$sl_bad" ]; then t_pass "every job script finds the repository through find_repo.sh, with the same few lines ($(ls ./*.sbatch | wc -l) scripts)"
+else t_fail "every job script finds the repository through find_repo.sh, with the same few lines" "$sl_bad"; fi
 
 sl_bad=$(grep -H '^#SBATCH' ./*.sbatch | grep -v '#SBATCH [^ ]* *# ')
 if [ -z "$sl_bad" ]; then t_pass "every #SBATCH line has a comment"; else t_fail "every #SBATCH line has a comment" "$(echo "$sl_bad" | head -n 1)"; fi
@@ -369,23 +376,40 @@ else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
 rm -f "$sl_dev"; mv "$sl_dev.real" "$sl_dev" 2>/dev/null
 sl_fcommitted=$(sl_fsum)
 
-# submit_all.sh --print: the whole dependency graph, nothing submitted.
+# submit_all.sh --print: the whole dependency graph, nothing submitted. By default each
+# experiment runs once: the five assignment jobs (vecmax's sweep inside the vecmax job) and the
+# plots job after all of them, whatever their outcome (afterany), told which jobs it waited for.
 t_run bash "$sl_t/slurm/submit_all.sh" --print
 sl_cmds=$(cat "$T_ERR")
 sl_bad=""
 for a in $sl_assignments; do grep -q "sbatch --parsable --output=.*/slurm/logs/%x-%j.out slurm/$a.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad $a;"; done
+grep -q 'vecmax_sweep\|vecmax_gather' <<<"$sl_cmds" && sl_bad="$sl_bad the sweep array is submitted by default (the vecmax job runs the sweep already);"
+grep -q -- "--dependency=afterany:<vecmax>:<pi>:<scan>:<colreduce>:<reduction_versions> --output=.*slurm/plots.sbatch vecmax:<vecmax> pi:<pi> scan:<scan> colreduce:<colreduce> reduction_versions:<reduction_versions>\$" <<<"$sl_cmds" || sl_bad="$sl_bad plots;"
+[ "$(grep -c '^sbatch ' <<<"$sl_cmds")" -eq $(($(wc -w <<<"$sl_assignments") + 1)) ] || sl_bad="$sl_bad not one job per assignment plus plots;"
+if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh --print: one job per assignment (the sweep inside vecmax's), plots after all of them end (afterany)"
+else t_fail "submit_all.sh --print: one job per assignment (the sweep inside vecmax's), plots after all of them end (afterany)" "exit $T_STATUS; wrong:$sl_bad"; t_show_failure; fi
+t_run bash "$sl_t/slurm/submit_all.sh" --print --sweep-array
+sl_cmds=$(cat "$T_ERR")
+sl_bad=""
+grep -q -- "--export=ALL,VECMAX_SKIP_SWEEP=1 --output=.*slurm/vecmax.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad vecmax job not told to skip its sweep;"
 grep -q -- "--array=0-$((sl_n - 1)) .*slurm/vecmax_sweep.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad array;"
 grep -q -- "--dependency=afterok:<vecmax_sweep>,afterany:<vecmax> --kill-on-invalid-dep=yes .*slurm/vecmax_gather.sbatch .*/slurm/logs/vecmax_sweep-<vecmax_sweep>" <<<"$sl_cmds" || sl_bad="$sl_bad gather;"
-grep -q -- "--dependency=afterok:<vecmax>:<pi>:<scan>:<colreduce>:<reduction_versions>:<vecmax_gather> --kill-on-invalid-dep=yes .*slurm/plots.sbatch" <<<"$sl_cmds" || sl_bad="$sl_bad plots;"
-if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh --print shows every job, the array sized from the list, afterok dependencies"
-else t_fail "submit_all.sh --print shows every job, the array sized from the list, afterok dependencies" "exit $T_STATUS; wrong:$sl_bad"; t_show_failure; fi
+grep -q -- "--dependency=afterany:<vecmax>:<pi>:<scan>:<colreduce>:<reduction_versions>:<vecmax_gather> .*slurm/plots.sbatch .*vecmax_sweep:<vecmax_sweep> vecmax_gather:<vecmax_gather>" <<<"$sl_cmds" || sl_bad="$sl_bad plots;"
+if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh --print --sweep-array: the sweep as the array and its gather instead of inside the vecmax job"
+else t_fail "submit_all.sh --print --sweep-array: the sweep as the array and its gather instead of inside the vecmax job" "exit $T_STATUS; wrong:$sl_bad"; t_show_failure; fi
 t_run bash "$sl_t/slurm/submit_all.sh" --print --profile pi
 sl_cmds=$(cat "$T_ERR")
 if [ "$T_STATUS" -eq 0 ] && grep -q "sbatch --parsable --output=.*/slurm/logs/%x-%j.out slurm/profile.sbatch" <<<"$sl_cmds" &&
-   grep -q -- "--dependency=afterok:<pi>:<profile> --kill-on-invalid-dep=yes .*slurm/plots.sbatch" <<<"$sl_cmds" &&
+   grep -q -- "--dependency=afterany:<pi>:<profile> .*slurm/plots.sbatch pi:<pi> profile:<profile>" <<<"$sl_cmds" &&
    ! grep -q 'profile.sbatch' < <(bash "$sl_t/slurm/submit_all.sh" --print pi 2>&1); then
   t_pass "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it"
 else t_fail "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it" "exit $T_STATUS"; t_show_failure; fi
+# The plots job names the jobs that did not succeed (here: ids no Slurm knows), and still renders.
+t_run env CW_SLURM_DRY_RUN=1 bash "$sl_t/slurm/plots.sbatch" pi:999999991 scan:999999992
+if [ "$T_STATUS" -eq 0 ] && grep -q 'missing: pi (job 999999991: ' "$T_OUT" && grep -q 'missing: scan (job 999999992: ' "$T_OUT" &&
+   grep -q '2 of 2 jobs did not succeed' "$T_OUT" && grep -q '^dry run: make --no-print-directory plots' "$T_OUT"; then
+  t_pass "plots job: renders, then names each job it waited for that did not succeed"
+else t_fail "plots job: renders, then names each job it waited for that did not succeed" "exit $T_STATUS"; t_show_failure; fi
 expect_usage_error "submit_all.sh rejects an unknown job" "unknown job 'nosuch'" bash "$sl_t/slurm/submit_all.sh" --print nosuch
 expect_usage_error "submit_all.sh rejects an unknown option" "unknown option '--bogus'" bash "$sl_t/slurm/submit_all.sh" --bogus
 
@@ -493,6 +517,7 @@ sl_cases=(
   "submit_all.sh from another directory: every job, the array, gather and plots job complete"
   "scancel of a running report job: CANCELLED, results/ byte for byte, the log names the kept run"
   "profile.sbatch on the GPU-less node: FAILED 2:0 without ncu, 3:0 with one but no GPU, one line each, results/ byte for byte"
+  "submit_all.sh --check: nvcc, the partition's GPUs, every job accepted by sbatch --test-only, the sbatch lines; a wrong partition fails; nothing submitted"
 )
 # Real Lmod (sl_lmod_* below): one case per toolkit this machine has, then the default and a missing module.
 sl_lmod_setup_cases
@@ -692,7 +717,7 @@ else
       mkdir -p "$CW_TEST_TMP/elsewhere"
       # (the sweep with the list's first four configurations: the full array ran above)
       sed -e 's/#.*//' "$sl_list" | awk 'NF' | head -n 4 >"$CW_TEST_TMP/four_configs.txt"
-      t_run sh -c "cd '$CW_TEST_TMP/elsewhere' && CW_SLURM_DRY_RUN=1 VECMAX_SWEEP_CONFIGS='$CW_TEST_TMP/four_configs.txt' bash '$sl_t/slurm/submit_all.sh' --profile"
+      t_run sh -c "cd '$CW_TEST_TMP/elsewhere' && CW_SLURM_DRY_RUN=1 VECMAX_SWEEP_CONFIGS='$CW_TEST_TMP/four_configs.txt' bash '$sl_t/slurm/submit_all.sh' --sweep-array --profile"
       sl_sub_out=$(cat "$T_OUT")
       sl_bad="" sl_ids=""
       if [ "$T_STATUS" -ne 0 ]; then sl_bad="submit_all.sh exited $T_STATUS: $(head -n 2 "$T_ERR" | tr '\n' ' ')"
@@ -716,10 +741,27 @@ else
           [ -s "$sl_logs/$j-$sl_id.out" ] || sl_bad="$sl_bad no log slurm/logs/$j-$sl_id.out;"
         done
         grep -q '^dry run: make --no-print-directory plots' "$sl_logs/plots-${sl_ids##*plots:}.out" 2>/dev/null || sl_bad="$sl_bad plots log lacks 'make plots';"
+        grep -q 'every job it waited for succeeded' "$sl_logs/plots-${sl_ids##*plots:}.out" 2>/dev/null || sl_bad="$sl_bad plots log does not say every job succeeded;"
         sl_id=$(awk '$1 == "profile" { print $2 }' <<<"$sl_sub_out")
         grep -q '^dry run: make --no-print-directory profile' "$sl_logs/profile-$sl_id.out" 2>/dev/null || sl_bad="$sl_bad profile log lacks 'make profile';"
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]} (and --profile's job)"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
+
+      # The pre-flight check: a stand-in nvcc, no module; then a partition that does not exist.
+      sl_bad=""
+      # (a job id above the highest one so far would be a submitted job: ids only grow)
+      sl_max_id=$(timeout 10 scontrol -o show jobs 2>/dev/null | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -n 1)
+      t_run env PATH="$sl_fpath" CUDA_MODULE= bash "$sl_t/slurm/submit_all.sh" --check
+      [ "$T_STATUS" -eq 0 ] || sl_bad="$sl_bad exit $T_STATUS: $(grep '^FAIL' "$T_OUT" | head -n 2 | tr '\n' ' ');"
+      grep -q "nvcc: $sl_fakecuda/bin/nvcc: Cuda compilation tools, release 12.2" "$T_OUT" || sl_bad="$sl_bad nvcc not named;"
+      grep -q "^ok    partition 'gpu' exists, GRES: .*gpu" "$T_OUT" || sl_bad="$sl_bad partition line;"
+      for a in $sl_assignments plots; do grep -q "^ok    $a: Slurm would accept it" "$T_OUT" || sl_bad="$sl_bad $a not accepted;"; done
+      grep -q "^sbatch --parsable --output=.*slurm/pi.sbatch" "$T_OUT" || sl_bad="$sl_bad sbatch lines not printed;"
+      t_run env PATH="$sl_fpath" CUDA_MODULE= SBATCH_PARTITION=nosuch bash "$sl_t/slurm/submit_all.sh" --check
+      [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  partition 'nosuch' not found; partitions here: gpu" "$T_OUT" || sl_bad="$sl_bad SBATCH_PARTITION=nosuch: exit $T_STATUS, no FAIL line naming it;"
+      [ "$(timeout 10 scontrol -o show jobs 2>/dev/null | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -n 1)" = "$sl_max_id" ] ||
+        sl_bad="$sl_bad a job was submitted;"
+      if [ -z "$sl_bad" ]; then t_pass "${sl_cases[11]}"; else t_fail "${sl_cases[11]}" "$sl_bad"; t_show_failure; fi
 
       # scancel mid-run: the stand-in pi of the copy above (its experiment has written a partial
       # CSV and sleeps); Slurm sends SIGTERM to every process of the job, SIGKILL KillWait later.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU cluster as a repeatable test (issue #16): on a GPU machine with no Slurm, as root,
+# The GPU cluster as a repeatable test: on a GPU machine with no Slurm, as root,
 # starts a single-node Slurm from Debian's packages carried as files (a folder made by
 # slurm/tests/pack_slurm.sh), runs slurm/submit_all.sh on it, checks every job's final state
 # and exit code from Slurm and the sweep's results from the CSV, and stops every daemon it
@@ -17,9 +17,11 @@
 #   - slurmctld, slurmd (-d PACKDIR/sbin/slurmstepd) with the pack's libraries on
 #     LD_LIBRARY_PATH; the client commands through PACKDIR/bin (no LD_LIBRARY_PATH reaches the jobs);
 #   - a trivial job (GPU visible in it, scontrol works in it, no pack library path in its environment);
-#   - CUDA_MODULE= slurm/submit_all.sh [--profile] in this checkout (its */results/ are replaced
-#     by the jobs' runs, as on the cluster), then waits for every job;
-#   - checks: every assignment job, each of the sweep array's tasks (one per line of
+#   - CUDA_MODULE= slurm/submit_all.sh [--sweep-array] [--profile] in this checkout (its
+#     */results/ are replaced by the jobs' runs, as on the cluster), then waits for every job;
+#   - checks: every assignment job COMPLETED 0:0, its log naming the GPU and native code for it
+#     ("kernels: sm_NN code, native", NN the GPU's compute capability) after an arch: line that
+#     builds sm_NN; with --sweep-array each of the array's tasks (one per line of
 #     vecmax/sweep_configs.txt) and the gather COMPLETED 0:0; profile COMPLETED 0:0 when
 #     submitted; plots COMPLETED 0:0 where gnuplot is installed, else FAILED 2:0 with "gnuplot is
 #     not installed" in its log; vecmax/results/sweep.csv rewritten by this run with one row per
@@ -33,6 +35,11 @@
 #   CW_CLUSTER_PROFILE  1: submit the profile job too (--profile; needs ncu). Default 0: the
 #                       jobs alone took 351 s on an H100 and `make profile` adds about 40 s per
 #                       assignment, more than one 600-s call allows
+#   CW_CLUSTER_SWEEP_ARRAY  1: vecmax's sweep as the job array and its gather (--sweep-array)
+#                       instead of inside the vecmax job
+#   SMS_DEFAULT         passed on to the jobs' builds: SMS_DEFAULT=75 stands for a CUDA 12-style
+#                       default list (supported by the toolkit, not the GPU's own) and shows that
+#                       the default build still adds native code for the node's GPU
 #   CW_CLUSTER_NO_GPU   1: a check of the pack and the daemons without a GPU (gres.conf File=/dev/null):
 #                       the trivial job, then `CW_SLURM_DRY_RUN=1 submit_all.sh` in a copy of the
 #                       checkout (every job COMPLETED 0:0, plots too; no CSV check)
@@ -261,6 +268,7 @@ fi
 read -r -a assignments <<<"$(cd "$work" && bash common/scripts/assignments.sh)"
 nconfigs=$(sed -e 's/#.*//' "$work/vecmax/sweep_configs.txt" 2>/dev/null | awk 'NF' | wc -l)
 args=()
+[ "${CW_CLUSTER_SWEEP_ARRAY:-0}" = 1 ] && args+=(--sweep-array)
 profile_note="not submitted (CW_CLUSTER_PROFILE=1 submits it)"
 if [ "$want_profile" = 1 ]; then
   if [ "$nogpu" = 1 ] || command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
@@ -317,7 +325,20 @@ expect() {  # NAME "STATE EXIT"
   check "$1 ($id): $got (expected $2)" test "$got" = "$2"
 }
 for a in "${assignments[@]}"; do expect "$a" "COMPLETED 0:0"; done
-if [ -n "${id_of[vecmax_sweep]:-}" ]; then
+# Native code for the node's GPU in every assignment job (the default build adds it).
+if [ "$nogpu" = 0 ]; then
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. \r')
+  for a in "${assignments[@]}"; do
+    log=$work/slurm/logs/$a-${id_of[$a]:-none}.out
+    arch=$(grep -m1 '^arch: ' "$log" 2>/dev/null)
+    code=$(grep -m1 -o 'kernels: [^;]*$' "$log" 2>/dev/null)
+    check "$a log: '$arch'; '$code' (expected sm_$cc built, native)" \
+      bash -c '[[ "$1" == *" sm_$3 "* || "$1" == *" sm_$3 +"* ]] && [ "$2" = "kernels: sm_$3 code, native" ]' _ "$arch" "$code" "$cc"
+  done
+fi
+if [[ " ${args[*]} " != *" --sweep-array "* ]]; then
+  rec "vecmax's sweep ran inside the vecmax job (CW_CLUSTER_SWEEP_ARRAY=1: as the job array)"
+elif [ -n "${id_of[vecmax_sweep]:-}" ]; then
   arr=${id_of[vecmax_sweep]}
   tasks=$(printf '%s\n' "${records[@]}" | grep -E "(^| )ArrayJobId=$arr( |$)")
   ntasks=$(grep -cE ' ArrayTaskId=[0-9]+( |$)' <<<"$tasks")
@@ -327,7 +348,7 @@ if [ -n "${id_of[vecmax_sweep]:-}" ]; then
 else
   fail "vecmax_sweep: not submitted"
 fi
-expect vecmax_gather "COMPLETED 0:0"
+[[ " ${args[*]} " == *" --sweep-array "* ]] && expect vecmax_gather "COMPLETED 0:0"
 [[ " ${args[*]} " == *" --profile "* ]] && expect profile "COMPLETED 0:0"
 if [ "$gnuplot_here" = no ]; then
   expect plots "FAILED 2:0"
@@ -347,11 +368,11 @@ if [ "$nogpu" != 1 ]; then
       { rows++; if (ok && $ok == 1) good++; if (dev) d = $dev }
       END { printf "%d %d %s", rows, good, (ok ? d : "NO-result_ok-COLUMN") }' "$csv")
     read -r rows good device <<<"$summary"
-    check "vecmax/results/sweep.csv (the gather's): $rows rows, $good with result_ok=1 (expected $nconfigs, all), device $device" \
+    check "vecmax/results/sweep.csv (the gather's or the vecmax job's): $rows rows, $good with result_ok=1 (expected $nconfigs, all), device $device" \
       test "$rows $good" = "$nconfigs $nconfigs"
     check "vecmax/results/sweep.csv was written by this run" test "$csv" -nt "$dir/start.stamp"
     gl=$work/slurm/logs/vecmax_gather-${id_of[vecmax_gather]:-none}.out
-    check "gather log: $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$gl" 2>/dev/null)" \
+    [[ " ${args[*]} " == *" --sweep-array "* ]] && check "gather log: $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$gl" 2>/dev/null)" \
       grep -q "combined $nconfigs rows from $nconfigs tasks" "$gl"
   fi
 fi
