@@ -30,9 +30,9 @@ test test-gpu: all
 	done
 	@CW_TEST_RESULTS=$(RESULTS_FILE) bash -c '. common/tests/testlib.sh; t_summary $(RESULTS_FILE)'
 
-# Without a usable GPU: one line (common/staged_run.sh --require-gpu), and nothing is built or run.
+# Without a usable GPU: one line (common/scripts/staged_run.sh --require-gpu), and nothing is built or run.
 report:
-	@bash common/staged_run.sh --require-gpu "make report"
+	@bash common/scripts/staged_run.sh --require-gpu "make report"
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d report; done
 	@$(MAKE) --no-print-directory summary
 	@echo "Updated: the tables in $(ASSIGNMENTS:%=%/README.md), figures in $(ASSIGNMENTS:%=%/figures/), README.md results summary"

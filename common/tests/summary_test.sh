@@ -57,7 +57,7 @@ fi
 sum_repo=$CW_TEST_TMP/summary-relabelled
 rm -rf "$sum_repo"; mkdir -p "$sum_repo"
 sum_top=$(cd .. && pwd)
-sum_assignments=$(cd .. && bash common/assignments.sh)
+sum_assignments=$(cd .. && bash common/scripts/assignments.sh)
 cp "$sum_top/README.md" "$sum_repo/"
 for a in $sum_assignments; do
   mkdir -p "$sum_repo/$a"

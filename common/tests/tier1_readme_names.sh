@@ -1,5 +1,5 @@
 # Tier 1: every name a README gives a reader to type or open exists. Sourced by
-# common/run_tests.sh from common/. For each README (the top one, common/, slurm/ and every
+# common/tests/run_tests.sh from common/. For each README (the top one, common/, slurm/ and every
 # assignment's), in inline code, code blocks and links:
 #   make targets   `make [-C DIR] [VAR=value] TARGET...`: TARGET is a target of DIR's Makefile
 #                  (make -pq's database; in an assignment's README, its own Makefile or the top one)
@@ -22,7 +22,7 @@ import glob, os, re, subprocess, sys
 
 root = os.path.abspath(sys.argv[1])
 readmes = sys.argv[2:]
-assignments = subprocess.run(["bash", os.path.join(root, "common/assignments.sh")], cwd=root,
+assignments = subprocess.run(["bash", os.path.join(root, "common/scripts/assignments.sh")], cwd=root,
                              capture_output=True, text=True).stdout.split()
 
 # The other tools' options that READMEs quote (checked nowhere else: not ours to declare), and
@@ -218,7 +218,7 @@ rn_fix=$CW_TEST_TMP/readme-fixture
 mkdir -p "$rn_fix"
 cat >"$rn_fix/README.md" <<'MD'
 Good: `make plots`, `make -C scan report`, `vecmax --threads=128`, `slurm/submit_all.sh --check`,
-[the slurm README](slurm/README.md), `common/select_arch.sh`, `make -C <assignment> report-run`.
+[the slurm README](slurm/README.md), `common/scripts/select_arch.sh`, `make -C <assignment> report-run`.
 Bad: `make cw-bogus-target`, `vecmax --cw-bogus-option=1`, `slurm/submit_all.sh --cw-bogus-flag`,
 `common/cw_bogus_script.sh`, [a bogus link](cw/bogus.md).
 MD
@@ -235,7 +235,7 @@ fi
 
 # The READMEs themselves.
 rn_readmes=("$rn_root/README.md" "$rn_root/common/README.md" "$rn_root/slurm/README.md")
-for rn_a in $(cd "$rn_root" && bash common/assignments.sh); do rn_readmes+=("$rn_root/$rn_a/README.md"); done
+for rn_a in $(cd "$rn_root" && bash common/scripts/assignments.sh); do rn_readmes+=("$rn_root/$rn_a/README.md"); done
 rn_present=()
 for rn_f in "${rn_readmes[@]}"; do [ -f "$rn_f" ] && rn_present+=("$rn_f"); done
 t_run python3 "$rn_py" "$rn_root" "${rn_present[@]}"
