@@ -161,6 +161,7 @@ int run(int argc, char** argv) {
         std::fputs(opts.help_text().c_str(), stdout);
         return cw::kExitOk;
     }
+    if (cw::list_versions_if_asked(s, registry)) return cw::kExitOk;
     cw::check_input_excludes(opts, {"m", "sizes"});
     const std::vector<const Version*> chosen = cw::select_versions(registry, s.only, opts.given("only"));
 

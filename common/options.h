@@ -438,6 +438,7 @@ struct SharedOptions {
     std::string csv, input, output, only;
     bool pinned = false;
     bool print_csv_header = false;  // print the CSV header and exit 0 (after checking every other option)
+    bool list_versions = false;     // print the registry, one line per version, and exit 0 (registry.h)
     bool inject_fault = false;      // testing aid: every validated version must FAIL (exit 1)
 };
 
@@ -466,6 +467,9 @@ inline Options& add_shared_options(Options& options, SharedOptions& values, cons
         .add_string("only", &values.only, "run only these versions (comma-separated labels; see below)")
         .add_flag("print-csv-header", &values.print_csv_header,
                   "print the CSV header line and exit (after checking the other options; no GPU needed)")
+        .add_flag("list-versions", &values.list_versions,
+                  "print one line per version (label, validated or demonstration, baseline or kernel, "
+                  "default or opt-in) and exit; no GPU needed")
         .add_flag("inject-fault", &values.inject_fault, help.inject_fault);
 }
 

@@ -6,6 +6,7 @@
 // entry (README.md, "Adding a version").
 #pragma once
 
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -80,6 +81,20 @@ std::string versions_help(const std::vector<Entry>& registry) {
         out += left + e.summary + kind + "\n";
     }
     return out;
+}
+
+// --list-versions: one line per entry, in registry order, for Makefiles, scripts and tests
+// (the one place a list of labels comes from):
+//   LABEL validated|demonstration baseline|kernel default|opt-in
+// e.g. `awk '$3 == "kernel" && $4 == "default" { print $1 }'`. Returns true when it printed
+// (the program then exits 0; run_main checks that standard output was written).
+template <typename Entry>
+bool list_versions_if_asked(const SharedOptions& options, const std::vector<Entry>& registry) {
+    if (!options.list_versions) return false;
+    for (const Entry& e : registry)
+        std::printf("%s %s %s %s\n", e.label.c_str(), e.validated ? "validated" : "demonstration",
+                    e.is_baseline ? "baseline" : "kernel", e.by_default ? "default" : "opt-in");
+    return true;
 }
 
 // The registry entry of `label`, or nullptr (for tools that look versions up by name).

@@ -410,6 +410,7 @@ int run(int argc, char** argv) {
         std::printf("%s", opts.help_text().c_str());
         return cw::kExitOk;
     }
+    if (cw::list_versions_if_asked(cfg, registry())) return cw::kExitOk;
     if (cfg.threads != 0 && (cfg.threads < 32 || (cfg.threads & (cfg.threads - 1)) != 0))
         throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
                              " must be 0 (automatic) or a power of two from 32 to 1024 (kernel 2's halving tree)");

@@ -140,24 +140,12 @@ int run(int argc, char** argv) {
     help.inject_fault =
         "testing aid: change one input element on the GPU after the CPU sum, so every validated version must FAIL";
     help.pinned = "page-locked host buffer";
-    bool list_versions = false;
-    opts.add_flag("list-versions", &list_versions,
-                  "print one line per version (label, validated or demonstration, baseline, on by default or "
-                  "opt-in) and exit; no GPU needed");
     cw::add_shared_options(opts, c, help).positional({"n"}).epilog(rv::versions_epilog());
     if (!opts.parse(argc, argv)) {
         std::fputs(opts.help_text().c_str(), stdout);
         return cw::kExitOk;
     }
-    // The registry's version list for Makefiles and scripts: label first, then its kind.
-    if (list_versions) {
-        for (const rv::Version& v : registry)
-            std::printf("%s %s %s %s\n", v.label.c_str(), v.validated ? "validated" : "demonstration",
-                        v.is_baseline ? "baseline" : "kernel", v.by_default ? "default" : "opt-in");
-        if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return cw::kExitOk;
-        std::fprintf(stderr, "%s: cannot write the version list to standard output\n", kProgram);
-        return cw::kExitUsage;
-    }
+    if (cw::list_versions_if_asked(c, registry)) return cw::kExitOk;
 
     // 1. Everything the user gave is checked here, before any CUDA call.
     const std::vector<const rv::Version*> chosen = cw::select_versions(registry, c.only, opts.given("only"));

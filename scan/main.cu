@@ -39,7 +39,6 @@ struct Config : cw::SharedOptions {
     int runs = 5;
     std::string lb_items = "auto";
     std::string l2 = "flush";
-    bool list_versions = false;
 };
 
 // What one version measured at one (size, mode).
@@ -190,10 +189,7 @@ int run(int argc, char** argv) {
         .add_int("runs", &cfg.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
         .add_choice("lb-items", &cfg.lb_items, {"auto", "16", "32"},
                     "ints per thread of lookback (auto: its tuning policy chooses for the device)")
-        .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm")
-        .add_flag("list-versions", &cfg.list_versions,
-                  "print one line per version (label, 'default' or 'opt-in', kind) and exit: what the Makefile, "
-                  "tables and tests take their version lists from");
+        .add_choice("l2", &cfg.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm");
     cw::SharedOptionsHelp help;
     help.csv = "append one row per (size, mode, version) to this CSV file";
     help.input = "read the input from this file (raw little-endian int32; n = its length)";
@@ -207,12 +203,7 @@ int run(int argc, char** argv) {
         return cw::kExitOk;
     }
 
-    if (cfg.list_versions) {
-        for (const Version& v : registry)
-            std::printf("%s\t%s\t%s\n", v.label.c_str(), v.by_default ? "default" : "opt-in",
-                        v.is_baseline ? "baseline" : (v.validated ? "validated" : "demonstration"));
-        return cw::kExitOk;
-    }
+    if (cw::list_versions_if_asked(cfg, registry)) return cw::kExitOk;
     scan_versions::Params params;
     if (cfg.threads != 0 && (cfg.threads < 32 || !scan_plan::is_power_of_two(cfg.threads)))
         throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +

@@ -291,6 +291,7 @@ int run(int argc, char** argv) {
         std::fputs(opts.help_text().c_str(), stdout);
         return cw::kExitOk;
     }
+    if (cw::list_versions_if_asked(c, registry())) return cw::kExitOk;
 
     // 1. Everything the user gave, before any CUDA call.
     if (c.threads != 0 && !vecmax::is_power_of_two(c.threads))

@@ -18,15 +18,15 @@ expect_output "scan: --help lists the registry with each version's kind" \
 # only when named, everything else by default (what the README's top promises).
 name="scan: --list-versions: demonstrations opt-in, the rest by default"
 t_run $scan --list-versions
-bad=$(awk -F'\t' '($3 == "demonstration") != ($2 == "opt-in") { print $1 }' "$T_OUT")
-n_demo=$(awk -F'\t' '$3 == "demonstration"' "$T_OUT" | grep -c .)
+bad=$(awk '($2 == "demonstration") != ($4 == "opt-in") { print $1 }' "$T_OUT")
+n_demo=$(awk '$2 == "demonstration"' "$T_OUT" | grep -c .)
 if [ "$T_STATUS" -eq 0 ] && [ -z "$bad" ] && [ "$n_demo" -ge 3 ]; then t_pass "$name ($n_demo demonstrations)"
 else t_fail "$name" "exit $T_STATUS, wrong: $bad, $n_demo demonstrations"; fi
 
-# Every label of the registry (from --help) is accepted by --only; the plan needs no GPU.
-labels=$($scan --help | sed -n '/^Versions/,/^$/p' | sed -n 's/^  [* ] \([a-z_0-9]*\) .*/\1/p')
+# Every label of the registry (from --list-versions) is accepted by --only; the plan needs no GPU.
+labels=$($scan --list-versions | awk '{ print $1 }')
 n_labels=$(echo "$labels" | grep -c .)
-if [ "$n_labels" -ge 7 ]; then t_pass "scan: --help lists $n_labels versions"; else t_fail "scan: --help lists the versions" "found: $labels"; fi
+if [ "$n_labels" -ge 7 ]; then t_pass "scan: --list-versions lists $n_labels versions"; else t_fail "scan: --list-versions lists the versions" "found: $labels"; fi
 for v in $labels; do
   expect_output "scan: --only=$v is planned (--print-csv-header)" "^assignment,version," \
     $scan --only=$v --n=100 --mode=inclusive --print-csv-header

@@ -39,7 +39,7 @@ scan_output() {
 # Validated versions: cub, map, brent_kung, map_brent_kung, lookback at every size; hs_buffered where n <= --threads.
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
 # The demonstrations are opt-in: named here from --list-versions (they are counted, never PASS).
-all_versions=$($scan --list-versions | cut -f1 | paste -sd, -)
+all_versions=$($scan --list-versions | awk '{ print $1 }' | paste -sd, -)
 scan_case "awkward sizes, every version (demonstrations named), both scans" \
   $scan --sizes=$awkward --mode=both --only=$all_versions $quick
 name="a plain run (no --only) runs no demonstration"
