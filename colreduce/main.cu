@@ -177,8 +177,7 @@ int run(int argc, char** argv) {
         input->require_finite<double>();  // a NaN or an infinity is bad input: said before the device probe
         sizes.emplace_back(static_cast<long long>(input->count() / s.n), s.n);
     } else if (opts.given("sizes")) {
-        if (opts.given("m") || opts.given("n"))
-            throw cw::UsageError("option --sizes cannot be combined with M N (or --m/--n)");
+        cw::check_excludes(opts, "sizes", {"m", "n"});
         sizes = colreduce::parse_sizes(s.sizes, colreduce::kMaxRows, colreduce::kMaxColumns);
     } else {
         sizes.emplace_back(s.m, s.n);

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <new>
+#include <stdexcept>
 
 #include "buffers.cuh"
 #include "common.h"
@@ -17,7 +18,10 @@ namespace cw {
 
 // Runs a program body: a UsageError becomes "program: error: ..." (one line) and exit 2, a
 // host allocation failure too (the size asked for is the user's); CUDA errors exit 3 where
-// they happen (CUDA_CHECK). A half-written output is removed on SIGINT/SIGTERM/SIGHUP.
+// they happen (CUDA_CHECK); a broken internal invariant (std::logic_error: a registry without
+// its baseline, a block size not instantiated) is "program: internal error: ..." and exit 3,
+// as a CUDA error is: nothing the user gave can fix it. A half-written output is removed on
+// SIGINT/SIGTERM/SIGHUP.
 // Standard output that could not be written is an error too (finish_standard_output).
 template <typename Body>
 int run_main(const char* program, Body&& body) {
@@ -33,6 +37,10 @@ int run_main(const char* program, Body&& body) {
         std::fflush(stdout);
         std::fprintf(stderr, "%s: error: not enough host memory for the requested size\n", program);
         return kExitUsage;
+    } catch (const std::logic_error& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: internal error: %s\n", program, e.what());
+        return kExitCuda;
     }
 }
 

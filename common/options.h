@@ -484,4 +484,15 @@ inline void check_input_excludes(const Options& options, const std::vector<std::
     if (options.given("data")) throw UsageError("options --input and --data exclude each other");
 }
 
+// Options that say the same thing two ways (a list of sizes and one size): at most one of
+// `option` and each of `others` may be given. One message for every program.
+inline void check_excludes(const Options& options, const std::string& option, const std::vector<std::string>& others) {
+    if (!options.given(option)) return;
+    for (const std::string& other : others)
+        if (options.given(other)) throw UsageError("options --" + option + " and --" + other + " exclude each other");
+}
+
+// A block size, a group size: the kernels' halving trees need a power of two.
+inline bool is_power_of_two(long long v) { return v > 0 && (v & (v - 1)) == 0; }
+
 }  // namespace cw

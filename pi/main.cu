@@ -363,7 +363,7 @@ cw::CsvRow csv_row(const cw::DeviceColumns& dev, const Row& r, const Comparisons
 
 // The niter values of the run: --niter (or positional NITER), --sizes, or --input.
 std::vector<long long> niter_list(const cw::Options& opts, const Config& cfg) {
-    if (opts.given("niter") && opts.given("sizes")) throw cw::UsageError("give only one of --niter and --sizes");
+    cw::check_excludes(opts, "sizes", {"niter"});
     if (opts.given("sizes")) return cw::parse_size_list("sizes", cfg.sizes, 1, kMaxNiter);
     if (!opts.given("input")) return {cfg.niter};
     cw::InputFile file(cfg.input, sizeof(long long));
@@ -411,7 +411,7 @@ int run(int argc, char** argv) {
         return cw::kExitOk;
     }
     if (cw::list_versions_if_asked(cfg, registry())) return cw::kExitOk;
-    if (cfg.threads != 0 && (cfg.threads < 32 || (cfg.threads & (cfg.threads - 1)) != 0))
+    if (cfg.threads != 0 && (cfg.threads < 32 || !cw::is_power_of_two(cfg.threads)))
         throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
                              " must be 0 (automatic) or a power of two from 32 to 1024 (kernel 2's halving tree)");
     const std::vector<const Version*> chosen = cw::select_versions(registry(), cfg.only, opts.given("only"));

@@ -151,7 +151,7 @@ int run(int argc, char** argv) {
     const std::vector<const rv::Version*> chosen = cw::select_versions(registry, c.only, opts.given("only"));
     const std::vector<int> threads = rv::parse_threads(c.threads_text);
     const rv::DataKind kind = rv::parse_data_kind(c.data);
-    if (opts.given("sizes") && opts.given("n")) throw cw::UsageError("options --sizes and --n exclude each other");
+    cw::check_excludes(opts, "sizes", {"n"});
     cw::check_input_excludes(opts, {"n", "sizes"});
     std::vector<long long> sizes =
         opts.given("sizes") ? cw::parse_size_list("sizes", c.sizes_text, 1, rv::kMaxN) : std::vector<long long>{c.n};
@@ -374,13 +374,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return cw::run_main(kProgram, [&]() {
-        try {
-            return run(argc, argv);
-        } catch (const std::logic_error& e) {  // a broken internal invariant (e.g. a block size not instantiated)
-            std::fflush(stdout);
-            std::fprintf(stderr, "%s: internal error: %s\n", kProgram, e.what());
-            return static_cast<int>(cw::kExitCuda);
-        }
-    });
+    return cw::run_main(kProgram, [&]() { return run(argc, argv); });
 }

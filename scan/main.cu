@@ -205,7 +205,7 @@ int run(int argc, char** argv) {
 
     if (cw::list_versions_if_asked(cfg, registry)) return cw::kExitOk;
     scan_versions::Params params;
-    if (cfg.threads != 0 && (cfg.threads < 32 || !scan_plan::is_power_of_two(cfg.threads)))
+    if (cfg.threads != 0 && (cfg.threads < 32 || !cw::is_power_of_two(cfg.threads)))
         throw cw::UsageError("option --threads=" + std::to_string(cfg.threads) +
                              " is out of range: 0 (automatic) or a power of two in [32, 1024]");
     params.threads = cfg.threads == 0 ? kDefaultThreads : cfg.threads;
@@ -213,7 +213,7 @@ int run(int argc, char** argv) {
     const int forced_items = cfg.lb_items == "auto" ? 0 : (cfg.lb_items == "32" ? 32 : 16);
 
     cw::check_input_excludes(opts, {"n", "sizes"});
-    if (opts.given("sizes") && opts.given("n")) throw cw::UsageError("give either --n (or N) or --sizes, not both");
+    cw::check_excludes(opts, "sizes", {"n"});
     std::vector<long long> sizes;
     std::unique_ptr<cw::InputFile> input;
     if (!cfg.input.empty()) {

@@ -11,8 +11,6 @@ namespace scan_plan {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
-bool is_power_of_two(long long x) { return x > 0 && (x & (x - 1)) == 0; }
-
 int hillis_steele_steps(std::size_t n) {
     int steps = 0;
     for (std::size_t offset = 1; offset < n; offset *= 2) ++steps;

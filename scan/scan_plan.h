@@ -17,7 +17,6 @@ constexpr long long kMaxN = 1LL << 30;
 constexpr long long kMaxOneBlock = 1024;
 
 std::size_t ceil_div(std::size_t a, std::size_t b);
-bool is_power_of_two(long long x);
 // Number of Hillis-Steele steps for n elements: ceil(log2 n) (0 for n <= 1).
 int hillis_steele_steps(std::size_t n);
 

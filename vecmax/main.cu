@@ -294,7 +294,7 @@ int run(int argc, char** argv) {
     if (cw::list_versions_if_asked(c, registry())) return cw::kExitOk;
 
     // 1. Everything the user gave, before any CUDA call.
-    if (c.threads != 0 && !vecmax::is_power_of_two(c.threads))
+    if (c.threads != 0 && !cw::is_power_of_two(c.threads))
         throw cw::UsageError("option --threads=" + std::to_string(c.threads) +
                              " must be a power of two (the shared-memory tree halves the block)");
     cw::check_input_excludes(opts, {"n"});

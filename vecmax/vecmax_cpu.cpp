@@ -67,6 +67,4 @@ double comparisons_gflops(std::size_t n, double ms) {
     return ms > 0.0 ? static_cast<double>(n) / (ms * 1.0e6) : 0.0;
 }
 
-bool is_power_of_two(long long v) { return v > 0 && (v & (v - 1)) == 0; }
-
 }  // namespace vecmax

@@ -38,6 +38,4 @@ double relative_error(float gpu, float cpu);
 // The report's "Gflops" for a maximum: one comparison per element, 10^9 per second.
 double comparisons_gflops(std::size_t n, double ms);
 
-bool is_power_of_two(long long v);
-
 }  // namespace vecmax

@@ -33,7 +33,7 @@ expect_usage_error "fractional --m" "--m expects an integer" $cr --m=1.5
 expect_usage_error "a third positional" "unexpected argument '3'" $cr 1 2 3
 expect_usage_error "m*n*8 bytes beyond host memory (before any CUDA call)" \
   "m=2147483647 n=1024 needs [0-9]+ MiB of host memory" $cr 2147483647 1024
-expect_usage_error "--sizes with M N" "--sizes cannot be combined" $cr --sizes=10x3 10 3
+expect_usage_error "--sizes with M N" "options --sizes and --m exclude each other" $cr --sizes=10x3 10 3
 expect_usage_error "--sizes item without x" "'100' is not of the form MxN" $cr --sizes=100
 expect_usage_error "--sizes item without N" "'100x' is not of the form MxN" $cr --sizes=160000x8,100x
 expect_usage_error "--sizes N = 0" "out of range \[1, 1024\]" $cr --sizes=100x0

@@ -91,6 +91,25 @@ TEST(Options, PowersAndExponentsAreIntegers) {
     EXPECT_EQ(p.n, 40000000);
 }
 
+TEST(Options, PowersOfTwo) {
+    for (long long v : {1LL, 2LL, 32LL, 64LL, 1024LL, 1LL << 40}) EXPECT_TRUE(cw::is_power_of_two(v)) << v;
+    for (long long v : {0LL, -2LL, -1024LL, 3LL, 33LL, 48LL, 1000LL, 1023LL}) EXPECT_FALSE(cw::is_power_of_two(v)) << v;
+}
+
+TEST(Options, ExcludedPairsHaveOneMessage) {
+    Parsed p;
+    cw::Options* o = nullptr;
+    ASSERT_TRUE(parse(p, {"--n=5", "--input=x"}, &o));
+    try {
+        cw::check_excludes(*o, "input", {"threads", "n"});
+        FAIL() << "no error";
+    } catch (const cw::UsageError& e) {
+        EXPECT_STREQ(e.what(), "options --input and --n exclude each other");
+    }
+    EXPECT_NO_THROW(cw::check_excludes(*o, "input", {"threads", "tol"}));
+    EXPECT_NO_THROW(cw::check_excludes(*o, "precision", {"n"}));
+}
+
 TEST(Options, HelpIsNotAnError) {
     Parsed p;
     EXPECT_FALSE(parse(p, {"--help"}));

@@ -67,7 +67,7 @@ for a in $sum_assignments; do
 done
 sum_case="results summary: CSVs relabelled as an A100 regenerate README.md without the word H100"
 if ! grep -rqs 'H100' "$sum_repo"/*/results/*.csv 2>/dev/null && grep -q 'H100' "$sum_top/README.md"; then
-  t_run python3 results_summary.py "$sum_repo/README.md" $(for a in $sum_assignments; do echo "$sum_repo/$a"; done)
+  t_run python3 py/results_summary.py "$sum_repo/README.md" $(for a in $sum_assignments; do echo "$sum_repo/$a"; done)
   if [ "$T_STATUS" -ne 0 ]; then t_fail "$sum_case" "exit $T_STATUS"; t_show_failure
   elif grep -q 'H100' "$sum_repo/README.md"; then t_fail "$sum_case" "$(grep -n 'H100' "$sum_repo/README.md" | head -n 3 | cut -c1-160)"
   elif ! grep -q '| A100-SXM4-40GB: best version, size |' "$sum_repo/README.md" || ! grep -q 'NVIDIA A100-SXM4-40GB' "$sum_repo/README.md"; then

@@ -41,8 +41,8 @@ expect_usage_error "pi: --sizes with a bad item" "--sizes expects an integer" $P
 expect_usage_error "pi: --sizes with 0" "--sizes=0 is out of range" $P --sizes=64,0
 expect_usage_error "pi: --sizes with an empty item" "--sizes='64,,128' has an empty item" $P --sizes=64,,128
 expect_usage_error "pi: --sizes with an empty range" "empty range '9..3'" $P --sizes=9..3
-expect_usage_error "pi: --niter and --sizes together" "only one of --niter and --sizes" $P --niter=64 --sizes=64,128
-expect_usage_error "pi: positional NITER and --sizes together" "only one of --niter and --sizes" $P 64 --sizes=64,128
+expect_usage_error "pi: --niter and --sizes together" "options --sizes and --niter exclude each other" $P --niter=64 --sizes=64,128
+expect_usage_error "pi: positional NITER and --sizes together" "options --sizes and --niter exclude each other" $P 64 --sizes=64,128
 expect_usage_error "pi: the old --niters is gone" "unknown option '--niters'" $P --niters=64
 expect_usage_error "pi: a third positional argument" "unexpected argument '7'" $P 1024 64 7
 expect_usage_error "pi: positional NITER not a number" "--niter expects an integer" $P lots

@@ -61,7 +61,7 @@ expect_usage_error "scan: --n beyond 2^30" "out of range" $scan --n=2^31
 expect_usage_error "scan: positional N out of range" "out of range" $scan 0
 expect_usage_error "scan: two positional arguments" "unexpected argument" $scan 100 200
 expect_usage_error "scan: --n without a value" "needs a value" $scan --n
-expect_usage_error "scan: --n and --sizes" "either --n" $scan --n=5 --sizes=3
+expect_usage_error "scan: --n and --sizes" "options --sizes and --n exclude each other" $scan --n=5 --sizes=3
 expect_usage_error "scan: empty --sizes range" "empty range" $scan --sizes=10..2
 expect_usage_error "scan: bad --sizes item" "expects an integer" $scan --sizes=1,two
 expect_usage_error "scan: empty --sizes item" "empty item" $scan --sizes=1,,2

@@ -160,9 +160,6 @@ TEST(ScanPlan, ModelBytes) {
     EXPECT_LT(bk, 16.1 * n);
     // One level only (n <= group): one read and one write, like a single pass.
     EXPECT_DOUBLE_EQ(scan_plan::model_bytes_recursive(2048, 2048), 8.0 * 2048);
-    EXPECT_TRUE(scan_plan::is_power_of_two(1024));
-    EXPECT_FALSE(scan_plan::is_power_of_two(33));
-    EXPECT_FALSE(scan_plan::is_power_of_two(0));
 }
 
 TEST(ScanPolicy, LookbackTileChoice) {
