@@ -40,7 +40,8 @@ for n, line in enumerate(open(sys.argv[1]), 1):
         problems.append(f"line {n}: {len(line)} characters")
     if "<!-- v:" in line:
         problems.append(f"line {n}: inline value marker")
-    if re.search(r"\bissues? #?\d", line, re.I):
+    # "issue 3" or "issue #3", not the issue slots' "issue 67 %" or "issue 8.4·10¹²"
+    if re.search(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)", line, re.I):
         problems.append(f"line {n}: issue number")
 print("\n".join(problems))
 sys.exit(1 if problems else 0)
