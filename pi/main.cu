@@ -7,6 +7,8 @@
 // The versions are declared once, in registry(); run() is the shared sequence of phases
 // (common/session.cuh): options -> checks -> [--print-csv-header] -> Session (device) ->
 // require_memory -> per size, precision and version: measure, validate, record -> finish().
+// A run of CPU versions alone (--only=cpu,cpu_omp,cpu_report) makes no CUDA call at all: it
+// uses HostRun instead of the Session, so that it works on a machine without a usable GPU.
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -72,6 +74,7 @@ struct Version : cw::VersionInfo {
     double reference_offset = 0.5;
     long long max_niter = kMaxNiter;  // cpu_report: INT_MAX (the report's int niter)
     std::string cpu_column;           // "cpu", "cpu_omp": the CSV column of CPU times this version fills
+    bool needs_gpu = true;            // false: runs on the host alone (no CUDA call)
     Runner runner(bool is_float) const { return is_float ? run_float : run_double; }
 };
 
@@ -282,10 +285,12 @@ const std::vector<Version>& registry() {
         Version cpu = entry("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread",
                             &run_cpu<false, float>, &run_cpu<false, double>, &no_workspace);
         cpu.cpu_column = "cpu";
+        cpu.needs_gpu = false;
         r.push_back(cpu);
         Version omp = entry("cpu_omp", "pi_cpu_midpoint_<T>", "the same on --cpu-threads OpenMP threads",
                             &run_cpu<true, float>, &run_cpu<true, double>, &no_workspace);
         omp.cpu_column = "cpu_omp";
+        omp.needs_gpu = false;
         r.push_back(omp);
         Version report = entry("cpu_report", "pi_cpu_report",
                                "the report's CPU code as written (x = h*(i - 0.5)); float, NITER < 2^31",
@@ -293,6 +298,7 @@ const std::vector<Version>& registry() {
         report.by_default = false;
         report.reference_offset = -0.5;
         report.max_niter = INT_MAX;
+        report.needs_gpu = false;
         r.push_back(report);
         return r;
     }();
@@ -376,6 +382,131 @@ std::vector<long long> niter_list(const cw::Options& opts, const Config& cfg) {
     return sizes;
 }
 
+// What a run of CPU versions alone needs of cw::Session (results, CSV rows, --output, the
+// progress lines) without its device probe: it makes no CUDA call, so that the CPU versions
+// run on a machine without a usable GPU (a cluster's login node). Its CSV rows leave the
+// device columns empty. Memory: the CPU versions allocate nothing beyond the reference's.
+class HostRun {
+  public:
+    HostRun(const std::string& csv_path, const std::string& output_path)
+        : book_(kProgram), csv_(csv_path), output_path_(output_path) {
+        std::printf("%s: CPU versions only: no GPU is used\n", kProgram);
+    }
+    cw::DeviceColumns columns() const { return cw::DeviceColumns(); }
+    void require_memory(unsigned long long host_bytes, unsigned long long, const std::string& what) {
+        cw::require_host_memory(host_bytes, what);
+    }
+    void plan(int steps) {
+        steps_ = steps;
+        std::printf("planned: %d runs\n", steps);
+    }
+    void progress(const std::string& what) { cw::progress_line(++step_, steps_, what); }
+    bool record(const std::string& version, bool ok, const std::string& detail) {
+        return book_.record(version, ok, detail);
+    }
+    void add_row(const cw::CsvRow& row) { csv_.add(row); }
+    void set_output(const double* data, std::size_t n) {
+        const char* p = reinterpret_cast<const char*>(data);
+        output_.assign(p, p + n * sizeof(double));
+    }
+    // As cw::Session::finish: the CSV rows and the output only when every version passed.
+    int finish() {
+        book_.print_summary();
+        const int status = book_.exit_status();
+        if (status != cw::kExitOk) {
+            if (csv_.enabled() || !output_path_.empty())
+                std::printf("%s: a result was wrong: no CSV rows and no output file written\n", kProgram);
+            return status;
+        }
+        csv_.commit();
+        if (!output_path_.empty())
+            cw::write_file_atomically(output_path_, "output file", std::string(), output_.data(), output_.size());
+        return status;
+    }
+
+  private:
+    cw::ResultBook book_;
+    cw::CsvSink csv_;
+    std::string output_path_;
+    std::vector<char> output_;
+    int steps_ = 0, step_ = 0;
+};
+
+// Steps 3 to 5 of run(), on the Session (GPU versions selected) or on a HostRun (CPU
+// versions alone): the same phases, the same output and CSV rows.
+template <typename RunT>
+int measure_all(RunT& session, const Context& ctx, const std::vector<long long>& sizes,
+                const std::vector<bool>& precisions, const std::vector<const Version*>& chosen, int runs_per_size) {
+    const Config& cfg = ctx.cfg;
+    // 3. Memory: the largest workspace of any run, before anything is allocated.
+    Workspace need;
+    for (long long niter : sizes)
+        for (bool is_float : precisions)
+            for (const Version* v : chosen)
+                if (v->runner(is_float) != nullptr) {
+                    const Workspace w = v->workspace(ctx, niter, is_float);
+                    need.host = w.host > need.host ? w.host : need.host;
+                    need.device = w.device > need.device ? w.device : need.device;
+                }
+    session.require_memory(need.host, need.device, "the largest run (kernel 1 and 2's block sums)");
+
+    // 4. Per size: the reference; per precision and version: measure, validate, record.
+    std::printf("pi: chunk=%lld threads=%d cpu_threads=%d repeat=%d warmup=%d cpu_repeat=%d\n", cfg.chunk, ctx.threads,
+                ctx.cpu_threads, cfg.repeat, cfg.warmup, cfg.cpu_repeat);
+    session.plan(static_cast<int>(sizes.size()) * runs_per_size);
+    bool any_shifted = false;
+    for (const Version* v : chosen) any_shifted = any_shifted || v->reference_offset != 0.5;
+    std::vector<double> estimates;
+    for (long long niter : sizes) {
+        cw::HostStopwatch ref_watch;
+        const double reference = pi::pi_reference(niter, ctx.cpu_threads);
+        const double reference_shifted = any_shifted ? pi::pi_reference(niter, ctx.cpu_threads, -0.5) : NAN;
+        std::printf("niter=%lld: reference %.17g (|ref - pi| = %.3g, h^2/12 = %.3g) in %.1f ms on %d threads\n", niter,
+                    reference, std::fabs(reference - pi::kPi), pi::midpoint_truncation_error(niter),
+                    ref_watch.elapsed_ms(), ctx.cpu_threads);
+        for (bool is_float : precisions) {
+            const char* prec = is_float ? "float" : "double";
+            std::vector<Row> rows;
+            for (const Version* v : chosen) {
+                const Runner runner = v->runner(is_float);
+                if (runner == nullptr) continue;
+                Row r;
+                r.version = v;
+                r.is_float = is_float;
+                r.niter = niter;
+                r.m = runner(ctx, niter);
+                if (cfg.inject_fault) r.m.estimate = NAN;
+                r.reference = v->reference_offset == 0.5 ? reference : reference_shifted;
+                const double err = std::fabs(r.m.estimate - r.reference);
+                r.ok = err <= r.m.tolerance;  // NaN never passes
+                session.progress(cw::format("niter=%lld precision=%s version=%s kernel %s total %s |err|=%.3g %s", niter,
+                                            prec, v->label.c_str(), format_ms(r.m.kernel_ms).c_str(),
+                                            format_ms(r.m.total_ms).c_str(), std::fabs(r.m.estimate - pi::kPi),
+                                            r.ok ? "PASS" : "FAIL"));
+                session.record(v->label, r.ok,
+                               cw::format("precision=%s niter=%lld estimate=%.12f |est-ref|=%.3g bound=%.3g", prec, niter,
+                                          r.m.estimate, err, r.m.tolerance));
+                rows.push_back(r);
+            }
+            // Rows, with the speeds relative to Thrust and to the CPU of the same precision.
+            Comparisons cmp;
+            for (const Row& r : rows) {
+                if (r.version->is_baseline) cmp.baseline_ms = r.m.kernel_ms;
+                if (r.version->cpu_column == "cpu") cmp.cpu_ms = r.m.kernel_ms;
+                if (r.version->cpu_column == "cpu_omp") cmp.cpu_omp_ms = r.m.kernel_ms;
+            }
+            for (const Row& r : rows) {
+                estimates.push_back(r.m.estimate);
+                session.add_row(csv_row(session.columns(), r, cmp));
+            }
+        }
+    }
+
+    // 5. CSV rows and --output only when every version passed.
+    session.set_output(estimates.data(), estimates.size());
+    return session.finish();
+}
+
 int run(int argc, char** argv) {
     // 1. Options, and every check of what the user gave, before any CUDA call.
     Config cfg;
@@ -439,86 +570,31 @@ int run(int argc, char** argv) {
     if (!cfg.output.empty()) cw::check_output_path(cfg.output, "output file");
     if (cw::print_csv_header_if_asked(cfg, header)) return cw::kExitOk;
 
-    // 2. The device (exit 3 without one). pi reads no data: no copy bandwidth, no L2 flush.
+    // 2. The device (exit 3 without one), unless only CPU versions were chosen: those run
+    // without any CUDA call (HostRun). pi reads no data: no copy bandwidth, no L2 flush.
+    const int cpu_threads = cfg.cpu_threads > 0 ? cfg.cpu_threads : pi::cpu_max_threads();
+    bool needs_gpu = false;
+    for (const Version* v : chosen) needs_gpu = needs_gpu || v->needs_gpu;
+    if (!needs_gpu) {
+        const cw::DeviceInfo no_device;  // empty: the CSV's device columns stay empty
+        // threads: printed only (the policy has one value for every architecture)
+        const int threads = cfg.threads > 0 ? cfg.threads : pi::Policy::for_device(0, 0).threads;
+        const Context ctx{cfg, no_device, threads, cpu_threads, nullptr};
+        HostRun host(cfg.csv, cfg.output);
+        return measure_all(host, ctx, sizes, precisions, chosen, runs_per_size);
+    }
     cw::Session::Settings settings;
     settings.copy_bandwidth = false;
     settings.l2_flusher = false;
     cw::Session session(kProgram, cfg.device, cfg.csv, cfg.output, settings);
     const cw::DeviceInfo& dev = session.device();
     const int threads = cfg.threads > 0 ? cfg.threads : pi::Policy::for_device(dev.cc_major, dev.cc_minor).threads;
-    const int cpu_threads = cfg.cpu_threads > 0 ? cfg.cpu_threads : pi::cpu_max_threads();
     cudaStream_t stream;
     CUDA_CHECK(cudaStreamCreate(&stream));
     const Context ctx{cfg, dev, threads, cpu_threads, stream};
-
-    // 3. Memory: the largest workspace of any run, before anything is allocated.
-    Workspace need;
-    for (long long niter : sizes)
-        for (bool is_float : precisions)
-            for (const Version* v : chosen)
-                if (v->runner(is_float) != nullptr) {
-                    const Workspace w = v->workspace(ctx, niter, is_float);
-                    need.host = w.host > need.host ? w.host : need.host;
-                    need.device = w.device > need.device ? w.device : need.device;
-                }
-    session.require_memory(need.host, need.device, "the largest run (kernel 1 and 2's block sums)");
-
-    // 4. Per size: the reference; per precision and version: measure, validate, record.
-    std::printf("pi: chunk=%lld threads=%d cpu_threads=%d repeat=%d warmup=%d cpu_repeat=%d\n", cfg.chunk, threads,
-                cpu_threads, cfg.repeat, cfg.warmup, cfg.cpu_repeat);
-    session.plan(static_cast<int>(sizes.size()) * runs_per_size);
-    bool any_shifted = false;
-    for (const Version* v : chosen) any_shifted = any_shifted || v->reference_offset != 0.5;
-    std::vector<double> estimates;
-    for (long long niter : sizes) {
-        cw::HostStopwatch ref_watch;
-        const double reference = pi::pi_reference(niter, cpu_threads);
-        const double reference_shifted = any_shifted ? pi::pi_reference(niter, cpu_threads, -0.5) : NAN;
-        std::printf("niter=%lld: reference %.17g (|ref - pi| = %.3g, h^2/12 = %.3g) in %.1f ms on %d threads\n", niter,
-                    reference, std::fabs(reference - pi::kPi), pi::midpoint_truncation_error(niter),
-                    ref_watch.elapsed_ms(), cpu_threads);
-        for (bool is_float : precisions) {
-            const char* prec = is_float ? "float" : "double";
-            std::vector<Row> rows;
-            for (const Version* v : chosen) {
-                const Runner runner = v->runner(is_float);
-                if (runner == nullptr) continue;
-                Row r;
-                r.version = v;
-                r.is_float = is_float;
-                r.niter = niter;
-                r.m = runner(ctx, niter);
-                if (cfg.inject_fault) r.m.estimate = NAN;
-                r.reference = v->reference_offset == 0.5 ? reference : reference_shifted;
-                const double err = std::fabs(r.m.estimate - r.reference);
-                r.ok = err <= r.m.tolerance;  // NaN never passes
-                session.progress(cw::format("niter=%lld precision=%s version=%s kernel %s total %s |err|=%.3g %s", niter,
-                                            prec, v->label.c_str(), format_ms(r.m.kernel_ms).c_str(),
-                                            format_ms(r.m.total_ms).c_str(), std::fabs(r.m.estimate - pi::kPi),
-                                            r.ok ? "PASS" : "FAIL"));
-                session.record(v->label, r.ok,
-                               cw::format("precision=%s niter=%lld estimate=%.12f |est-ref|=%.3g bound=%.3g", prec, niter,
-                                          r.m.estimate, err, r.m.tolerance));
-                rows.push_back(r);
-            }
-            // Rows, with the speeds relative to Thrust and to the CPU of the same precision.
-            Comparisons cmp;
-            for (const Row& r : rows) {
-                if (r.version->is_baseline) cmp.baseline_ms = r.m.kernel_ms;
-                if (r.version->cpu_column == "cpu") cmp.cpu_ms = r.m.kernel_ms;
-                if (r.version->cpu_column == "cpu_omp") cmp.cpu_omp_ms = r.m.kernel_ms;
-            }
-            for (const Row& r : rows) {
-                estimates.push_back(r.m.estimate);
-                session.add_row(csv_row(session.columns(), r, cmp));
-            }
-        }
-    }
+    const int status = measure_all(session, ctx, sizes, precisions, chosen, runs_per_size);
     CUDA_CHECK(cudaStreamDestroy(stream));
-
-    // 5. CSV rows and --output only when every version passed.
-    session.set_output(estimates.data(), estimates.size());
-    return session.finish();
+    return status;
 }
 
 }  // namespace

@@ -384,7 +384,7 @@ def profile_compare(prof):
         s = SASS[prec]
         pipe_name = "FMA" if prec == "float" else "FP64"
         if r is None or b is None or "H100" not in b["device"]:
-            lines.append("- single, {}: _no profile or bench row on an H100 to compare_".format(prec))
+            lines.append("- single, {}: _no profile or bench row of a GPU whose limits are known here, to compare_".format(prec))
             continue
         if r["n"] != int(b["n"]):
             lines.append("- single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(prec, r["n"], b["n"]))
@@ -421,7 +421,7 @@ def profile_compare(prof):
                 ipt=r["ipt"], spt=sass_pipe_pt, sat=sass_all_pt, fpp=f_pipe, fal=f_all, pp=pct(pred_pipe, 1),
                 pi=pct(pred_issue, 1), extra=extra,
                 verdict=agreement(pred_pipe, r[pipe_name], pred_issue, r["issue"])))
-    return "\n".join(lines)
+    return "\n".join(wrap(line[2:], "- ") for line in lines)
 
 
 def agreement(pred_pipe, meas_pipe, pred_issue, meas_issue):
@@ -838,6 +838,156 @@ def v_c5():
     return out
 
 
+
+# ---- the README's generated prose: whole paragraphs and list items -----------------------
+
+# The sentences of the README that carry numbers, with «name» where prose_values() and
+# profile_values() put a value; prose_blocks() writes each as a generated block, wrapped.
+PROSE = {
+    'intro': [
+        ("π ≈ h · Σ_{i=0}^{n−1} 4/(1 + x_i²), x_i = (i + ½) h, h = 1/n, n = `niter`. The midpoint rule "
+         "itself is off by about h²/12 (the sum is larger than π), so in float, at the sizes of the "
+         "report's tables (n ≥ 2^15), the estimate's error is «intro-float»; in double «intro-double»."),
+    ],
+    'bounds': [
+        ("A chain's bound grows linearly with its length, so naive float summation of 2^30 terms on one "
+         "thread has no guarantee at all (the bound is then infinite and the version is reported, not "
+         "failed: its error is in the figure). For `single` at «bound-n» (bench.csv) the bound is "
+         "«bound-single-float» (float) and «bound-single-double» (double); for kernel 2 «bound-k2-float» "
+         "(float). The measured errors are far smaller (at «bound-n» no version uses more than "
+         "«bound-used» of a finite bound): see the figure and tables."),
+    ],
+    'targets-prose': [
+        ("**«tg-verdict»** (bench.csv, «tg-n», same run). float: `single` «tg-f-t» us, «tg-f-g» Gterms/s, "
+         "**«tg-f-x»** Thrust float («tg-f-gt» Gterms/s; target 2.5×), |π_est − π| = «tg-f-err» (target "
+         "10⁻⁶). double: «tg-d-t» us, «tg-d-g» Gterms/s, **«tg-d-x»** Thrust double («tg-d-gt» Gterms/s; "
+         "target 1.2×), error «tg-d-err»; target 10⁻¹². «tg-thrust-rerun»."),
+        ("Fraction of the chip's limit: float reaches **«tg-f-bind» of the issue limit** («tg-f-bind-of» "
+         "Gterms/s; the binding one) and «tg-f-other» of the FP32-pipe limit; double reaches "
+         "**«tg-d-bind» of the FP64-pipe limit** («tg-d-bind-of» Gterms/s; the binding one) and "
+         "«tg-d-other» of the issue limit. «tg-gap-word» is a fixed cost per launch: «tg-sizes» in "
+         "table2.csv the time of `single` grows by «tg-f-grow» us (float) and «tg-d-grow» us (double) per "
+         "«tg-per», i.e. «tg-f-rate» («tg-f-rate-pct» of the issue limit) and «tg-d-rate» "
+         "(«tg-d-rate-pct» of the FP64 limit), with about «tg-f-fixed» us (float) and «tg-d-fixed» us "
+         "(double) per launch that do not scale with n (likely the launch, the last block's reduction and "
+         "the tail); that fixed cost accounts for «tg-gap-share». The limits assume the 1.98 GHz boost "
+         "clock; bench.csv does not record the SM clock during the run (profile.csv does, under ncu: see "
+         "the comparison below), so a lower sustained clock would make these fractions higher."),
+    ],
+    'conclusions': [
+        ("**\"Heterogeneous computing wins\": «c1-verdict».** Kernel 2 (float) against the single-threaded "
+         "CPU: «c1-one-kernel»× kernel only, «c1-one-total»× with the copy and the host finish, over "
+         "«c1-range»; «c1-one-big». Against OpenMP on «c1-threads» threads, with the copy and host finish "
+         "counted, the GPU is, «c1-omp».«c1-omp-erratic» Kernel only, kernel 2 is «c1-omp-big» "
+         "(bench.csv)."),
+        ("**The GPU time is nearly flat, the CPU time grows: «c2-verdict».** Over the «c2-range» range of "
+         "table 1, kernel 2 takes «c2-k2-kernel» us (kernel only) and «c2-k2-total» us (with copy and "
+         "host sum), «c2-flat»; the one-thread CPU grows «c2-cpu». The report's GPU «c2-report» on its "
+         "8-multiprocessor device (the report's numbers, original/report_001.csv)."),
+        ("**Kernel 2 faster than kernel 1: «c3-verdict».** The report measured kernel 1 / kernel 2 = "
+         "«c3-report» (original/report_001.csv); on «device» it is «c3-float» in float and «c3-double» in "
+         "double (kernel only), «c3-total» with copy and host sum: «c3-same». With our 256 threads per "
+         "block (the report's work-group size is not known), each block's reduction adds 256 values after "
+         "16,384 terms of ~19 instructions each, so the term evaluation dominates. «c3-small»."),
+        ("**\"Improving the reduction operations\" as the way to tune: «c4-verdict».** Changing the "
+         "reduction (kernel 1 → 2) moves the «c4-n» time by at most «c4-reduction» (bench.csv); changing "
+         "the term evaluation (kernel 2 → `single`: symmetric pairs, one approximate reciprocal per 4 "
+         "terms, no index conversion) makes it «c4-f-t2» in float and «c4-d-t2» in double at «c4-t2-n» in "
+         "table2.csv («c4-f-bench» and «c4-d-bench» in bench.csv). The counters say the same "
+         "(results/profile.csv, 2^30): kernel 1 executes «prof-k1f-ipt» instructions per term and kernel "
+         "2 «prof-k2f-ipt» in float («prof-k1d-ipt» and «prof-k2d-ipt» in double): the two reductions "
+         "differ by «prof-k12-diff» in float. The busiest pipe of kernel 2 is «prof-k2f-busiest» in float "
+         "and «prof-k2d-busiest» in double, with the issue slots at «prof-k2f-issue» and "
+         "«prof-k2d-issue»; Thrust's, doing the same per-term work, is «prof-thf-busiest» and "
+         "«prof-thd-busiest» (issue «prof-thf-issue» and «prof-thd-issue»). What bounds them is the "
+         "evaluation of each term (the index conversion and the division), which the reduction does not "
+         "touch; `single` removes that work and runs the FMA pipe at «prof-sf-fma» with the issue slots "
+         "at «prof-sf-issue» in float, and the FP64 pipe at «prof-sd-fp64» (issue «prof-sd-issue») in "
+         "double."),
+        ("**The report's printed accuracy: its CPU code computes π + 2h, not π.** The report-formula "
+         "table shows the error within 10 % of 2h «c5-range», where the fixed formula's error is h²/12 in "
+         "double («c5-double») and «c5-float» in float. Beyond that the float accumulation of its "
+         "one-float loop dominates for both formulas («c5-acc») and «c5-stall». At «c5-n» (bench.csv) the "
+         "GPU versions' errors are, in float, «c5-gpu-float»; in double «c5-gpu-double»."),
+    ],
+}
+
+
+class Prose:
+    """Collects the values of the README's generated sentences (value(name, text), as
+    Readme.value would set a marker); `content` is PROSE with its «name» slots written as
+    markers, which prose_values() reads to know the names it must fill."""
+
+    def __init__(self):
+        import re
+        self.values = {}
+        self.content = "\n".join(re.sub(r"«([\w.-]+)»", r"<!-- v:\1 -->", p) for ps in PROSE.values() for p in ps)
+
+    def value(self, name, text):
+        self.values[name] = str(text)
+
+
+WIDTH = 100
+
+
+def wrap(text, first="", rest=None):
+    """Markdown text wrapped at WIDTH; no continuation line may start like a list item, a
+    heading or a table row (it would become one), so such a break is moved by narrowing."""
+    import re
+    import textwrap
+    rest = " " * len(first) if rest is None else rest
+    for width in range(WIDTH, WIDTH - 20, -1):
+        lines = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
+                              break_long_words=False, break_on_hyphens=False)
+        if not any(re.match(r"\s*([-+*] |\d+[.)] |#|>|\|)", line) for line in lines[1:]):
+            break
+    return "\n".join(lines)
+
+
+def device_of_run():
+    """The GPU of the committed run, from bench.csv's device column (else table1.csv's)."""
+    for name in ("bench.csv", "table1.csv", "table2.csv"):
+        rows = load(name)
+        if rows and rows[0].get("device"):
+            return rows[0]["device"]
+    return None
+
+
+def limits_intro():
+    """The datasheet figures the limits below are computed from, for the GPU they describe
+    (the committed run's); another GPU's run gets no limits (its rows say nan)."""
+    device = device_of_run()
+    figures = ("{} SMs at {:.2f} GHz boost; per SM and clock 4 warp instructions issued ({} lanes), "
+               "128 FP32 lanes, 64 FP64 lanes, 16 MUFU lanes").format(H100["sms"], H100["ghz"], ISSUE_LANES)
+    if device is not None and not math.isnan(limit_terms_per_s("float", "pipe", device)):
+        text = ("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from these "
+                "figures and the SASS counts above, not measured):").format(device, figures)
+    else:
+        text = ("The limits below are computed from the datasheet of the GPU of the committed run ({}) and "
+                "the SASS counts above; they do not apply to {}, whose limit columns below are therefore "
+                "left at nan:").format(figures, device or "this run's GPU")
+    return wrap(text)
+
+
+def prose_blocks(readme, prose):
+    """Every PROSE entry as one generated block: paragraphs, or a numbered list."""
+    import re
+    device = device_of_run()
+    prose.values["device"] = device if device else RUN_PLACEHOLDER
+
+    def fill(text):
+        return re.sub(r"«([\w.-]+)»", lambda m: prose.values[m.group(1)], text)
+
+    for name, paragraphs in PROSE.items():
+        if name == "conclusions":
+            head = wrap(fill("All ratios below come from one run on «device» (results/*.csv); table 1's sizes "
+                             "are in table1.csv, table 2's in table2.csv, 2^30 in bench.csv."))
+            items = [wrap(fill(p), "{}. ".format(i)) for i, p in enumerate(paragraphs, 1)]
+            readme.block(name, head + "\n\n" + "\n".join(items))
+        else:
+            readme.block(name, "\n\n".join(wrap(fill(p)) for p in paragraphs))
+    readme.block("limits-intro", limits_intro())
+
 def prose_values(readme):
     """Every number of the README's prose that comes from results/*.csv, as value markers
     grouped by prefix; a group whose CSVs are missing gets placeholders."""
@@ -879,8 +1029,10 @@ def main():
     readme.block("profile-figure", "![pipe utilisation](figures/pipe_utilisation.png)" if prof is not None
                  else "_(run make profile: figures/pipe_utilisation.png is drawn from results/profile.csv)_")
     readme.block("profile-compare", profile_compare(prof))
-    profile_values(readme, prof)
-    prose_values(readme)
+    prose = Prose()
+    profile_values(prose, prof)
+    prose_values(prose)
+    prose_blocks(readme, prose)
     readme.save()
     print("tables.py: README tables regenerated from {}/".format(RESULTS))
 

@@ -7,9 +7,10 @@
     bench-table   results/bench.csv: single_pass vs cub at N = 40,960,000 and 2^28, with the targets
     tuning-table  results/single_pass_tuning.csv: the single-pass variants that made the committed kernel
     profile-table results/profile.csv (make profile): Nsight Compute's counters of every version
-and every number of the README's prose that comes from results, through value markers
-(<!-- v:name -->text<!-- /v -->). A CSV that does not exist yet leaves a placeholder row or
-text, "(run make report-run)" or "(run make profile)", rather than failing.
+and every sentence of the README that carries a number from results, as whole generated
+paragraphs and list items (blocks, composed by prose_blocks() from the values the functions
+below compute). A CSV that does not exist yet leaves a placeholder row or text, "(run make
+report-run)" or "(run make profile)", rather than failing.
 
     python3 tables.py [RESULTS_DIR [README]]     (default: results/ and README.md next to it)
 """
@@ -18,7 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import Readme, md_table, read_csv  # noqa: E402
+from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 RESULTS = os.path.join(HERE, "results")
@@ -122,12 +123,12 @@ def sweep_table(readme):
     text = md_table(rows, columns, bold=lambda r: key(r) in best_keys)
     if rows:
         r0 = rows[0]
-        text += ("\n\nN = {n}, {device} (driver {driver}, runtime {runtime}), {host_memory} host memory, "
+        text += "\n\n" + wrap(("N = {n}, {device} (driver {driver}, runtime {runtime}), {host_memory} host memory, "
                  "median of {repeat} runs after {warmup} warm-ups; bold: our three best speed-ups. "
                  "Every row: result_ok = {ok}.").format(
             n=r0["n"], device=r0["device"], driver=r0["driver"], runtime=r0["runtime"],
             host_memory=r0["host_memory"], repeat=r0["repeat"], warmup=r0["warmup"],
-            ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1")
+            ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1"))
     readme.block("sweep-table", text)
 
 
@@ -145,6 +146,13 @@ def copies_table(readme):
     readme.block("copies-table", md_table(rows, columns))
 
 
+def target_word(x, op, threshold):
+    """"met" / "MISSED" for a measured speed ratio (a CSV cell); an empty or missing one is
+    no measurement and meets nothing (compare() keeps None)."""
+    held = compare(ratio(x, 1.0), op, threshold)
+    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
+
+
 def bench_table(readme):
     rows = read_csv(result("bench.csv"))
     targets = {40960000: ("single_pass kernel <= cub / 1.05", 1.05), 268435456: ("single_pass >= 0.97 x cub", 0.97)}
@@ -155,8 +163,7 @@ def bench_table(readme):
         t = targets.get(int(float(r["n"])))
         if t is None:
             return ""
-        met = float(r["speedup_vs_baseline"]) >= t[1]
-        return "{}: {}".format(t[0], "met" if met else "MISSED")
+        return "{}: {}".format(t[0], target_word(r["speedup_vs_baseline"], ">=", t[1]))
 
     columns = [
         ("n", "N", "{}"),
@@ -175,8 +182,8 @@ def bench_table(readme):
     ]
     text = md_table(rows, columns)
     if rows:
-        text += "\n\n{} (driver {}, runtime {}); median of {} runs after {} warm-ups.".format(
-            rows[0]["device"], rows[0]["driver"], rows[0]["runtime"], rows[0]["repeat"], rows[0]["warmup"])
+        text += "\n\n" + wrap("{} (driver {}, runtime {}); median of {} runs after {} warm-ups.".format(
+            rows[0]["device"], rows[0]["driver"], rows[0]["runtime"], rows[0]["repeat"], rows[0]["warmup"]))
     readme.block("bench-table", text)
 
 
@@ -207,8 +214,13 @@ def copies_share(r):
 
 BIG_GRID = 16384  # "configurations having more threads and blocks": at least 16k threads in the grid
 
-SWEEP_VALUES = ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3", "saturation", "linear-threads",
-                "linear-blocks")
+SWEEP_VALUES = ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3", "saturation",
+                "linear-threads", "linear-blocks", "top3-verdict", "top3", "sweep-ok")
+
+# The report's "three parameter settings of the greatest speed up ... processing time ... only
+# less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU":
+# "about 96%" is read as within one percentage point of 96.
+TOP3_MS, TOP3_IO_PCT, TOP3_ABOUT = 1.5, 96.0, 1.0
 
 
 def sweep_values(readme, rows, original):
@@ -300,6 +312,30 @@ def sweep_values(readme, rows, original):
         shape(top[0]), f(top[0]["input_ms"]), f(top[0]["cpu_ms"]), shape(top[1]), f(top[1]["input_ms"]),
         f(top[1]["cpu_ms"])))
 
+    # The three best speed-ups: processing under 1.5 ms, I/O about 96% of the GPU time.
+    def top3(table, kernel_col):
+        best3 = sorted(table, key=lambda r: f(r["speedup_gpu"]), reverse=True)[:3]
+        io = [ratio(100.0 * (f(r["input_ms"]) + f(r["output_ms"])), r["total_gpu_ms"]) for r in best3]
+        slowest = max(f(r[kernel_col]) for r in best3)
+        furthest = None if any(x is None for x in io) else max(abs(x - TOP3_IO_PCT) for x in io)
+        under, about = compare(slowest, "<", TOP3_MS), compare(furthest, "<=", TOP3_ABOUT)
+        holds = None if under is None or about is None else (under and about)
+        detail = "; ".join("{}: {:.2f} ms, {}".format(shape(r), f(r[kernel_col]), "?" if x is None else
+                                                     "{:.1f}%".format(x)) for r, x in zip(best3, io))
+        return verdict(holds, "a total GPU time is zero or missing"), detail
+
+    v_orig, d_orig = top3(original, "processing_ms")
+    v_ours, d_ours = top3(rows, "kernel_ms")
+    readme.value("top3-verdict", "{} on ours ({} on the GTX 970)".format(v_ours, v_orig))
+    readme.value("top3", (
+        "(\"About {:.0f}%\" is read as within {:.0f} percentage point.) Processing time and copies (input + "
+        "output, as % of the total GPU time) of the three best speed-ups: on the GTX 970 {}; on ours {}. Which "
+        "three configurations come first on ours is set by the run-to-run spread of the CPU time and the input "
+        "copy, not by the kernel (conclusion 3)").format(TOP3_IO_PCT, TOP3_ABOUT, d_orig, d_ours))
+    readme.value("sweep-ok", "every row has `result_ok` = 1 and `rel_error` = 0"
+                 if all(r["result_ok"] == "1" and f(r["rel_error"]) == 0.0 for r in rows)
+                 else "NOT every row has `result_ok` = 1 and `rel_error` = 0")
+
     # "Speed-ups saturate to 1.6."
     def plateau(table, kernel_col):
         sel = [r for r in table if key(r)[0] * key(r)[1] >= BIG_GRID]
@@ -329,8 +365,10 @@ def sweep_values(readme, rows, original):
     readme.value("linear-threads", (
         "at 4 blocks each doubling of the threads adds {} to the speed-up on ours ({} on the GTX 970): linear "
         "in the thread count would mean gains that double at each step. The GTX 970's gains up to 256 threads "
-        "are nearly equal per doubling: its speed-up grows linearly in log2(threads), the report's evenly "
-        "spaced axis, not in the threads; ours are irregular (the run-to-run noise of the CPU time and of the "
+        "are nearly equal per doubling: its speed-up grows linearly in log2(threads), not in the threads. "
+        "Drawn over thread counts spaced evenly (32, 64, 128, ...), as a graph with one point per "
+        "configuration is often drawn, that looks like a straight line; the report's graphs are not in "
+        "its text, so how their axis was spaced cannot be checked. Ours are irregular (the run-to-run noise of the CPU time and of the "
         "copies, conclusion 3). What is linear is the kernel's speed: kernel time × threads is constant within {:.1f}% on ours "
         "({:.1f}% on the GTX 970), i.e. the kernel-only speed-up (right axis) is proportional to the "
         "threads").format(gains(l4), gains(o4), per_thread(l4, "kernel_ms", 0), per_thread(o4, "processing_ms", 0)))
@@ -376,12 +414,11 @@ def bench_values(readme, rows, copies):
     s, c = by[(small, "single_pass")], by[(small, "cub")]
     need = f(c["kernel_ms"]) / 1.05
     others = [f(r["speedup_vs_baseline"]) for r in copies if r["version"] == "single_pass"] if copies else []
-    met = f(s["speedup_vs_baseline"]) >= 1.05
     readme.value("bench-small", (
         "**{}.** `single_pass` {:.4f} ms, CUB {:.4f} ms: {:.3f}× CUB's speed (needed: ≤ {:.4f} ms{}). "
         "`single_pass` streams at {:.0f} GB/s, {:.1f}% of the device-to-device copy bandwidth measured in the "
         "same run ({:.0f} GB/s), CUB at {:.0f} GB/s ({:.1f}%)").format(
-        "met" if met else "MISSED", f(s["kernel_ms"]), f(c["kernel_ms"]), f(s["speedup_vs_baseline"]), need,
+        target_word(s["speedup_vs_baseline"], ">=", 1.05), f(s["kernel_ms"]), f(c["kernel_ms"]), f(s["speedup_vs_baseline"]), need,
         "; the other runs at this size, in `copies.csv`, give " + " and ".join("{:.3f}×".format(x) for x in others)
         if others else "", f(s["bandwidth_GBps"]), f(s["pct_of_copy_bw"]), f(s["copy_bw_GBps"]),
         f(c["bandwidth_GBps"]), f(c["pct_of_copy_bw"])))
@@ -389,7 +426,7 @@ def bench_values(readme, rows, copies):
     readme.value("bench-large", (
         "**{}.** {:.4f} ms vs {:.4f} ms, {:.3f}×; {:.0f} GB/s, {:.1f}% of the copy bandwidth ({:.0f} GB/s; a "
         "read-only stream can exceed a copy, which both reads and writes), CUB {:.0f} GB/s, {:.1f}%").format(
-        "met" if f(s2["speedup_vs_baseline"]) >= 0.97 else "MISSED", f(s2["kernel_ms"]), f(c2["kernel_ms"]),
+        target_word(s2["speedup_vs_baseline"], ">=", 0.97), f(s2["kernel_ms"]), f(c2["kernel_ms"]),
         f(s2["speedup_vs_baseline"]), f(s2["bandwidth_GBps"]), f(s2["pct_of_copy_bw"]), f(s2["copy_bw_GBps"]),
         f(c2["bandwidth_GBps"]), f(c2["pct_of_copy_bw"])))
 
@@ -529,10 +566,11 @@ def profile_section(readme, rows):
     any_s = next(iter(summary.values()), None)
     if any_s:
         lines.append("")
-        lines.append(("Nsight Compute {} on {}, `ncu --clock-control none`, caches flushed before each profiled "
-                      "kernel; one launch per version (CUB: its two kernels). DRAM throughput of a version with "
-                      "several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes read + "
-                      "written / summed kernel time. Main kernel: the longest.").format(any_s["ncu"], any_s["device"]))
+        lines.append(wrap(("Nsight Compute {} on {}, `ncu --clock-control none`, caches flushed before each profiled "
+                           "kernel; one launch per version (CUB: its two kernels). DRAM throughput of a version with "
+                           "several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes read + "
+                           "written / summed kernel time. Main kernel: the longest.").format(any_s["ncu"],
+                                                                                             any_s["device"])))
     readme.block("profile-table", "\n".join(lines))
 
     def pct(v, n):
@@ -571,6 +609,103 @@ def profile_section(readme, rows):
         readme.value("prof-report", "The counters of the report's kernel are not measured yet " + PROFILE)
 
 
+
+# ---- the README's generated prose: whole paragraphs and list items ------------------------
+
+class Prose:
+    """Collects the values the functions above compute (value(name, text), as Readme.value
+    would set a marker); prose_blocks() then writes them into the README as whole generated
+    paragraphs (blocks), wrapped at 100 characters, rather than as markers inside sentences."""
+
+    def __init__(self, readme):
+        self.readme = readme
+        self.values = {}
+        self.set_values = set()
+
+    def value(self, name, text):
+        self.values[name] = str(text)
+        self.set_values.add(name)
+
+    def block(self, name, text):
+        self.readme.block(name, text)
+
+
+WIDTH = 100
+
+
+def wrap(text, first="", rest=None):
+    """Markdown text wrapped at WIDTH; no continuation line may start like a list item or a
+    heading (it would become one), so such a break is moved by narrowing the width."""
+    import re
+    import textwrap
+    rest = " " * len(first) if rest is None else rest
+    for width in range(WIDTH, WIDTH - 20, -1):
+        lines = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
+                              break_long_words=False, break_on_hyphens=False)
+        if not any(re.match(r"\s*([-+*] |\d+[.)] |#|>|\|)", line) for line in lines[1:]):
+            return "\n".join(lines)
+    return "\n".join(lines)
+
+
+CONCLUSIONS = (
+    ('"The memory copying from host to device and from device to host is the dominant of the total '
+     'time for GPU"', "holds, more strongly than on the GTX 970",
+     "{c1-sweep} {c1-pinned}. **\"Parallel reduction can help reduce the data transferring\": holds only for "
+     "the output, which was never the problem.** The reduction runs on the GPU, so {c1-output}. What shortens "
+     "the transfer is pinned memory (above), or keeping the data on the GPU between computations; the kernel "
+     "only ever reads the vector once (see the counters below)."),
+    ('"When the number of blocks per grid is relatively small, it is better to increase the number of threads '
+     'per block"', "holds", "{c2}."),
+    ('"When the number of threads per block is small, it is better to increase the number of blocks per grid"',
+     "holds", "{c3}."),
+    ('"The three parameter settings of the greatest speed up ... The processing time of them is actually only '
+     'less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU"', "{top3-verdict}",
+     "{top3}."),
+    ('"For those configurations having more threads and blocks, their speed-ups have saturated to 1.6"',
+     "the saturation holds, its level does not", "{saturation}."),
+    ('"As the number of threads per block grows, GPU speed up also increases linearly" (and the same for '
+     'blocks)', "does not hold on either GPU, for the speed-up with copies",
+     "On both GPUs, {linear-threads}. Likewise {linear-blocks}."),
+)
+
+
+def prose_blocks(prose):
+    import re
+
+    def sub(text):  # {name}: the value computed for name
+        return re.sub(r"\{([\w-]+)\}", lambda m: prose.values[m.group(1)], text)
+
+    r = prose.readme
+    r.block("results-device", wrap(sub(
+        "The committed CSVs come from one run on {results-device}; the figures and the tables below were "
+        "regenerated from them (device, driver and runtime are in every CSV row).")))
+    r.block("report-graphs", wrap(sub("The report's own numbers, as its graphs would draw them: {report-graphs}.")))
+    r.block("gtx-input", wrap(sub(
+        "The GTX 970's input time was {gtx-input} (pageable, and most likely with the allocation, see the "
+        "bugs above).")))
+    items = [wrap(sub("All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 "
+                      "unless stated; the GTX 970's from the report's table); ratios are taken within one run; "
+                      "{sweep-ok}."))]
+    for i, (claim, word, body) in enumerate(CONCLUSIONS, 1):
+        items.append(wrap(sub("**{}: {}.** {}".format(claim, word, body)), "{}. ".format(i)))
+    items.append(wrap(sub(
+        "**What the counters say (Nsight Compute, `make profile`).** {prof-dram}. {prof-report}. Figure and "
+        "table: [Counters](#counters-nsight-compute)."), "{}. ".format(len(CONCLUSIONS) + 1)))
+    r.block("conclusions", "\n".join(items[:1]) + "\n\n" + "\n".join(items[1:]))
+    r.block("bench-targets", "\n".join([
+        wrap(sub("**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of "
+                 "the committed run:")),
+        "",
+        wrap(sub("N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of "
+                 "time = fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the "
+                 "lead is fixed cost (one launch, no second pass), so it shrinks as N grows."), "- "),
+        wrap(sub("N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}."), "- ")]))
+    r.block("tuning-rest", wrap(sub(
+        "What did not help, at 40,960,000 (speed vs CUB over the two rounds): {tuning-rest}.")))
+    r.block("no-flush", wrap(sub(
+        "**`kernel_ms` (L2 flushed) vs `kernel_ms_no_flush`.** Without the flush the kernels are not faster "
+        "but slower (no flush vs flushed): {no-flush}.")))
+
 def placeholders(readme, names, text):
     for name in names:
         readme.value(name, text)
@@ -592,7 +727,7 @@ def main(argv):
     global RESULTS
     if len(argv) > 1:
         RESULTS = os.path.abspath(argv[1])
-    readme = Readme(os.path.abspath(argv[2]) if len(argv) > 2 else README)
+    readme = Prose(Readme(os.path.abspath(argv[2]) if len(argv) > 2 else README))
     original = read_commented_csv(path("original", "report_000_gtx970.csv"))
     done = []
 
@@ -639,8 +774,9 @@ def main(argv):
             lambda: guarded(readme, PROFILE_VALUES, "results/profile.csv", profile_section,
                             read_csv(result("profile.csv"))),
             PROFILE, "| N | version | DRAM throughput (% of peak) |\n| ---: | ---: | ---: |\n| " + PROFILE + " |  |  |")
-    readme.save()  # one atomic write, whatever was regenerated
-    print("tables.py: updated " + (", ".join(done) if done else "nothing") + " in " + readme.path
+    prose_blocks(readme)
+    readme.readme.save()  # one atomic write, whatever was regenerated
+    print("tables.py: updated " + (", ".join(done) if done else "nothing") + " in " + readme.readme.path
           + "; placeholders for the rest")
 
 

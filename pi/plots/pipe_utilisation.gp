@@ -9,12 +9,17 @@
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 set datafile missing NaN
-versions = "1:float 2:float single:float thrust:float 1:double 2:double single:double thrust:double"
+# The versions ("<label>:<precision>", in the order of their first row) and the GPU, from
+# the CSV itself: one pass over it that only collects them.
+versions = ""
+device = ""
+add_version(v) = strstrt(" ".versions." ", " ".v." ") > 0 ? 0 : (versions = versions.(versions eq "" ? "" : " ").v, 0)
+stats input using (add_version(strcol("version")) + (device eq "" ? (device = strcol("device"), 0) : 0)) nooutput
 # The x position of a version label: its place in `versions` (NaN for any other label).
 pos(v, i) = i > words(versions) ? NaN : (word(versions, i) eq v ? i : pos(v, i + 1))
 val(m) = (strcol("metric") eq m && strstrt(strcol("kernel"), "SingleTile") == 0) ? column("value") : NaN
 x(k) = pos(strcol("version"), 1) + (k - 2.5) * 0.2
-set title "pi at 2^{30} iterations: pipe and issue-slot use by the hardware counters (Nsight Compute)"
+set title "pi at 2^{30} iterations on the ".device.": pipe and issue-slot use\nby the hardware counters (Nsight Compute)"
 set ylabel "use (% of peak, SM-active cycles)"
 set yrange [0:115]
 set ytics 0, 20, 100
@@ -25,7 +30,8 @@ do for [i = 1:words(versions)] {
     v = word(versions, i)
     c = strstrt(v, ":")
     name = v[1:c - 1]
-    name = (name eq "1" || name eq "2") ? "kernel ".name : (name eq "thrust" ? "Thrust" : name)
+    # The report's own versions are numbered (kernel 1, kernel 2); ours and the baseline named.
+    name = (strstrt("0123456789", name[1:1]) > 0 ? "kernel " : "").name
     set xtics add (name."\n".v[c + 1:] i)
 }
 set style fill solid 0.85 border -1

@@ -123,3 +123,34 @@ rm -f "$out"
 t_run $P --niter=0 --output="$out"
 if [ "$T_STATUS" -eq 2 ] && [ ! -e "$out" ]; then t_pass "pi: exit 2 does not create --output"
 else t_fail "pi: exit 2 does not create --output" "exit $T_STATUS"; fi
+
+# The CPU versions need no GPU: a run that selects only them makes no CUDA call, so it runs
+# and validates them on a machine without a usable GPU (a login node): exit 0, every run
+# PASS, no CUDA error, the CSV rows and the --output estimates written, the CSV's device
+# column empty. CUDA_VISIBLE_DEVICES= hides every GPU, so that these cases run (and mean the
+# same) on a GPU machine too. The CPU labels are those --help lists (checked above).
+cpu_labels=cpu,cpu_omp,cpu_report
+out=$CW_TEST_TMP/cpu.bin csv=$CW_TEST_TMP/cpu.csv
+rm -f "$out" "$csv"
+t_run env CUDA_VISIBLE_DEVICES= $P --only=$cpu_labels --sizes=1,63,1025 --cpu-repeat=1 --csv="$csv" --output="$out"
+cpu_runs=$(grep -c 'Result = PASS' "$T_OUT")
+if [ "$T_STATUS" -ne 0 ] || [ "$cpu_runs" -ne 15 ] || grep -q 'Result = FAIL' "$T_OUT"; then
+  t_fail "pi: the CPU versions run and validate without a GPU" "exit $T_STATUS, $cpu_runs of 15 runs PASS"; t_show_failure
+elif grep -qi 'cuda' "$T_OUT" "$T_ERR"; then
+  t_fail "pi: the CPU versions run and validate without a GPU" "CUDA named: $(grep -hi cuda "$T_OUT" "$T_ERR" | head -n 1)"
+elif [ -n "$(tail -n +2 "$csv" | cut -d, -f5 | sort -u)" ] || [ "$(tail -n +2 "$csv" | wc -l)" -ne 15 ] ||
+     [ "$(wc -c <"$out")" -ne $((15 * 8)) ]; then
+  t_fail "pi: the CPU versions run and validate without a GPU" "CSV rows, device column or --output wrong"
+else
+  t_pass "pi: the CPU versions run and validate without a GPU (exit 0, no CUDA error, CSV and --output written)"
+fi
+expect_exit 1 "pi: the CPU versions alone are validated without a GPU (--inject-fault: exit 1)" \
+  env CUDA_VISIBLE_DEVICES= $P --only=$cpu_labels --niter=1025 --cpu-repeat=1 --inject-fault
+# A GPU version beside them still needs the GPU: without one, exit 3 before any run.
+t_run env CUDA_VISIBLE_DEVICES= $P --only=1,$cpu_labels --niter=1025 --cpu-repeat=1
+if [ "$T_STATUS" -eq 3 ] && grep -q '^pi: no usable CUDA GPU' "$T_ERR" && ! grep -q 'Result = ' "$T_OUT"; then
+  t_pass "pi: a GPU version beside the CPU versions still ends with exit 3 without a usable GPU"
+else
+  t_fail "pi: a GPU version beside the CPU versions still ends with exit 3 without a usable GPU" "exit $T_STATUS"
+  t_show_failure
+fi
