@@ -5,7 +5,7 @@
 # A second GPU's CSV draws a second panel beside the first: the third argument, or by default
 # the file of the same name in the input's h200/ folder (results/h200/, where the repository
 # keeps its second GPU's results), when it exists. Shapes, devices and the tile buffers in
-# flight per SM come from the CSV.
+# flight per SM come from the CSV; rows that failed validation are not drawn.
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 second = ARGC >= 3 ? ARG3 : system("dirname '".input."'")."/h200/".system("basename '".input."'")
@@ -44,7 +44,7 @@ do for [f in files] {
                    device = strcol("device"), n = column("n"), 0) nooutput
     set title sprintf("%s: copy of 2^{%d} ints through shared memory", device, int(log(n) / log(2) + 0.5))
     plot for [i=1:words(shapes)] f \
-         using "injected_cycles":(strcol("shape") eq word(shapes, i) ? column("pct_of_copy") : NaN) \
+         using "injected_cycles":(strcol("shape") eq word(shapes, i) && column("validated") == 1 ? column("pct_of_copy") : NaN) \
          title sprintf("%s: %s KiB of tiles per SM", word(shapes, i), word(inflight, i)) noenhanced lw 2
 }
 if (has_second) { unset multiplot }
