@@ -26,11 +26,9 @@ set ylabel "bandwidth (% of the same run's device-to-device copy)"
 set xrange [0:*]
 set yrange [0:115]
 set ytics 0, 10, 100
-set key below box maxrows 4 height 1  # outside the plot: no curve hidden behind it
+set key below box horizontal maxcols 2 maxrows 4  # outside the plot: no curve hidden behind it
 set xlabel offset 0, 0.5
 set bmargin 9
-set arrow 1 from graph 0, first 95 to graph 1, first 95 nohead dt 2 lc rgb "gray40"
-set label 1 "95 %" at graph 0.99, first 97 right textcolor rgb "gray40"
 do for [f in files] {
     # The shapes in order of first appearance, with their tile buffers in flight per SM, and
     # the device's name and the size.
@@ -45,6 +43,7 @@ do for [f in files] {
     set title sprintf("%s: copy of 2^{%d} ints through shared memory", device, int(log(n) / log(2) + 0.5))
     plot for [i=1:words(shapes)] f \
          using "injected_cycles":(strcol("shape") eq word(shapes, i) && column("validated") == 1 ? column("pct_of_copy") : NaN) \
-         title sprintf("%s: %s KiB of tiles per SM", word(shapes, i), word(inflight, i)) noenhanced lw 2
+         title sprintf("%s, %s KiB/SM", word(shapes, i), word(inflight, i)) noenhanced lw 2, \
+         95 with lines dt 2 lc rgb "gray40" title "95 % of copy"
 }
 if (has_second) { unset multiplot }
