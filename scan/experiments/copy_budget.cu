@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(T) copy_ring(const unsigned* __restrict__ in, 
             for (int j = 0; j < V; ++j) v[j] = s4[j * T + threadIdx.x];
             // The reads above (generic proxy) are ordered before the copy engine's refill of
             // the stage (async proxy) only by a proxy fence: without it, a refill issued after
-            // the barrier overwrote values not yet read (seen on an H200: 11 of 40 ring runs
-            // wrong, all with 16-int tiles, whose reads are still in flight at the barrier).
+            // the barrier overwrote values not yet read (seen on an H200: ring runs with 16-int
+            // tiles failed validation; their reads were still in flight at the barrier).
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             __syncthreads();  // every thread has read stage st: refill it at once
             if (threadIdx.x == 0) fill(k + S);
