@@ -162,8 +162,47 @@ __device__ __forceinline__ void fold_rows(double* s, unsigned rows, unsigned wid
     }
 }
 
-// version=tall (kAtomic) and the first pass of version=tall_det (!kAtomic). Ours, for tall
-// matrices with few columns.
+// tall_det's last block: column c of `vec` is the sum of the `rows` per-block partial rows
+// partials[r*n + c], in a fixed order. The block's threads take w = min(n, blockDim.x)
+// adjacent columns at a time (coalesced reads of each partial row) and split the rows among
+// lanes = blockDim.x / w of them: lane l adds rows l, l + lanes, l + 2 lanes, ... in that order
+// (8 loads issued before their additions), then a fixed tree (fold_rows) adds the lanes. The
+// order depends only on rows, n and blockDim.x, never on which block finished last or when:
+// the result is bitwise the same on every run with the same launch configuration. The
+// partials are read with __ldcg (from the L2, not this SM's L1, which the other blocks'
+// stores bypassed). Every thread of the block calls it (fold_rows has barriers).
+__device__ void sum_partial_rows(const double* partials, double* __restrict__ vec, unsigned rows, int n, double* s) {
+    const unsigned tid = threadIdx.x;
+    const unsigned nthreads = blockDim.x;
+    const unsigned width = min(static_cast<unsigned>(n), nthreads);
+    const unsigned lanes = nthreads / width;
+    const unsigned lane = tid / width;
+    constexpr unsigned kBatch = 8;
+    for (unsigned c0 = 0; c0 < static_cast<unsigned>(n); c0 += width) {
+        const unsigned c = c0 + tid % width;
+        double acc = 0.0;
+        if (lane < lanes && c < static_cast<unsigned>(n)) {
+            for (unsigned r = lane; r < rows; r += kBatch * lanes) {
+                double x[kBatch];
+#pragma unroll
+                for (unsigned b = 0; b < kBatch; ++b) {
+                    const unsigned rb = r + b * lanes;
+                    x[b] = rb < rows ? __ldcg(partials + static_cast<unsigned long long>(rb) * n + c) : 0.0;
+                }
+#pragma unroll
+                for (unsigned b = 0; b < kBatch; ++b) acc += x[b];
+            }
+        }
+        if (tid < lanes * width) s[tid] = acc;
+        __syncthreads();
+        fold_rows(s, lanes, width, tid, nthreads);
+        if (tid < width && c < static_cast<unsigned>(n)) vec[c] = s[tid];
+        __syncthreads();  // s is reused by the next group of columns
+    }
+}
+
+// version=tall (kAtomic) and version=tall_det (!kAtomic). Ours, for tall matrices with few
+// columns.
 // - The matrix is read as one flat array of m*n doubles, 16-byte double2 loads, consecutive
 //   threads on consecutive addresses: every warp reads 512 contiguous bytes, whatever n is
 //   (the report's versions read n doubles per row per warp, 64 bytes at n = 8).
@@ -173,17 +212,28 @@ __device__ __forceinline__ void fold_rows(double* s, unsigned rows, unsigned wid
 // - The loop is unrolled TallPolicy::kUnroll times with predicated loads: that many
 //   independent 16-byte loads in flight per thread, even when a thread has fewer (small
 //   matrices).
-// - One block-level fold in shared memory (2T values, 2T/n rows of n columns), then n atomics
-//   per block (tall) or n plain stores into a per-block partial row (tall_det, no atomics).
+// - One block-level fold in shared memory (2T values, 2T/n rows of n columns), then:
+//   tall: n atomics per block into `vec` (zeroed by the host first);
+//   tall_det: no atomics on doubles and no second kernel. The block stores its n sums as its
+//   partial row (partials[blockIdx.x * n + c]), makes them visible device-wide
+//   (__threadfence), and counts itself done with atomicInc(blocks_done, gridDim.x - 1); the
+//   block that sees gridDim.x - 1 is the last one, so every partial row is written, and it sums
+//   them in a fixed order (sum_partial_rows) into `vec`. atomicInc wraps the counter back to 0
+//   at that last increment: the counter resets itself for the next launch (no memset).
+//   Only an integer is added atomically; the doubles are added in an order that does not
+//   depend on timing, so the result is bitwise repeatable.
 // - An odd m*n leaves one double after the last double2: the thread whose loop would have
 //   reached that pair adds it (it is column (2t) % n of that thread).
 // Preconditions (checked on the host by TallReducer::setup): `mat` is 16-byte aligned (the
 // double2 loads; cudaMalloc gives 256 bytes), blockDim.x <= TallPolicy::kMaxThreads and a
-// multiple of q, 2 * blockDim.x / n rows fit the shared array.
+// multiple of q, 2 * blockDim.x / n rows fit the shared array; tall_det: partials holds
+// gridDim.x * n doubles and *blocks_done is 0 before the first launch.
 template <bool kAtomic>
 __global__ void __launch_bounds__(TallPolicy::kMaxThreads)
-column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ out, unsigned long long total, int n) {
+column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ vec, unsigned long long total, int n,
+                           double* partials, unsigned* blocks_done) {
     __shared__ double s[2 * TallPolicy::kMaxThreads];
+    __shared__ bool s_last;
     const unsigned tid = threadIdx.x;
     const unsigned nthreads = blockDim.x;
     const unsigned long long nvec = total / 2;
@@ -209,35 +259,20 @@ column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ 
     s[2 * tid + 1] = a1;
     __syncthreads();
     fold_rows(s, 2 * nthreads / static_cast<unsigned>(n), static_cast<unsigned>(n), tid, nthreads);
-    for (unsigned c = tid; c < static_cast<unsigned>(n); c += nthreads) {
-        if (kAtomic)
-            atomic_add_f64(out + c, s[c]);
-        else
-            out[static_cast<unsigned long long>(blockIdx.x) * n + c] = s[c];
+    if (kAtomic) {
+        for (unsigned c = tid; c < static_cast<unsigned>(n); c += nthreads) atomic_add_f64(vec + c, s[c]);
+    } else {
+        for (unsigned c = tid; c < static_cast<unsigned>(n); c += nthreads)
+            partials[static_cast<unsigned long long>(blockIdx.x) * n + c] = s[c];
+        __threadfence();  // this thread's partials reach the L2 before the block counts itself done
+        __syncthreads();  // every thread's partials (and the reads of s) are done
+        if (tid == 0) s_last = atomicInc(blocks_done, gridDim.x - 1) == gridDim.x - 1;
+        __syncthreads();
+        if (s_last) {  // uniform in the block
+            __threadfence();
+            sum_partial_rows(partials, vec, gridDim.x, n, s);
+        }
     }
-}
-
-// Second pass of version=tall_det: column c is the sum of the `rows` per-block partials
-// partials[r*n + c]. A block takes `width` adjacent columns (coalesced reads of each partial
-// row), its threads split the rows, and the same fixed fold finishes: the result is bitwise
-// the same on every run with the same launch configuration. blockDim.x <= kMaxThreads.
-__global__ void __launch_bounds__(TallPolicy::kMaxThreads)
-column_sum_partials_finalize(const double* __restrict__ partials, double* __restrict__ vec, int rows, int n, int width) {
-    __shared__ double s[TallPolicy::kMaxThreads];
-    const unsigned tid = threadIdx.x;
-    const unsigned nthreads = blockDim.x;  // a multiple of width
-    const unsigned lanes = nthreads / width;
-    const int c = static_cast<int>(blockIdx.x) * width + static_cast<int>(tid % width);
-    double acc = 0.0;
-    if (c < n) {
-#pragma unroll 4
-        for (int r = static_cast<int>(tid / width); r < rows; r += static_cast<int>(lanes))
-            acc += partials[static_cast<unsigned long long>(r) * n + c];
-    }
-    s[tid] = acc;
-    __syncthreads();
-    fold_rows(s, lanes, static_cast<unsigned>(width), tid, nthreads);
-    if (tid < static_cast<unsigned>(width) && c < n) vec[c] = s[tid];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -396,16 +431,10 @@ class BlockPerColumnReducer : public KernelReducer {
 
 class TallReducer : public ColumnReducer {
   public:
-    TallReducer(bool deterministic, const LaunchContext& context) : det_(deterministic), context_(context) {
-        if (context_.policy.finalize_threads > TallPolicy::kMaxThreads || context_.policy.finalize_columns < 1 ||
-            context_.policy.finalize_threads < context_.policy.finalize_columns)
-            launch_precondition_failed("TallPolicy: finalize block of " + std::to_string(context_.policy.finalize_threads) +
-                                       " threads for " + std::to_string(context_.policy.finalize_columns) +
-                                       " columns is outside the kernel's limits");
-    }
+    TallReducer(bool deterministic, const LaunchContext& context) : det_(deterministic), context_(context) {}
     std::size_t workspace_bytes(long long m, int n) const override {
         if (!det_) return 0;
-        return static_cast<std::size_t>(grid_blocks(m, n)) * n * sizeof(double);
+        return partials_bytes(grid_blocks(m, n), n) + sizeof(unsigned);
     }
     void setup(const double* d_mat, double* d_vec, long long m, int n) override {
         mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
@@ -420,35 +449,38 @@ class TallReducer : public ColumnReducer {
         block_ = dim3(static_cast<unsigned>(threads), 1, 1);
         grid_ = dim3(static_cast<unsigned>(grid_blocks(m, n)), 1, 1);
         if (det_) {
-            CUDA_CHECK(cudaMalloc(&partials_, static_cast<std::size_t>(grid_.x) * n * sizeof(double)));
-            finalize_width_ = std::min(n, context_.policy.finalize_columns);
-            finalize_block_ = dim3(
-                static_cast<unsigned>((context_.policy.finalize_threads / finalize_width_) * finalize_width_), 1, 1);
-            finalize_grid_ = dim3(ceil_div_u(static_cast<unsigned>(n), static_cast<unsigned>(finalize_width_)), 1, 1);
+            // The partial rows, then the blocks-done counter (256-byte aligned after them),
+            // zeroed once here: each launch's last block leaves it at 0 again.
+            const std::size_t rows_bytes = partials_bytes(static_cast<int>(grid_.x), n);
+            CUDA_CHECK(cudaMalloc(&partials_, rows_bytes + sizeof(unsigned)));
+            blocks_done_ = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned char*>(partials_) + rows_bytes);
+            CUDA_CHECK(cudaMemset(blocks_done_, 0, sizeof(unsigned)));
         }
     }
     void run(cudaStream_t stream) override {
         const unsigned long long total = static_cast<unsigned long long>(m_) * static_cast<unsigned long long>(n_);
         if (det_) {
-            column_sum_flat_vectorized<false><<<grid_, block_, 0, stream>>>(mat_, partials_, total, n_);
-            CUDA_CHECK_LAUNCH();
-            column_sum_partials_finalize<<<finalize_grid_, finalize_block_, 0, stream>>>(
-                partials_, vec_, static_cast<int>(grid_.x), n_, finalize_width_);
+            column_sum_flat_vectorized<false><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_, partials_, blocks_done_);
             CUDA_CHECK_LAUNCH();
         } else {
             CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
-            column_sum_flat_vectorized<true><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_);
+            column_sum_flat_vectorized<true><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_, nullptr, nullptr);
             CUDA_CHECK_LAUNCH();
         }
     }
     void teardown() override {
         if (partials_ != nullptr) CUDA_CHECK(cudaFree(partials_));
         partials_ = nullptr;
+        blocks_done_ = nullptr;
     }
     dim3 grid() const override { return grid_; }
     dim3 block() const override { return block_; }
 
   private:
+    // tall_det's partial rows (one per block), rounded up to 256 bytes (the counter follows).
+    static std::size_t partials_bytes(int blocks, int n) {
+        return (static_cast<std::size_t>(blocks) * n * sizeof(double) + 255) / 256 * 256;
+    }
     // --blocks when given; else one full wave (resident blocks per SM x SMs), or fewer when
     // the matrix has less than one double2 per thread of that wave.
     int grid_blocks(long long m, int n) const {
@@ -466,11 +498,10 @@ class TallReducer : public ColumnReducer {
     const double* mat_ = nullptr;
     double* vec_ = nullptr;
     double* partials_ = nullptr;
+    unsigned* blocks_done_ = nullptr;
     long long m_ = 0;
     int n_ = 0;
     dim3 grid_, block_;
-    int finalize_width_ = 1;
-    dim3 finalize_grid_, finalize_block_;
 };
 
 std::unique_ptr<ColumnReducer> make_original(const LaunchContext&) {
@@ -547,8 +578,9 @@ const std::vector<Version>& versions() {
         entry("tall", "column_sum_flat_vectorized<atomic>",
               "ours: flat double2 loads, register sums, shared fold, n atomics per block", false, false, false,
               make_tall),
-        entry("tall_det", "column_sum_flat_vectorized<partials>+column_sum_partials_finalize",
-              "ours: tall without atomics, per-block partial rows + a second pass; bitwise repeatable", false, true,
+        entry("tall_det", "column_sum_flat_vectorized<partials>",
+              "ours: tall without double atomics, per-block partial rows summed by the last block; bitwise repeatable",
+              false, true,
               false, make_tall_det),
         entry("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view", false,
               false, true, make_cublas_reducer),

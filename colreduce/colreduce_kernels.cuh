@@ -28,21 +28,19 @@ constexpr long long kMaxRows = 2147483647LL;  // cuBLAS takes m as an int
 constexpr unsigned kBlockPerColumnThreads = 1024;
 constexpr unsigned kOverLimitThreads = 2048;
 
-// The tuning of the tall versions (tall, tall_det), in one place: block size, unrolling, grid,
-// and the shape of tall_det's second pass. for_device() picks it for a device; every
+// The tuning of the tall versions (tall, tall_det), in one place: block size, unrolling and
+// grid (tall_det's last block sums the partial rows with the same block size). for_device() picks it for a device; every
 // architecture currently gets the same values (chosen on the H100 of results/colreduce.csv;
 // --threads and --blocks override them for experiments). A new architecture-specific choice
 // is a branch in for_device(), nothing else.
 struct TallPolicy {
     // Compile-time limits of the kernels: __launch_bounds__(kMaxThreads) and shared arrays of
-    // 2 * kMaxThreads (flat pass) and kMaxThreads (finalize) doubles.
+    // 2 * kMaxThreads doubles.
     static constexpr int kMaxThreads = 1024;
     // Grid-stride iterations unrolled per thread: kUnroll independent 16-byte loads in flight.
     static constexpr int kUnroll = 4;
 
     int threads = 1024;          // target threads per block (--threads=0), rounded by block_size()
-    int finalize_columns = 32;   // adjacent columns per block of column_sum_partials_finalize
-    int finalize_threads = 1024; // its block size (rounded down to a multiple of its columns)
 
     static TallPolicy for_device(const cw::DeviceInfo& device);
 

@@ -214,17 +214,30 @@ __device__ __forceinline__ unsigned warp_sum_shuffle(unsigned v) {
 
 __device__ __forceinline__ unsigned lanes_sum(const uint4& a) { return (a.x + a.y) + (a.z + a.w); }
 
-// version=8: 16-byte loads, warp shuffles, one launch to a single value (ours).
+// version=8: 16-byte loads, warp shuffles, one launch to a single value, no memset (ours).
 //   why: int4 loads move 4 ints per instruction; 4 independent int4 loads per thread per
 //   iteration keep enough bytes in flight to saturate HBM; the grid is exactly what fits on
 //   the device (grid-stride); warp shuffles replace the shared-memory tree (no bank traffic,
-//   no __syncthreads but one); each block adds its sum into one result with atomicAdd (the
-//   host zeroes it with cudaMemsetAsync in the same stream), so there is no second pass.
+//   no __syncthreads but one).
+//   How the block sums meet without a second pass and without zeroing anything first:
+//   - one block (n fits one tile of 16 ints per thread, single_tile_grid): its sum is the
+//     result, written directly (one launch, no atomic);
+//   - several blocks: each block adds ((its sum) << 32) + 1 to one 64-bit word with a single
+//     atomicAdd, which returns the word before the addition. The low half counts the blocks
+//     done (never more than the grid, so it never carries), the high half is the sum modulo
+//     2^32 (its carry out of the word is the wrap-around of int32 addition). The block that
+//     sees a count of gridDim.x - 1 is the last: the high half plus its own sum is the total,
+//     which it writes to the result, and it puts the word back to 0 for the next launch (the
+//     "last block done" counter resets itself). One atomic per block and one location: no
+//     fence, no memset, no partials.
+//   The word (v8_sum_and_count) is a device global, 0 when the module loads; so two launches
+//   of this kernel on one device must not overlap in time (the program runs one stream).
 // Precondition: `in` is 16-byte aligned (it is read as uint4); the host refuses anything
 // else before the launch (enqueue_vectorized, is_vector_aligned). The 4 ints per vector and
 // the 4 vectors in flight are Policy::kIntsPerVector and Policy::kVectorsInFlight.
 static_assert(Policy::kIntsPerVector == 4 && Policy::kVectorsInFlight == 4,
               "reduce_vectorized_shuffle_atomic is written for 4 uint4 loads of 4 ints");
+__device__ unsigned long long v8_sum_and_count = 0;
 __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in, std::size_t n,
                                                  unsigned* __restrict__ result) {
     const uint4* __restrict__ in4 = reinterpret_cast<const uint4*>(in);
@@ -257,7 +270,18 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
     if (warp == 0) {
         sum = lane < (blockDim.x >> 5) ? warp_sums[lane] : 0u;
         sum = warp_sum_shuffle(sum);
-        if (lane == 0) atomicAdd(result, sum);
+        if (lane == 0) {
+            if (gridDim.x == 1) {
+                *result = sum;  // the single tile: no other block to wait for
+            } else {
+                const unsigned long long before =
+                    atomicAdd(&v8_sum_and_count, (static_cast<unsigned long long>(sum) << 32) | 1ull);
+                if (static_cast<unsigned>(before) == gridDim.x - 1) {  // every other block is in
+                    *result = static_cast<unsigned>(before >> 32) + sum;
+                    atomicExch(&v8_sum_and_count, 0ull);  // ready for the next launch
+                }
+            }
+        }
     }
 }
 
@@ -384,23 +408,30 @@ struct OccupancyMultiplePerThread {
     }
 };
 
-// Version 8: zero the result, one launch.
+// Version 8: one launch, no memset. One block when n fits one tile of
+// Policy::kIntsPerVector x Policy::kVectorsInFlight ints per thread (the block writes the sum
+// directly); else one thread per int4, capped by --blocks or the resident blocks.
+std::size_t vectorized_grid(std::size_t n, int threads, long long grid_cap) {
+    const std::size_t tile = static_cast<std::size_t>(threads) * Policy::kIntsPerVector * Policy::kVectorsInFlight;
+    if (n <= tile) return 1;
+    std::size_t grid = std::max<std::size_t>(1, ceil_div(n / Policy::kIntsPerVector, static_cast<std::size_t>(threads)));
+    if (grid_cap > 0) grid = std::min(grid, static_cast<std::size_t>(grid_cap));
+    return grid;
+}
+
 const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchPlan* plan) {
     if (!is_vector_aligned(l.in))
         throw std::logic_error("version 8 (reduce_vectorized_shuffle_atomic) reads 16-byte int4 vectors and needs a "
                                "16-byte aligned input; got address " +
                                cw::format("%p", static_cast<const void*>(l.in)));
     unsigned* result = static_cast<unsigned*>(l.workspace);
-    const std::size_t n4 = l.n / Policy::kIntsPerVector;
-    std::size_t grid = std::max<std::size_t>(1, ceil_div(n4, static_cast<std::size_t>(l.threads)));
-    if (l.grid > 0) grid = std::min(grid, static_cast<std::size_t>(l.grid));
-    CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(unsigned), stream));
+    const std::size_t grid = vectorized_grid(l.n, l.threads, l.grid);
     reduce_vectorized_shuffle_atomic<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
     CUDA_CHECK_LAUNCH();
     if (plan != nullptr) {
         plan->first_grid = static_cast<long long>(grid);
         plan->launches = 1;
-        plan->memsets = 1;
+        plan->memsets = 0;
     }
     return result;
 }
@@ -483,8 +514,8 @@ std::vector<Version> make_registry() {
         Version v;
         v.label = "8";
         v.kernel = "reduce_vectorized_shuffle_atomic";
-        v.summary = "int4 loads, warp shuffles, one atomicAdd per block, one launch (ours)";
-        v.launch = "min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; memset + 1 launch";
+        v.summary = "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)";
+        v.launch = "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; 1 launch";
         v.threads = &Policy::threads_vectorized;
         v.grid_stride = true;
         v.workspace_bytes = [](std::size_t, int, long long) { return sizeof(unsigned); };
