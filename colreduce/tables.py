@@ -732,7 +732,7 @@ doc.block("target", wrap(
     f"cuBLAS on all eight sizes, and {V['tall-n8']} at n = 8, where cuBLAS reaches {V['cublas-pct-n8']} of the "
     f"copy bandwidth against `tall`'s {V['tall-pct-n8']}. `tall_det` (no target of its own) is "
     f"{V['tall_det-vs-cublas']} cuBLAS; {V['tall_det-below']}. It is {V['tall_det-minus-tall']} slower than "
-    f"`tall`, the cost of its second kernel (`column_sum_partials_finalize`). Repeatability: "
+    f"`tall`, the cost of its partial rows and of the last block's fixed-order sum. Repeatability: "
     f"{V['repeatable']} (the versions that add with atomics may differ in the last bits, within the bound)."))
 
 doc.save()
