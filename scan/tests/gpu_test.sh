@@ -8,26 +8,8 @@ scan=bin/scan
 tmp=$CW_TEST_TMP
 quick="--repeat=1 --warmup=0 --runs=1 --l2=keep"
 
-# scan_case NAME CMD...: exit 0, no FAIL, and as many "Result = PASS" lines plus
-# demonstration lines as the program planned runs ("planned: N runs"), so that a version
-# silently skipped is caught, not just one that fails.
-scan_case() {
-  local name=$1; shift
-  cw_detect_gpu
-  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
-  t_run "$@"
-  local planned pass demo
-  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
-  pass=$(grep -c 'Result = PASS' "$T_OUT")
-  demo=$(grep -c ': demonstration, not validated$' "$T_OUT")
-  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
-  elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
-  elif [ -z "$planned" ]; then t_fail "$name" "no 'planned: N runs' line"; t_show_failure
-  elif [ "$pass" -lt 1 ] || [ $((pass + demo)) -ne "$planned" ]; then
-    t_fail "$name" "$pass PASS + $demo demonstration lines, $planned runs planned"; t_show_failure
-  else t_pass "$name ($pass PASS, $demo demonstrations)"; fi
-}
-
+# gpu_case (common/tests/testlib.sh) counts PASS + demonstration lines against the program's
+# "planned: N runs", so that a version silently skipped is caught, not just one that fails.
 # scan_output NAME PATTERN CMD...: on a GPU, exit 0 and stdout matches PATTERN.
 scan_output() {
   local name=$1; shift
@@ -40,7 +22,7 @@ scan_output() {
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
 # The demonstrations are opt-in: named here from --list-versions (they are counted, never PASS).
 all_versions=$($scan --list-versions | awk '{ print $1 }' | paste -sd, -)
-scan_case "awkward sizes, every version (demonstrations named), both scans" \
+gpu_case "awkward sizes, every version (demonstrations named), both scans" \
   $scan --sizes=$awkward --mode=both --only=$all_versions $quick
 name="a plain run (no --only) runs no demonstration"
 cw_detect_gpu
@@ -59,41 +41,41 @@ if [ "$CW_GPU_OK" = 1 ]; then
     END { if (NR != 3) print NR - 1 " rows" }' "$tmp/ap.csv" 2>&1)
   if [ "$T_STATUS" -eq 0 ] && [ -z "$bad" ]; then t_pass "$name"; else t_fail "$name" "exit $T_STATUS $bad"; t_show_failure; fi
 else t_skip "$name" "$CW_GPU_REASON"; fi
-scan_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" \
+gpu_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" \
   $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,map_brent_kung,lookback $quick
-scan_case "--threads=32 --per-thread=2 (deep recursion)" \
+gpu_case "--threads=32 --per-thread=2 (deep recursion)" \
   $scan --sizes=1,31,32,33,1025,65537 --threads=32 --per-thread=2 --mode=both $quick
-scan_case "--threads=128 --per-thread=3" \
+gpu_case "--threads=128 --per-thread=3" \
   $scan --sizes=127,128,129,4097,999983 --threads=128 --per-thread=3 --mode=both $quick
-scan_case "--threads=256 --per-thread=16" \
+gpu_case "--threads=256 --per-thread=16" \
   $scan --sizes=255,256,257,1048579 --threads=256 --per-thread=16 --mode=both $quick
 # map_brent_kung: chunk counts around one Brent-Kung block (--threads=32: 64 totals per block)
 # and its recursion (3 elements per thread: 192 = 64 chunks, 193 = 65; 12288 = 64 blocks of
 # totals, 12289 = 65; 786433: totals 262145 -> 4097 -> 65 -> 2), and long chunks.
-scan_case "map_brent_kung: --threads=32 --per-thread=3, one block of totals and its recursion" \
+gpu_case "map_brent_kung: --threads=32 --per-thread=3, one block of totals and its recursion" \
   $scan --only=map_brent_kung,cub --threads=32 --per-thread=3 --mode=both \
   --sizes=1,2,3,4,191,192,193,194,12287,12288,12289,12290,786433,999983 $quick
-scan_case "map_brent_kung: --per-thread=1024 (one chunk up to n = 1024)" \
+gpu_case "map_brent_kung: --per-thread=1024 (one chunk up to n = 1024)" \
   $scan --only=map_brent_kung,cub --per-thread=1024 --mode=both --sizes=1,1023,1024,1025,2049,1048583 $quick
-scan_case "map_brent_kung and map: --per-thread=2 at 20,000,000 (the per-thread sweep's smallest K)" \
+gpu_case "map_brent_kung and map: --per-thread=2 at 20,000,000 (the per-thread sweep's smallest K)" \
   $scan --only=map_brent_kung,map,cub --per-thread=2 --mode=both --sizes=20000000 $quick
-scan_case "map_brent_kung and map: --per-thread=64 at 20,000,000 and 2^28 (the sweep's largest K)" \
+gpu_case "map_brent_kung and map: --per-thread=64 at 20,000,000 and 2^28 (the sweep's largest K)" \
   $scan --only=map_brent_kung,map,cub --per-thread=64 --mode=both --sizes=20000000,2^28 $quick
 # lookback's two tiles, whichever this GPU would choose (--lb-items=auto): 8192 ints (32 per
 # thread) and 4096 (16 per thread), at and around their boundaries and at large sizes.
 for items in 32 16; do
-  scan_case "lookback --lb-items=$items: tile boundaries" \
+  gpu_case "lookback --lb-items=$items: tile boundaries" \
     $scan --lb-items=$items --sizes=4095,4096,4097,8191,8192,8193,16385,262145,819217 --only=lookback,cub \
     --mode=both $quick
-  scan_case "lookback --lb-items=$items: 20,000,000 and 2^28" \
+  gpu_case "lookback --lb-items=$items: 20,000,000 and 2^28" \
     $scan --lb-items=$items --sizes=20000000,2^28 --only=lookback,cub --mode=both $quick
 done
-scan_case "full int32 range: sums wrap around" $scan --sizes=1025,999983 --data=full --mode=both $quick
-scan_case "all-negative input" $scan --sizes=1024,999983 --data=negative --mode=both $quick
-scan_case "single extremes (INT32_MAX, INT32_MIN)" $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
-scan_case "iota input 1, 2, 3, ... at 2^20 + 1" $scan --n=1048577 --data=iota --mode=both $quick
-scan_case "--pinned host buffers" $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback $quick
-scan_case "timed runs with warm-up and L2 flush" $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback \
+gpu_case "full int32 range: sums wrap around" $scan --sizes=1025,999983 --data=full --mode=both $quick
+gpu_case "all-negative input" $scan --sizes=1024,999983 --data=negative --mode=both $quick
+gpu_case "single extremes (INT32_MAX, INT32_MIN)" $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
+gpu_case "iota input 1, 2, 3, ... at 2^20 + 1" $scan --n=1048577 --data=iota --mode=both $quick
+gpu_case "--pinned host buffers" $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback $quick
+gpu_case "timed runs with warm-up and L2 flush" $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback \
   --repeat=3 --warmup=1 --l2=flush
 
 # The report's Figure 1.3: <<<1, 32>>> on 1..33 leaves element 33 unscanned: 528^2 = 278784.

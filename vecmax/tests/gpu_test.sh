@@ -9,56 +9,40 @@ Q=(--repeat=1 --warmup=0 --cpu-repeat=1)
 
 planned_runs() { sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$1" | head -n 1; }
 
-# vm_case NAME CMD...: exit 0, exactly as many "Result = PASS" lines as the run planned, no FAIL.
-vm_case() {
-  local name=$1; shift
-  cw_detect_gpu
-  if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
-  t_run "$@"
-  local planned passed
-  planned=$(planned_runs "$T_OUT")
-  passed=$(grep -c 'Result = PASS' "$T_OUT")
-  if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
-  elif [ -z "$planned" ] || [ "$planned" -lt 1 ]; then t_fail "$name" "no 'planned: N runs' line"; t_show_failure
-  elif grep -q 'Result = FAIL' "$T_OUT"; then t_fail "$name" "a version failed"; t_show_failure
-  elif [ "$passed" -ne "$planned" ]; then t_fail "$name" "$passed PASS lines, $planned runs planned"; t_show_failure
-  else t_pass "$name"; fi
-}
-
 # Awkward sizes x launch configurations x data. --offset=K puts the data K floats past a
 # 16-byte boundary (the single-pass kernel's scalar head); n % 4 != 0 exercises its tail.
 for n in 1 31 32 33 1023 1025 999983; do
-  vm_case "n=$n uniform; report 32x1" $B --n=$n --threads=32 --blocks=1 --data=uniform --seed=$n "${Q[@]}"
-  vm_case "n=$n negative; report 1024x128 and single_pass 300 blocks (grids > n)" \
+  gpu_case "n=$n uniform; report 32x1" $B --n=$n --threads=32 --blocks=1 --data=uniform --seed=$n "${Q[@]}"
+  gpu_case "n=$n negative; report 1024x128 and single_pass 300 blocks (grids > n)" \
     $B --n=$n --threads=1024 --blocks=128 --sp-blocks=300 --data=negative --seed=$n "${Q[@]}"
-  vm_case "n=$n spike_last offset=1; report 64x7" \
+  gpu_case "n=$n spike_last offset=1; report 64x7" \
     $B --n=$n --threads=64 --blocks=7 --offset=1 --data=spike_last "${Q[@]}"
-  vm_case "n=$n spike_first offset=3; report 1x3, single_pass 2 blocks" \
+  gpu_case "n=$n spike_first offset=3; report 1x3, single_pass 2 blocks" \
     $B --n=$n --threads=1 --blocks=3 --sp-blocks=2 --offset=3 --data=spike_first "${Q[@]}"
-  vm_case "n=$n spike at a random place offset=2; report 256x1000" \
+  gpu_case "n=$n spike at a random place offset=2; report 256x1000" \
     $B --n=$n --threads=256 --blocks=1000 --offset=2 --data=spike --seed=$((n + 7)) "${Q[@]}"
 done
 # The report's size, default launch shapes, and a misaligned start with a 3-float tail.
-vm_case "n=40960000 uniform; automatic shapes (report 1024x128, single_pass occupancy grid)" $B --n=40960000 "${Q[@]}"
-vm_case "n=999983: --threads=0 --blocks=0 --sp-blocks=0 (automatic)" \
+gpu_case "n=40960000 uniform; automatic shapes (report 1024x128, single_pass occupancy grid)" $B --n=40960000 "${Q[@]}"
+gpu_case "n=999983: --threads=0 --blocks=0 --sp-blocks=0 (automatic)" \
   $B --n=999983 --threads=0 --blocks=0 --sp-blocks=0 --data=spike_last --offset=1 "${Q[@]}"
-vm_case "n=40960000 spike_last offset=3; report 512x4000" \
+gpu_case "n=40960000 spike_last offset=3; report 512x4000" \
   $B --n=40960000 --threads=512 --blocks=4000 --offset=3 --data=spike_last "${Q[@]}"
-vm_case "n=40960001 negative; report 32x4 (the report's slowest shape)" \
+gpu_case "n=40960001 negative; report 32x4 (the report's slowest shape)" \
   $B 40960001 32 4 --data=negative "${Q[@]}"
 
 # NaN policy (a NaN anywhere gives NaN, in every version) and an all -inf input (-inf, not
 # CUB Max's -FLT_MAX).
-vm_case "NaN at a random place, n=1025" $B --n=1025 --threads=128 --blocks=3 --data=nan "${Q[@]}"
-vm_case "NaN at a random place, n=999983, single_pass 64 blocks" \
+gpu_case "NaN at a random place, n=1025" $B --n=1025 --threads=128 --blocks=3 --data=nan "${Q[@]}"
+gpu_case "NaN at a random place, n=999983, single_pass 64 blocks" \
   $B --n=999983 --sp-blocks=64 --data=nan --seed=5 "${Q[@]}"
-vm_case "all -inf, n=33" $B --n=33 --threads=32 --blocks=2 --data=neg_inf "${Q[@]}"
-vm_case "pinned host memory, n=999983" $B --n=999983 --pinned --data=spike "${Q[@]}"
+gpu_case "all -inf, n=33" $B --n=33 --threads=32 --blocks=2 --data=neg_inf "${Q[@]}"
+gpu_case "pinned host memory, n=999983" $B --n=999983 --pinned --data=spike "${Q[@]}"
 # single_pass keeps its result in one of two slots, alternating per launch: the result must
 # be that of the last launch after an even and after an odd number of launches (a run
 # launches each version warmup + 2 x repeat times before fetching: 2, 3, 8 and 9 here).
 for launches in "--repeat=1 --warmup=0" "--repeat=1 --warmup=1" "--repeat=3 --warmup=2" "--repeat=3 --warmup=3"; do
-  vm_case "single_pass result slot after $launches" \
+  gpu_case "single_pass result slot after $launches" \
     $B --n=999983 --only=single_pass --data=spike --seed=9 $launches --cpu-repeat=1
 done
 
