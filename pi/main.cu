@@ -576,7 +576,7 @@ int run(int argc, char** argv) {
     bool needs_gpu = false;
     for (const Version* v : chosen) needs_gpu = needs_gpu || v->needs_gpu;
     if (!needs_gpu) {
-        const cw::DeviceInfo no_device;  // empty: the CSV's device columns stay empty
+        const cw::DeviceInfo no_device{};  // empty: the CSV's device columns stay empty
         // threads: printed only (the policy has one value for every architecture)
         const int threads = cfg.threads > 0 ? cfg.threads : pi::Policy::for_device(0, 0).threads;
         const Context ctx{cfg, no_device, threads, cpu_threads, nullptr};
