@@ -9,6 +9,8 @@
 #               pageable and once with pinned (--pinned) host memory
 #   bench.csv   single_pass vs cub at N = 40,960,000 and N = 2^28, L2 flushed before every
 #               timed run (kernel_ms) and not (kernel_ms_no_flush)
+# VECMAX_SKIP_SWEEP=1 leaves the sweep out (slurm/submit_all.sh --sweep-array runs it as a job
+# array whose gather job writes sweep.csv), so that no configuration runs twice.
 # One progress line per step; a step with a wrong result is reported and the run goes on
 # (the script exits 1 at the end); no usable device or a CUDA error (exit 3) stops it.
 set -u
@@ -28,6 +30,11 @@ done
 read -r -a sweep_args <<<"$(sed -n 's/^# vecmax-args: *//p' "$CONFIGS")"
 mapfile -t configs < <(sed -e 's/#.*//' "$CONFIGS" | awk 'NF == 2 { print $1, $2 }')
 [ "${#configs[@]}" -gt 0 ] || { echo "run_report.sh: no configurations in $CONFIGS" >&2; exit 2; }
+written="sweep.csv copies.csv bench.csv"
+if [ "${VECMAX_SKIP_SWEEP:-0}" = 1 ]; then
+  echo "run_report.sh: VECMAX_SKIP_SWEEP=1: the ${#configs[@]} sweep configurations run as the job array, not here"
+  configs=() written="copies.csv bench.csv"
+fi
 
 total=$(( ${#configs[@]} + 4 ))
 step=0 failures=0 start=$(date +%s)
@@ -67,5 +74,5 @@ bench_args=(--only=single_pass,cub --repeat=20 --warmup=3 --cpu-repeat=3 --csv="
 run_step "bench n=40960000" --n=40960000 "${bench_args[@]}"
 run_step "bench n=2^28" --n=2^28 "${bench_args[@]}"
 
-echo "run_report.sh: $step steps in $(( $(date +%s) - start )) s, $failures failed; wrote sweep.csv copies.csv bench.csv in $out"
+echo "run_report.sh: $step steps in $(( $(date +%s) - start )) s, $failures failed; wrote $written in $out"
 [ "$failures" -eq 0 ]
