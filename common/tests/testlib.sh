@@ -95,15 +95,16 @@ cw_detect_gpu() {
 # gpu_case NAME CMD...: a GPU run that must exit 0, print its "planned: N runs" line, and
 # account for every planned run: as many "Result = PASS" lines plus labelled demonstration
 # lines (": demonstration, not validated") as runs planned, at least one PASS, no FAIL. A
-# version that silently drops out of a run is caught, not only one that fails. Skipped with
-# the reason where there is no GPU.
+# version that silently drops out of a run is caught, not only one that fails. CMD may run
+# the program several times (a loop over --blocks, say): the plans of all its runs add up.
+# Skipped with the reason where there is no GPU.
 gpu_case() {
   local name=$1; shift
   cw_detect_gpu
   if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; return; fi
   t_run "$@"
   local planned pass demo
-  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | head -n 1)
+  planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT" | awk '{ s += $1 } END { if (NR) print s }')
   pass=$(grep -c 'Result = PASS' "$T_OUT")
   demo=$(grep -c ': demonstration, not validated$' "$T_OUT")
   if [ "$T_STATUS" -ne 0 ]; then t_fail "$name" "exit $T_STATUS"; t_show_failure
