@@ -174,6 +174,36 @@ figure_case() {
   fi
 }
 
+# ---- An assignment README as students read it (tier 1, run from the assignment folder) ----
+
+# readme_lint_case: README.md's prose fits a terminal (common/py/readme_lint.py: lines of at
+# most 100 characters outside tables and code, no inline value markers, no issue numbers).
+readme_lint_case() {
+  t_run python3 "$CW_COMMON_DIR/py/readme_lint.py" README.md
+  [ "$T_STATUS" -eq 0 ]
+  t_verdict "README prose wrapped at 100, no inline value markers, no issue numbers" "$T_OUT"
+}
+
+# readme_other_gpu_case FILE...: the given results files with the committed GPU's name
+# relabelled as an A100 (a student's run elsewhere), tables.py regenerates a copy of README.md
+# from them: it must name the A100 and never "H100" (generated text names the device from the
+# results only).
+readme_other_gpu_case() {
+  local dir=$CW_TEST_TMP/readme-other-gpu name="a README regenerated from another GPU's results never says H100" f
+  rm -rf "$dir" && mkdir -p "$dir/results"
+  for f in "$@"; do sed 's/NVIDIA H100[^,]*/NVIDIA A100-SXM4-40GB/g' "$f" >"$dir/results/$(basename "$f")"; done
+  cp README.md "$dir/README.md"
+  if ! python3 tables.py "$dir/results" "$dir/README.md" >"$dir/tables.log" 2>&1; then
+    t_fail "$name" "$(tail -n 1 "$dir/tables.log")"
+  elif grep -n "H100" "$dir/README.md" >"$dir/h100.txt"; then
+    t_fail "$name" "$(head -n 2 "$dir/h100.txt" | tr '\n' ' ')"
+  elif ! grep -q "A100-SXM4-40GB" "$dir/README.md"; then
+    t_fail "$name" "the relabelled device is not named"
+  else
+    t_pass "$name"
+  fi
+}
+
 # ---- Nsight Compute: make profile's path on small shapes (tier 2; run from an assignment) ----
 
 # ncu_profile_case NAME DIR RUNS EXPECT...: common/scripts/ncu_profile.sh on a few small shapes, into

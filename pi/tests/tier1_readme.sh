@@ -4,37 +4,5 @@
 #     give a README that never says H100 (the device is named from the results only);
 #   - prose lines (outside tables and code blocks) are at most 100 characters, no inline value
 #     markers, no issue numbers.
-R=$CW_TEST_TMP/readme
-rm -rf "$R" && mkdir -p "$R/results"
-for f in results/*.csv results/*.txt; do
-  sed 's/NVIDIA H100[^,]*/NVIDIA A100-SXM4-40GB/g' "$f" >"$R/results/$(basename "$f")"
-done
-cp README.md "$R/README.a100.md"
-if ! python3 tables.py "$R/results" "$R/README.a100.md" >"$R/tables.log" 2>&1; then
-  t_fail "a README regenerated from another GPU's results never says H100" "$(tail -n 1 "$R/tables.log")"
-elif grep -n "H100" "$R/README.a100.md" >"$R/h100.txt"; then
-  t_fail "a README regenerated from another GPU's results never says H100" "$(head -n 2 "$R/h100.txt" | tr '\n' ' ')"
-elif ! grep -q "A100-SXM4-40GB" "$R/README.a100.md"; then
-  t_fail "a README regenerated from another GPU's results never says H100" "the relabelled device is not named"
-else
-  t_pass "a README regenerated from another GPU's results never says H100"
-fi
-
-python3 - README.md >"$R/lint.log" 2>&1 <<'PY'
-import re, sys
-problems, code = [], False
-for n, line in enumerate(open(sys.argv[1]), 1):
-    line = line.rstrip("\n")
-    if line.startswith("```"):
-        code = not code
-    elif not code and not line.startswith("|") and len(line) > 100:
-        problems.append(f"line {n}: {len(line)} characters")
-    if "<!-- v:" in line:
-        problems.append(f"line {n}: inline value marker")
-    # "issue 3" or "issue #3", not the issue slots' "issue 67 %" or "issue 8.4·10¹²"
-    if re.search(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)", line, re.I):
-        problems.append(f"line {n}: issue number")
-print("\n".join(problems))
-sys.exit(1 if problems else 0)
-PY
-t_verdict "README prose wrapped at 100, no inline value markers, no issue numbers" "$R/lint.log"
+readme_other_gpu_case results/*.csv results/*.txt
+readme_lint_case
