@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 import textwrap  # noqa: E402
 
 from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
+from prose import PROSE  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 RESULTS = os.path.join(HERE, "results")
@@ -206,9 +207,55 @@ def sweep_table(rows):
 
 
 def setv(readme, name, text):
-    """A value marker of the prose, where the README has it."""
-    if "<!-- v:%s -->" % name in readme.content:
-        readme.value(name, text)
+    """A number of the prose (prose.py's templates)."""
+    readme.value(name, text)
+
+
+class ProseReadme(Readme):
+    """README.md with its measured sentences as whole blocks: value() keeps each number, save()
+    fills prose.PROSE's templates with them and writes each as its block, re-wrapped at 100
+    characters (bullets, paragraphs; tables as they are). A template naming a value that no
+    part of tables.py set is an error, not an empty cell."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.values = {}
+
+    def value(self, name, text):
+        self.values[name] = str(text)
+
+    def save(self):
+        for name, template in PROSE.items():
+            try:
+                text = template.format(**self.values)
+            except KeyError as e:
+                sys.exit("tables.py: prose.py's %s needs the value %s, which nothing set" % (name, e))
+            self.block(name, rewrap(text))
+        super().save()
+
+
+def rewrap(text):
+    """Markdown bullets and paragraphs joined and wrapped at 100 characters; table rows kept."""
+    out, item = [], []
+
+    def flush():
+        if item:
+            out.append(wrap(" ".join(part.strip() for part in item)))
+            item.clear()
+    for line in text.split("\n"):
+        if line.startswith("|"):
+            flush()
+            out.append(line)
+        elif line.startswith("- ") or not line.strip():
+            flush()
+            if line.strip():
+                item.append(line)
+            else:
+                out.append("")
+        else:
+            item.append(line)
+    flush()
+    return "\n".join(out)
 
 
 def placeholder_table(headings, text):
@@ -1220,7 +1267,7 @@ def main():
     rep_path = os.path.join(HERE, "original", "report_002.csv")
     rep = read_csv_commented(rep_path) if os.path.exists(rep_path) else None
     # argv[1]: another README to fill (tier 1 checks that a copy comes out unchanged).
-    readme = Readme(sys.argv[1] if len(sys.argv) > 1 else README)  # written once, at save()
+    readme = ProseReadme(sys.argv[1] if len(sys.argv) > 1 else README)  # written once, at save()
     readme.block("work", work_table(table))
     readme.block("per_thread", per_thread_table(per_thread))
     per_thread_values(readme, per_thread)

@@ -176,14 +176,6 @@ figure_case() {
 
 # ---- An assignment README as students read it (tier 1, run from the assignment folder) ----
 
-# readme_lint_case: README.md's prose fits a terminal (common/py/readme_lint.py: lines of at
-# most 100 characters outside tables and code, no inline value markers, no issue numbers).
-readme_lint_case() {
-  t_run python3 "$CW_COMMON_DIR/py/readme_lint.py" README.md
-  [ "$T_STATUS" -eq 0 ]
-  t_verdict "README prose wrapped at 100, no inline value markers, no issue numbers" "$T_OUT"
-}
-
 # readme_other_gpu_case FILE...: the given results files with the committed GPU's name
 # relabelled as an A100 (a student's run elsewhere), tables.py regenerates a copy of README.md
 # from them: it must name the A100 and never "H100" (generated text names the device from the

@@ -13,3 +13,12 @@ printf '%s\n' "# Title" "Short prose." "| $long |" >"$rl_dir/good.md"
 t_run python3 py/readme_lint.py "$rl_dir/good.md"
 [ "$T_STATUS" -eq 0 ]
 t_verdict "readme_lint: a clean README passes" "$T_OUT"
+
+# Every README of the repository (the top one, common/, slurm/ and each assignment's).
+rl_root=$(cd .. && pwd)
+for rl_readme in "$rl_root/README.md" "$rl_root/common/README.md" "$rl_root/slurm/README.md" \
+                 $(cd "$rl_root" && bash common/scripts/assignments.sh | tr ' ' '\n' | sed "s#.*#$rl_root/&/README.md#"); do
+  t_run python3 py/readme_lint.py "$rl_readme"
+  [ "$T_STATUS" -eq 0 ]
+  t_verdict "readme_lint: ${rl_readme#"$rl_root"/} reads in a terminal (100 columns, no inline markers, no issue numbers)" "$T_OUT"
+done

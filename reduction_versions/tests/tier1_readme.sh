@@ -34,8 +34,7 @@ else
   figure_case "figure bandwidth_vs_size renders with the new label 4w" plots/bandwidth_vs_size.gp \
     "$R/new/size_sweep.csv" "$R/new/size.png" "$R/new/size.log"
 
-  readme_lint_case
-fi
+  fi
 
 # Every option the README names for this program is one its --help lists, and every `make X`
 # it names is a target of this folder's Makefile (ncu's own options, named in the profiling

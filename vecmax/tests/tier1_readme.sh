@@ -13,6 +13,5 @@ python3 tables.py results "$R/README.committed.md" >"$R/tables.log" 2>&1 &&
   cmp -s README.md "$R/README.committed.md"
 t_verdict "tables.py on the committed results reproduces README.md" "$R/tables.log"
 
-# Another GPU's results, and prose for a terminal (common/tests/testlib.sh).
+# Another GPU's results (common/tests/testlib.sh; the prose style of every README: common/tests/tier1_readme_lint.sh).
 readme_other_gpu_case results/*.csv
-readme_lint_case
