@@ -158,13 +158,11 @@ inline double copy_median_GBps(std::size_t bytes) {
 
 // The device-to-device copy bandwidth, the denominator of every pct_of_copy_bw: the best of up
 // to 4 measurements (copy_median_GBps of 256 MiB, less where memory is short), each on fresh
-// buffers, stopping once two of them agree within 2 %. Why not one median: with a single
-// median the same H100 measured 2674 to 2929 GB/s in different processes (2 warm-up copies),
-// and still 2743 and 2933 GB/s in the two processes of one scan sweep (50 ms of warm-up), so
-// pct_of_copy_bw moved by several points between processes. The best of agreeing measurements
-// is the bandwidth the copy can reach; a low one would flatter every kernel compared with it.
-// (Measured so, six devinfo processes gave 2906 to 2913 GB/s, and every process of one report
-// run of all five assignments 2873 to 2936 GB/s, a spread of 2.2 %.)
+// buffers, stopping once two of them agree within 2 %. Why not one median: a single median
+// moved by several percent between processes on the same GPU (the first copies of a process
+// can run slower), and pct_of_copy_bw with it. The best of agreeing measurements is the
+// bandwidth the copy can reach; a low one would flatter every kernel compared with it. What
+// each run measured is its CSVs' copy_bw_GBps column.
 inline double measure_copy_bandwidth_GBps(std::size_t bytes = 256u << 20) {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
