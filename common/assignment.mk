@@ -134,7 +134,7 @@ EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%
 experiments: $(EXPERIMENT_BINS)
 # An assignment may set EXPERIMENT_OBJS (objects every experiment links with),
 # EXPERIMENT_OBJS_<name> (objects experiments/<name>.cu alone links with) and EXPERIMENT_LDLIBS.
-$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OBJS_$$*) $(CONFIG_STAMP) $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OBJS_$$*) $(CONFIG_STAMP) $(wildcard *.cuh *.h experiments/*.cuh) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
 

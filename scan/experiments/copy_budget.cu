@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "bulk_async.cuh"
 #include "common.cuh"
 
 namespace {
@@ -86,12 +87,6 @@ __global__ void __launch_bounds__(T) copy_per_tile(const unsigned* __restrict__ 
     }
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-__device__ __forceinline__ unsigned smem_u32(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-#endif
-
 // Persistent blocks with a ring of S stages of T*I ints, filled by the copy engine (sm_90).
 // Block b copies tiles b, b + G, b + 2G, ... (G = gridDim.x); stage k % S holds its k-th tile.
 // The partial last tile (if any) is copied by the threads with bounds, not by a bulk copy.
@@ -111,17 +106,10 @@ __global__ void __launch_bounds__(T) copy_ring(const unsigned* __restrict__ in, 
         const std::size_t t = blockIdx.x + k * gridDim.x;
         if (t >= full_tiles) return;
         const int st = static_cast<int>(k % S);
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&s_bar[st])), "r"(kBytes)
-                     : "memory");
-        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                         smem_u32(s_stage + st * TILE)),
-                     "l"(in + t * TILE), "r"(kBytes), "r"(smem_u32(&s_bar[st]))
-                     : "memory");
+        bulk::load(s_stage + st * TILE, in + t * TILE, kBytes, &s_bar[st]);
     };
     if (threadIdx.x == 0) {
-        for (int st = 0; st < S; ++st)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&s_bar[st])) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        bulk::init_barriers(s_bar, S);
         for (int k = 0; k < S; ++k) fill(k);
     }
     __syncthreads();
@@ -132,24 +120,12 @@ __global__ void __launch_bounds__(T) copy_ring(const unsigned* __restrict__ in, 
         uint4 v[V];
         if (t < full_tiles) {
             const int st = static_cast<int>(k % S);
-            const unsigned bar = smem_u32(&s_bar[st]), parity = (phases >> st) & 1u;
-            unsigned done = 0;
-            while (!done) {
-                asm volatile(
-                    "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                    : "=r"(done)
-                    : "r"(bar), "r"(parity)
-                    : "memory");
-            }
+            bulk::wait(&s_bar[st], (phases >> st) & 1u);
             phases ^= 1u << st;
             const uint4* s4 = reinterpret_cast<const uint4*>(s_stage + st * TILE);
 #pragma unroll
             for (int j = 0; j < V; ++j) v[j] = s4[j * T + threadIdx.x];
-            // The reads above (generic proxy) are ordered before the copy engine's refill of
-            // the stage (async proxy) only by a proxy fence: without it, a refill issued after
-            // the barrier overwrote values not yet read (seen on an H200: ring runs with 16-int
-            // tiles failed validation; their reads were still in flight at the barrier).
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            bulk::release_stage();  // the reads above, before the copy engine refills the stage
             __syncthreads();  // every thread has read stage st: refill it at once
             if (threadIdx.x == 0) fill(k + S);
             spin(cycles);

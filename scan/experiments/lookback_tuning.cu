@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bulk_async.cuh"
 #include "common.cuh"
 
 constexpr unsigned kFull = 0xffffffffu;
@@ -476,10 +477,6 @@ __device__ __forceinline__ void store_rows(unsigned* out, std::size_t n, std::si
 // is refilled at once with the tile S ahead. Tiles are drawn from the counter in increasing
 // order, so progress holds as in the other variants. The last, partial tile is read and
 // written with bounds by the threads (no bulk copy).
-__device__ __forceinline__ unsigned smem_u32(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
 template <int S, int I, int kLbMode>
 __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, unsigned* __restrict__ out,
                                                std::size_t n, unsigned long long* desc, unsigned* counter,
@@ -498,21 +495,11 @@ __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, 
     // end, t >= num_tiles, are only recorded).
     auto fill = [&](int st, unsigned t) {
         s_stage_tile[st] = t;
-        if (t < num_tiles && full(t)) {
-            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&s_bar[st])),
-                         "r"(kBytes)
-                         : "memory");
-            asm volatile(
-                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                    smem_u32(s_stage + st * TILE)),
-                "l"(in + static_cast<std::size_t>(t) * TILE), "r"(kBytes), "r"(smem_u32(&s_bar[st]))
-                : "memory");
-        }
+        if (t < num_tiles && full(t))
+            bulk::load(s_stage + st * TILE, in + static_cast<std::size_t>(t) * TILE, kBytes, &s_bar[st]);
     };
     if (threadIdx.x == 0) {
-        for (int st = 0; st < S; ++st)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&s_bar[st])) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        bulk::init_barriers(s_bar, S);
         for (int st = 0; st < S; ++st) fill(st, atomicAdd(counter, 1u));
     }
     __syncthreads();
@@ -528,22 +515,15 @@ __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, 
         const std::size_t base = static_cast<std::size_t>(tile) * TILE + static_cast<std::size_t>(warp) * (32 * I);
         const bool is_full = full(tile);
         if (is_full) {
-            const unsigned bar = smem_u32(&s_bar[st]), parity = (phases >> st) & 1u;
-            unsigned done = 0;
-            while (!done) {
-                asm volatile(
-                    "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                    : "=r"(done)
-                    : "r"(bar), "r"(parity)
-                    : "memory");
-            }
+            bulk::wait(&s_bar[st], (phases >> st) & 1u);
             phases ^= 1u << st;
         }
         load_rows<ROWS>(reinterpret_cast<const uint4*>(s_stage + st * TILE) + warp * (8 * I), is_full, in, n, base,
                         lane, v);
         const unsigned carry = scan_rows<ROWS>(v, lane);
         if (lane == 0) s_wt[warp] = carry;
-        __syncthreads();  // every thread has read stage st: it is free
+        bulk::release_stage();  // the stage's reads above, before the copy engine refills it
+        __syncthreads();        // every thread has read stage st: it is free
         if (threadIdx.x == 0) fill(st, drawn);
         const unsigned off = warp_offset<W, kLbMode>(s_wt, s_prefix, desc, tile, epoch, warp, lane);
         store_rows<ROWS>(out, n, base, is_full, lane, v, off);
