@@ -28,8 +28,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 import textwrap  # noqa: E402
 
-from readme_tables import Readme, compare, md_table, num, read_csv, verdict  # noqa: E402
-from readme_tables import ratio as safe_ratio  # noqa: E402
+from readme_tables import Readme, compare, md_table, num, ratio, read_csv, verdict  # noqa: E402
 
 csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/colreduce.csv"
 readme = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -62,12 +61,6 @@ order = sorted(sizes)
 def cell(size, version, column):
     r = sizes[size].get(version)
     return num(r[column]) if r else None
-
-
-def ratio(a, b):
-    """a / b of two measured values; None for a missing value or a zero divisor (the shared rule:
-    no number and no verdict from a zero or missing denominator)."""
-    return safe_ratio(a, b)
 
 
 V = {}  # the generated values of the prose, written into the README's generated blocks
