@@ -26,9 +26,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-import textwrap  # noqa: E402
-
-from readme_tables import Readme, compare, md_table, num, ratio, read_csv, verdict  # noqa: E402
+from readme_tables import Readme, compare, md_table, num, ratio, read_csv, verdict, wrap  # noqa: E402
 
 csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/colreduce.csv"
 readme = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -68,12 +66,6 @@ V = {}  # the generated values of the prose, written into the README's generated
 
 def val(name, text):
     V[name] = str(text)
-
-
-def wrap(text, indent=""):
-    """One paragraph wrapped at 100 columns (README prose lines stay readable in less)."""
-    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=" " * len(indent),
-                         break_long_words=False, break_on_hyphens=False)
 
 
 def f(x, spec="{:.3f}"):

@@ -13,7 +13,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from readme_tables import Readme, md_table, read_csv  # noqa: E402
+from readme_tables import Readme, md_table, read_csv, wrap  # noqa: E402
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -838,7 +838,6 @@ def v_c5():
     return out
 
 
-
 # ---- the README's generated prose: whole paragraphs and list items -----------------------
 
 # The sentences of the README that carry numbers, with «name» where prose_values() and
@@ -925,23 +924,6 @@ class Prose:
 
     def value(self, name, text):
         self.values[name] = str(text)
-
-
-WIDTH = 100
-
-
-def wrap(text, first="", rest=None):
-    """Markdown text wrapped at WIDTH; no continuation line may start like a list item, a
-    heading or a table row (it would become one), so such a break is moved by narrowing."""
-    import re
-    import textwrap
-    rest = " " * len(first) if rest is None else rest
-    for width in range(WIDTH, WIDTH - 20, -1):
-        lines = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
-                              break_long_words=False, break_on_hyphens=False)
-        if not any(re.match(r"\s*([-+*] |\d+[.)] |#|>|\|)", line) for line in lines[1:]):
-            break
-    return "\n".join(lines)
 
 
 def device_of_run():

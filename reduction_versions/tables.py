@@ -24,11 +24,10 @@ table or a number.
 import math
 import os
 import sys
-import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
+from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict, wrap  # noqa: E402
 
 # Optional arguments (used by the tier-1 test): tables.py [RESULTS_DIR [README]]
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
@@ -93,12 +92,6 @@ def missing(name):
 RUN_REPORT = "(run make report-run)"
 RUN_PROFILE = "(run make profile)"
 NOT_PROFILED = "not measured yet (run make profile)"
-
-
-def wrap(text, indent=""):
-    """Generated prose wrapped at 100 columns (README lines stay readable in a terminal)."""
-    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=" " * len(indent),
-                         break_long_words=False, break_on_hyphens=False)
 
 
 def placeholder(columns, text):

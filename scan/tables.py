@@ -8,9 +8,9 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ next to the shared helpers
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-import textwrap  # noqa: E402
 
 from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
+from readme_tables import wrap as shared_wrap  # noqa: E402
 from prose import PROSE  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
@@ -942,9 +942,9 @@ GTX970_GBPS = 224.0  # the report's GTX 970: memory bandwidth of NVIDIA's specif
 
 
 def wrap(text, indent=""):
-    """One paragraph or bullet ("- ...") wrapped at 100 characters."""
-    sub = "  " if text.startswith("- ") else indent
-    return textwrap.fill(text, width=100, subsequent_indent=sub, break_long_words=False, break_on_hyphens=False)
+    """One paragraph or bullet ("- ...": its continuation lines indented two spaces), wrapped by
+    readme_tables.wrap."""
+    return shared_wrap(text, "", "  " if text.startswith("- ") else indent)
 
 
 def paragraphs(items):

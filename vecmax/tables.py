@@ -19,7 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
+from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict, wrap  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 RESULTS = os.path.join(HERE, "results")
@@ -609,7 +609,6 @@ def profile_section(readme, rows):
         readme.value("prof-report", "The counters of the report's kernel are not measured yet " + PROFILE)
 
 
-
 # ---- the README's generated prose: whole paragraphs and list items ------------------------
 
 class Prose:
@@ -628,23 +627,6 @@ class Prose:
 
     def block(self, name, text):
         self.readme.block(name, text)
-
-
-WIDTH = 100
-
-
-def wrap(text, first="", rest=None):
-    """Markdown text wrapped at WIDTH; no continuation line may start like a list item or a
-    heading (it would become one), so such a break is moved by narrowing the width."""
-    import re
-    import textwrap
-    rest = " " * len(first) if rest is None else rest
-    for width in range(WIDTH, WIDTH - 20, -1):
-        lines = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
-                              break_long_words=False, break_on_hyphens=False)
-        if not any(re.match(r"\s*([-+*] |\d+[.)] |#|>|\|)", line) for line in lines[1:]):
-            return "\n".join(lines)
-    return "\n".join(lines)
 
 
 CONCLUSIONS = (

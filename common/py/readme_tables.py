@@ -12,8 +12,10 @@ between `<!-- BEGIN name -->` and `<!-- END name -->` in its README.md:
 import csv
 import math
 import os
+import re
 import sys
 import tempfile
+import textwrap
 
 sys.dont_write_bytecode = True
 
@@ -95,6 +97,23 @@ def compare(x, op, threshold):
     if x is None:
         return None
     return {">": x > threshold, ">=": x >= threshold, "<": x < threshold, "<=": x <= threshold}[op]
+
+
+WIDTH = 100  # README prose columns: readable in `less` on a login node (py/readme_lint.py checks)
+
+
+def wrap(text, first="", rest=None):
+    """Generated Markdown prose wrapped at WIDTH: `first` indents the first line, `rest` the
+    others (default: as wide as `first`). No continuation line may start like a list item, a
+    heading, a quote or a table row (Markdown would make it one), so such a break is moved by
+    narrowing the width."""
+    rest = " " * len(first) if rest is None else rest
+    for width in range(WIDTH, WIDTH - 20, -1):
+        lines = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
+                              break_long_words=False, break_on_hyphens=False)
+        if not any(re.match(r"\s*([-+*] |\d+[.)] |#|>|\|)", line) for line in lines[1:]):
+            break
+    return "\n".join(lines)
 
 
 def rows_where(rows, **conditions):

@@ -20,23 +20,16 @@ import glob
 import os
 import subprocess
 import sys
-import textwrap
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from readme_tables import md_table, replace_block  # noqa: E402
+from readme_tables import md_table, replace_block, wrap  # noqa: E402
 
 BLOCK = "results-summary"
 # The core columns every program writes (common/README.md, "CSV"): which rows are library
 # baselines and which are demonstrations comes from them, never from a version's name.
 REQUIRED = {"version", "validated", "is_baseline", "kernel_ms", "speedup_vs_baseline", "result_ok"}
 DATE_COLUMNS = ("date", "timestamp", "run_date")
-
-
-def wrap(text, indent=""):
-    """Prose wrapped at 100 characters (READMEs are read in `less` on a login node)."""
-    return textwrap.fill(text, width=100, subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False)
 
 
 def number(value):
@@ -254,7 +247,7 @@ def behind_text(entries):
     if not items:
         return "\n\nAt every size of its file, each best version is at least as fast as its library on every GPU."
     return ("\n\n" + wrap("Where a best version is slower than its library at another size of the same file "
-                          "(generated from the CSVs):") + "\n\n" + "\n".join(wrap(f"- {i}", "  ") for i in items))
+                          "(generated from the CSVs):") + "\n\n" + "\n".join(wrap(f"- {i}", "", "  ") for i in items))
 
 
 def main(argv):
