@@ -5,11 +5,13 @@ when there is one.
 
     python3 common/py/readme_lint.py README.md
 """
+import os
 import re
 import sys
 
 sys.dont_write_bytecode = True
-WIDTH = 100
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from readme_tables import WIDTH  # noqa: E402  (the width generated prose is wrapped at)
 # "issue 3" or "issue #3", not the issue slots' "issue 67 %" or "issue 8.4·10¹²"
 ISSUE = re.compile(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)")  # lower case: a journal's "Issue 04" is not ours
 
