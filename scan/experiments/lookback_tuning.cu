@@ -22,11 +22,11 @@
 
 #include "bulk_async.cuh"
 #include "common.cuh"
+#include "tile_copy.cuh"
 
 constexpr unsigned kFull = 0xffffffffu;
 constexpr unsigned kA = 1u, kP = 2u;
 
-__device__ __forceinline__ int pad(int e) { return e + (e >> 5); }
 
 __device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, unsigned epoch, unsigned st,
                                         unsigned v) {
@@ -633,50 +633,16 @@ void launch_striped(State& st, const unsigned* in, unsigned* out, std::size_t n,
     CUDA_CHECK_LAUNCH();
 }
 
-// The committed kernel's data path alone: striped loads into the padded shared memory, a
-// block barrier, striped stores from it (no scan, no tile id, no look-back), at the committed
-// kernel's shared memory per block (so its blocks per SM).
-template <int T, int I>
-__global__ void __launch_bounds__(T) tile_copy_smem(const unsigned* __restrict__ in, unsigned* __restrict__ out,
-                                                    std::size_t n) {
-    constexpr int WI = 32 * I, WS = WI + WI / 32, TILE = T * I;
-    extern __shared__ unsigned s_items[];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    unsigned* ws = s_items + warp * WS;
-    const std::size_t wbase = static_cast<std::size_t>(blockIdx.x) * TILE + static_cast<std::size_t>(warp) * WI;
-    if ((static_cast<std::size_t>(blockIdx.x) + 1) * TILE <= n) {
-        const uint4* in4 = reinterpret_cast<const uint4*>(in + wbase);
-#pragma unroll
-        for (int j = 0; j < I / 4; ++j) {
-            const uint4 v = in4[j * 32 + lane];
-            const int e = (j * 32 + lane) * 4;
-            ws[pad(e)] = v.x;
-            ws[pad(e + 1)] = v.y;
-            ws[pad(e + 2)] = v.z;
-            ws[pad(e + 3)] = v.w;
-        }
-        __syncthreads();
-        uint4* out4 = reinterpret_cast<uint4*>(out + wbase);
-#pragma unroll
-        for (int j = 0; j < I / 4; ++j) {
-            const int e = (j * 32 + lane) * 4;
-            out4[j * 32 + lane] = make_uint4(ws[pad(e)], ws[pad(e + 1)], ws[pad(e + 2)], ws[pad(e + 3)]);
-        }
-    } else {
-        for (int e = lane; e < WI; e += 32)
-            if (wbase + e < n) out[wbase + e] = in[wbase + e];
-    }
-}
-
+// The committed kernel's data path alone (tile_copy.cuh: copy_per_tile with no wait).
 template <int T, int I>
 void launch_copy_smem(State&, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
     const int smem = (T / 32) * (32 * I + I) * static_cast<int>(sizeof(unsigned));
     static bool attr_set = false;
     if (!attr_set) {
-        CUDA_CHECK(cudaFuncSetAttribute(tile_copy_smem<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        CUDA_CHECK(cudaFuncSetAttribute(copy_per_tile<T, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
         attr_set = true;
     }
-    tile_copy_smem<T, I><<<static_cast<unsigned>((n + T * I - 1) / (T * I)), T, smem, s>>>(in, out, n);
+    copy_per_tile<T, I><<<static_cast<unsigned>((n + T * I - 1) / (T * I)), T, smem, s>>>(in, out, n, 0);
     CUDA_CHECK_LAUNCH();
 }
 
