@@ -39,12 +39,17 @@ class Session {
     struct Settings {
         bool copy_bandwidth = true;  // measure the device-to-device copy bandwidth (pi: no)
         bool l2_flusher = true;      // allocate an L2 flusher
+        bool device = true;          // false: host versions alone run; no CUDA call at all
     };
     Session(const std::string& program, int device, const std::string& csv_path, const std::string& output_path)
         : Session(program, device, csv_path, output_path, Settings()) {}
     Session(const std::string& program, int device, const std::string& csv_path, const std::string& output_path,
             const Settings& settings)
-        : program_(program), book_(program), csv_(csv_path), output_path_(output_path) {
+        : program_(program), book_(program), csv_(csv_path), output_path_(output_path), has_device_(settings.device) {
+        if (!has_device_) {  // a cluster's login node runs the CPU versions: no probe, empty device columns
+            std::printf("%s: CPU versions only: no GPU is used\n", program.c_str());
+            return;
+        }
         dev_ = select_device(device);
         std::printf("%s\n", dev_.describe().c_str());
         if (settings.copy_bandwidth) {
@@ -56,7 +61,8 @@ class Session {
     }
 
     const DeviceInfo& device() const { return dev_; }
-    DeviceColumns columns() const { return dev_.columns(); }
+    bool has_device() const { return has_device_; }
+    DeviceColumns columns() const { return has_device_ ? dev_.columns() : DeviceColumns(); }
     double copy_bw_GBps() const { return copy_bw_; }
     L2Flusher* flusher() { return flusher_.get(); }
     ResultBook& book() { return book_; }
@@ -64,7 +70,7 @@ class Session {
     // Host and device bytes a problem needs, checked before anything is allocated.
     void require_memory(unsigned long long host_bytes, unsigned long long device_bytes, const std::string& what) {
         require_host_memory(host_bytes, what);
-        require_device_memory(static_cast<std::size_t>(device_bytes), what);
+        if (has_device_) require_device_memory(static_cast<std::size_t>(device_bytes), what);
     }
 
     // "planned: N runs" (tests read it), then one "[k/N] ..." line per step.
@@ -114,6 +120,7 @@ class Session {
     std::string output_path_;
     std::vector<char> output_;
     bool has_output_ = false;
+    bool has_device_ = true;
     int steps_ = 0, step_ = 0;
 };
 

@@ -138,8 +138,8 @@ namespace {
 
 using SinglePassKernel = void (*)(const float*, long long, unsigned int*, unsigned int);
 
-// The instantiation of a policy. A (threads, unroll) pair that SinglePassPolicy::for_device
-// can return must be listed here; any other stops the program instead of launching another
+// The instantiation of a policy. The pair of kSinglePassPolicy must be
+// listed here; any other stops the program instead of launching another
 // instantiation.
 SinglePassKernel single_pass_kernel(const SinglePassPolicy& p) {
     if (p.threads == 1024 && p.unroll == 4) return vecmax_single_pass_vec4<1024, 4>;

@@ -14,12 +14,12 @@ namespace vecmax {
 constexpr int kReportDefaultThreads = 1024;
 constexpr int kReportDefaultBlocks = 128;
 
-// The tuning of version=single_pass, per architecture: the one place where its launch shape
-// is set (results/single_pass_tuning.csv, from experiments/single_pass_tuning.cu, records what
-// was measured and where).
-//   threads  threads per block; the kernel is instantiated for the (threads, unroll) pairs of
-//            for_device() only, and a launch with any other pair stops the program (exit 3)
-//            rather than running another instantiation;
+// The tuning of version=single_pass: the one place where its launch shape is set
+// (results/single_pass_tuning.csv, from experiments/single_pass_tuning.cu, records what was
+// measured and where). One value for every architecture, so a constant, not a dispatch.
+//   threads  threads per block; the kernel is instantiated for this (threads, unroll) pair
+//            only, and a launch with any other pair stops the program (exit 3) rather than
+//            running another instantiation;
 //   unroll   independent float4 loads in flight per thread per loop iteration (a power of two).
 // Grid: blocks resident at once (occupancy API) x SMs, capped at one block per
 // threads x unroll float4s of input (single_pass_grid, via cw::occupancy_grid): every block
@@ -28,16 +28,8 @@ constexpr int kReportDefaultBlocks = 128;
 struct SinglePassPolicy {
     int threads;
     int unroll;
-
-    static SinglePassPolicy for_device(int cc_major, int cc_minor) {
-        (void)cc_minor;
-        // sm_90 (Hopper): measured, the tuning experiment ran on an H100.
-        if (cc_major == 9) return SinglePassPolicy{1024, 4};
-        // Every other architecture (the cluster's sm_35 and sm_52 included): not measured; the
-        // same values, which keep 2048 threads per SM resident wherever the registers allow.
-        return SinglePassPolicy{1024, 4};
-    }
 };
+constexpr SinglePassPolicy kSinglePassPolicy{1024, 4};
 
 // The maximum with the repository's NaN policy (a NaN in either operand gives NaN), the
 // same on host and device. sm_80+ has it as one instruction (max.NaN.f32).

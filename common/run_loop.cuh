@@ -1,0 +1,322 @@
+// The one run loop every program shares (nvbench's shape: the harness owns the phases,
+// warm-up, timing, axes, validation order and output; a program describes its assignment).
+//
+// A program is a cw::Program<Plan, Version, Extra> subclass. It declares
+//   - its options (declare) and the points of its axes (plans: one Plan per point, for
+//     example per (n, mode) or per (niter, precision)), checked before any CUDA call;
+//   - its registry (versions(): one cw::Version per entry; `<name>_versions.cu` defines it);
+//   - its problem: the memory a run needs (memory), the data and CPU reference of a point
+//     (enter), the comparison rule (check), the fault --inject-fault plants (inject_fault),
+//     its CSV row (row) and the text of its result and progress lines.
+// run_program() then does, in this order:
+//   1. parse; --help, --list-versions; --only (select_versions); the plans; every
+//      (plan, version) that can run, a version named by --only that can run none refused;
+//      --csv and --output checked; --print-csv-header stops here.       (exit 2, no CUDA call)
+//   2. cw::Session: the device (exit 3 without one; a run of host versions alone probes none),
+//      then the program's device-dependent choices (on_device: its policy).
+//   3. memory for the whole run, refused before anything is allocated.          (exit 2)
+//   4. per plan: enter (data, reference); the library baseline first (every row carries its
+//      time, even when --only leaves its row out); then each selected version in registry
+//      order: make its runner, poison, warm up, time the series (L2 flushed before each timed
+//      run when the session has a flusher), fetch the result of the last run, plant the fault
+//      if asked, check; result line, progress line; then the plan's CSV rows (leave).
+//   5. session.finish(): CSV rows and --output only when every validated run passed.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu_timing.cuh"
+#include "registry.h"
+#include "session.cuh"
+
+namespace cw {
+
+// One version set up for one plan (its buffers allocated by the factory).
+class Runner {
+  public:
+    virtual ~Runner() {}
+    // The timed work: kernels (or a library call) over the plan's input, on `stream`.
+    virtual void launch(cudaStream_t stream) = 0;
+    // The result of the last launch to the host, where the program's check reads it.
+    virtual void fetch(cudaStream_t stream) = 0;
+    // Before the series: fill what the version writes with a pattern no right result has, so
+    // that a stale or unwritten result cannot pass.
+    virtual void poison(cudaStream_t) {}
+    // Before every launch, untimed: what a launch consumes (an in-place version's fresh input).
+    virtual void reset(cudaStream_t) {}
+};
+
+// A registry entry: what the version is (VersionInfo: label, kernel, summary, validated,
+// is_baseline, by_default) and what running it takes. A program may derive from it to add
+// what is its own (scan's traffic model, pi's reference).
+template <typename Plan>
+struct Version : VersionInfo {
+    bool on_host = false;  // a CPU version: timed by the host clock; a run of these alone needs no GPU
+    // Why the version cannot run a plan ("" when it can); unset: it runs every plan.
+    std::function<std::string(const Plan&)> cannot_run;
+    // Device bytes the version allocates beyond the program's own buffers.
+    std::function<double(const Plan&)> workspace_bytes;
+    // Its runner for one plan (after enter(): the plan's data exist).
+    std::function<std::unique_ptr<Runner>(const Plan&)> make;
+
+    std::string why_not(const Plan& p) const { return cannot_run ? cannot_run(p) : std::string(); }
+    double workspace(const Plan& p) const { return workspace_bytes ? workspace_bytes(p) : 0.0; }
+};
+
+struct NoExtra {};
+
+// What the harness measured of one version at one plan, and what the program's check found.
+// Extra: the program's own measurements (vecmax's output copy, scan's demonstration errors).
+template <typename Extra>
+struct Outcome {
+    Timing timing;             // the timed series
+    double baseline_ms = NAN;  // the baseline's median at the same plan
+    bool ok = false;           // validated: the result equals the reference; demonstration: every run right
+    std::string detail;        // the result line's detail (check() writes it)
+    Extra extra;
+    double ms() const { return timing.samples_ms.empty() ? NAN : timing.median_ms(); }
+};
+
+// Host and device bytes of a whole run.
+struct Memory {
+    double host = 0, device = 0;
+    std::string what;  // the run it is for, in the refusal ("n=2^30 with --blocks=64")
+};
+
+template <typename PlanT, typename VersionT = Version<PlanT>, typename ExtraT = NoExtra>
+class Program {
+  public:
+    using Plan = PlanT;
+    using V = VersionT;
+    using Result = Outcome<ExtraT>;
+    using Results = std::vector<std::pair<const V*, Result>>;  // one plan's, in registry order
+
+    virtual ~Program() {}
+
+    // What the program is.
+    virtual const char* name() const = 0;
+    virtual std::string description() const = 0;
+    virtual const std::vector<V>& versions() const = 0;
+    virtual SharedOptions& shared() = 0;  // its options struct (derives from SharedOptions)
+    virtual void declare(Options& options, SharedOptionsHelp& help) = 0;
+    virtual std::string epilog() const { return ""; }
+
+    // 1. The points of the run's axes, from options already parsed and checked against
+    // the selected versions (throw UsageError for anything wrong).
+    virtual std::vector<Plan> plans(const Options& options, const std::vector<const V*>& chosen) = 0;
+    // "n=1000 mode=inclusive": a plan in result and progress lines.
+    virtual std::string plan_text(const Plan& plan) const = 0;
+    // One CSV row; called with (Plan(), nullptr, Result(), {}) for the header.
+    virtual CsvRow row(const Plan& plan, const V* v, const Result& r, const Results& all) const = 0;
+    // Checks of --output against the plans (one size, a validated version...).
+    virtual void check_output(const std::vector<Plan>&, const std::vector<const V*>&) const {}
+
+    // 2. Session settings (copy bandwidth, L2 flusher) and device-dependent choices.
+    // Plans gain what depends on the device here (a policy's launch shape, a grid).
+    virtual Session::Settings settings() const { return Session::Settings(); }
+    virtual void on_device(Session&, std::vector<Plan>&) {}
+
+    // The session's device columns and copy bandwidth, for rows and result lines (empty and
+    // NaN before the session starts, and in a run without a device).
+    DeviceColumns columns() const { return session_ != nullptr ? session_->columns() : DeviceColumns(); }
+    double copy_bw_GBps() const { return session_ != nullptr ? session_->copy_bw_GBps() : NAN; }
+    void attach(const Session* session) { session_ = session; }
+
+    // 3. Host and device bytes of the whole run (the versions' workspaces included).
+    virtual Memory memory(const std::vector<Plan>& plans, const std::vector<const V*>& chosen) const = 0;
+
+    // 4. Per plan: its data and reference (plans are entered in order; a program may keep
+    // what consecutive plans share, the data of one size for both modes).
+    virtual void enter(Plan&, Session&) {}
+    // Measurements beyond the timed series (the result copy, a second series without flush).
+    virtual void measure_more(const Plan&, const V&, Runner&, Result&, Session&) {}
+    // --inject-fault: alter the fetched result of a validated version (it must then FAIL).
+    virtual void inject_fault(const Plan&, const V&) = 0;
+    // Compare the fetched result with the reference: set r.ok and r.detail (a demonstration
+    // may launch more runs through `runner`).
+    virtual void check(const Plan& plan, const V& v, Runner& runner, Result& r, Session& session) = 0;
+    // The progress line's text after the plan: default "<ms> ms PASS".
+    virtual std::string progress_text(const Plan&, const V& v, const Result& r) const {
+        return format("%.4f ms %s", r.ms(), !v.validated ? "demonstration" : (r.ok ? "PASS" : "FAIL"));
+    }
+    // After every version of a plan ran: the --output content, if this plan gives it.
+    virtual void leave(const Plan&, const Results&, Session&) {}
+
+  private:
+    const Session* session_ = nullptr;
+};
+
+namespace detail {
+
+// Every (plan, version) that can run, in plan order then registry order.
+template <typename P>
+struct RunPlan {
+    std::vector<typename P::Plan> plans;
+    std::vector<const typename P::V*> chosen;
+    std::vector<std::vector<const typename P::V*>> runs;  // per plan: the versions that run it
+    const typename P::V* baseline = nullptr;
+    int steps = 0;
+    bool needs_gpu = false;
+};
+
+template <typename P>
+RunPlan<P> make_run_plan(P& program, const Options& options, const std::vector<const typename P::V*>& chosen) {
+    RunPlan<P> rp;
+    rp.plans = program.plans(options, chosen);
+    rp.chosen = chosen;
+    for (const typename P::V& v : program.versions())
+        if (v.is_baseline) rp.baseline = &v;
+    for (const typename P::V* v : chosen) {
+        std::string why_not;
+        int runnable = 0;
+        for (const typename P::Plan& plan : rp.plans) {
+            const std::string why = v->why_not(plan);
+            if (why.empty()) ++runnable;
+            else if (why_not.empty()) why_not = program.plan_text(plan) + ": " + why;
+        }
+        if (runnable == 0 && options.given("only")) throw UsageError("version " + v->label + " cannot run " + why_not);
+        rp.needs_gpu = rp.needs_gpu || (runnable > 0 && !v->on_host);
+    }
+    for (const typename P::Plan& plan : rp.plans) {
+        rp.runs.emplace_back();
+        for (const typename P::V* v : chosen)
+            if (v->why_not(plan).empty()) rp.runs.back().push_back(v);
+        rp.steps += static_cast<int>(rp.runs.back().size());
+    }
+    if (rp.steps == 0) throw UsageError("nothing to run: no selected version can run the given sizes and modes");
+    return rp;
+}
+
+// The timed series of one version: `warmup` untimed runs, then `repeat` timed ones, each
+// after the runner's untimed reset (and the L2 flush, given a flusher). Host versions are
+// timed by the steady clock.
+inline Timing time_series(Runner& runner, bool on_host, int warmup, int repeat, L2Flusher* flusher,
+                          cudaStream_t stream) {
+    if (on_host)
+        return time_host(warmup, repeat, [&]() {
+            runner.reset(stream);
+            runner.launch(stream);
+        });
+    for (int i = 0; i < warmup; ++i) {
+        runner.reset(stream);
+        runner.launch(stream);
+    }
+    GpuTimer timer;
+    Timing t;
+    for (int i = 0; i < repeat; ++i) {
+        runner.reset(stream);
+        if (flusher != nullptr) flusher->flush(stream);
+        timer.start(stream);
+        runner.launch(stream);
+        t.samples_ms.push_back(timer.stop(stream));
+    }
+    return t;
+}
+
+// One version at one plan: runner, poison, series, fetch, extra measurements, fault, check.
+// baseline_ms: the baseline's median at this plan (NaN while the baseline itself is measured:
+// its own median is used).
+template <typename P>
+typename P::Result measure(P& program, Session& session, const typename P::Plan& plan, const typename P::V& v,
+                           double baseline_ms) {
+    const SharedOptions& o = program.shared();
+    typename P::Result r;
+    std::unique_ptr<Runner> runner = v.make(plan);
+    const cudaStream_t stream = 0;
+    runner->poison(stream);
+    r.timing = time_series(*runner, v.on_host, o.warmup, o.repeat, session.flusher(), stream);
+    r.baseline_ms = v.is_baseline ? r.ms() : baseline_ms;
+    runner->fetch(stream);
+    program.measure_more(plan, v, *runner, r, session);
+    if (o.inject_fault && v.validated) program.inject_fault(plan, v);
+    program.check(plan, v, *runner, r, session);
+    return r;
+}
+
+// Every version of one plan, the baseline first; then the plan's rows.
+template <typename P>
+void run_plan(P& program, Session& session, typename P::Plan& plan, const RunPlan<P>& rp, std::size_t index) {
+    const std::vector<const typename P::V*>& runs = rp.runs[index];
+    const typename P::V* baseline = rp.baseline;
+    program.enter(plan, session);
+    for (const typename P::V* v : rp.chosen)
+        if (!v->why_not(plan).empty())
+            std::printf("%s version=%s %s: skipped (%s)\n", program.name(), v->label.c_str(),
+                        program.plan_text(plan).c_str(), v->why_not(plan).c_str());
+    typename P::Results results;
+    typename P::Result base;
+    const bool with_baseline = baseline != nullptr && baseline->why_not(plan).empty() && session.has_device();
+    if (with_baseline) base = measure(program, session, plan, *baseline, NAN);
+    bool baseline_ran = false;
+    for (const typename P::V* v : runs) {
+        const typename P::Result r =
+            (v == baseline && with_baseline) ? base : measure(program, session, plan, *v, base.ms());
+        baseline_ran = baseline_ran || v == baseline;
+        const std::string what = program.plan_text(plan) + (r.detail.empty() ? "" : " " + r.detail);
+        if (v->validated) session.record(v->label, r.ok, what);
+        else session.demonstration(v->label, what);
+        session.progress("version=" + v->label + " " + program.plan_text(plan) + ": " +
+                         program.progress_text(plan, *v, r));
+        results.emplace_back(v, r);
+    }
+    // A baseline left out by --only still had to be right: its time is on every row.
+    if (with_baseline && !baseline_ran && !base.ok)
+        session.record(baseline->label, false, "(baseline, not in --only) " + program.plan_text(plan) + " " + base.detail);
+    for (const auto& vr : results) session.add_row(program.row(plan, vr.first, vr.second, results));
+    program.leave(plan, results, session);
+}
+
+}  // namespace detail
+
+// The whole run of a program (see the top of this file); returns its exit status.
+template <typename P>
+int run_program(P& program, int argc, char** argv) {
+    SharedOptions& o = program.shared();
+    Options options(program.name(), program.description());
+    SharedOptionsHelp help;
+    program.declare(options, help);
+    add_shared_options(options, o, help);
+    options.epilog(versions_help(program.versions()) + program.epilog());
+    if (!options.parse(argc, argv)) {
+        std::fputs(options.help_text().c_str(), stdout);
+        return kExitOk;
+    }
+    if (list_versions_if_asked(o, program.versions())) return kExitOk;
+
+    // 1. Everything the user gave, before any CUDA call.
+    const std::vector<const typename P::V*> chosen = select_versions(program.versions(), o.only, options.given("only"));
+    detail::RunPlan<P> rp = detail::make_run_plan(program, options, chosen);
+    if (!o.output.empty()) {
+        check_output_path(o.output, "output file");
+        program.check_output(rp.plans, chosen);
+    }
+    const std::string header = program.row(typename P::Plan(), nullptr, typename P::Result(), {}).header();
+    if (!o.csv.empty()) check_csv_file(o.csv, header);
+    if (print_csv_header_if_asked(o, header)) return kExitOk;
+
+    // 2. The device, unless only host versions run; 3. memory; 4. every plan; 5. finish.
+    Session::Settings settings = program.settings();
+    settings.device = rp.needs_gpu;
+    Session session(program.name(), o.device, o.csv, o.output, settings);
+    program.attach(&session);
+    if (session.has_device()) program.on_device(session, rp.plans);
+    const Memory need = program.memory(rp.plans, chosen);
+    session.require_memory(static_cast<unsigned long long>(need.host), static_cast<unsigned long long>(need.device),
+                           need.what);
+    session.plan(rp.steps);
+    for (std::size_t i = 0; i < rp.plans.size(); ++i) detail::run_plan(program, session, rp.plans[i], rp, i);
+    return session.finish();
+}
+
+// main() of a program: cw::run_main around run_program.
+template <typename P>
+int program_main(int argc, char** argv) {
+    P program;
+    return run_main(program.name(), [&]() { return run_program(program, argc, argv); });
+}
+
+}  // namespace cw
