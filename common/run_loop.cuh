@@ -139,6 +139,13 @@ class Program {
     // Compare the fetched result with the reference: set r.ok and r.detail (a demonstration
     // may launch more runs through `runner`).
     virtual void check(const Plan& plan, const V& v, Runner& runner, Result& r, Session& session) = 0;
+    // Warm-up and timed runs of a version's series (the CPU versions may take fewer).
+    virtual std::pair<int, int> warmup_repeat(const V&) {
+        return std::make_pair(shared().warmup, shared().repeat);
+    }
+    // Plans with the same key share one measurement of the baseline (its first plan's): a
+    // thread-count axis does not change what the library does. Default: every plan its own.
+    virtual std::string baseline_key(const Plan& plan) const { return plan_text(plan); }
     // The progress line's text after the plan: default "<ms> ms PASS".
     virtual std::string progress_text(const Plan&, const V& v, const Result& r) const {
         return format("%.4f ms %s", r.ms(), !v.validated ? "demonstration" : (r.ok ? "PASS" : "FAIL"));
@@ -159,6 +166,8 @@ struct RunPlan {
     std::vector<const typename P::V*> chosen;
     std::vector<std::vector<const typename P::V*>> runs;  // per plan: the versions that run it
     const typename P::V* baseline = nullptr;
+    std::string baseline_key;         // the key of the last baseline measurement
+    typename P::Result baseline_result;
     int steps = 0;
     bool needs_gpu = false;
 };
@@ -227,8 +236,9 @@ typename P::Result measure(P& program, Session& session, const typename P::Plan&
     typename P::Result r;
     std::unique_ptr<Runner> runner = v.make(plan);
     const cudaStream_t stream = 0;
+    const std::pair<int, int> series = program.warmup_repeat(v);
     runner->poison(stream);
-    r.timing = time_series(*runner, v.on_host, o.warmup, o.repeat, session.flusher(), stream);
+    r.timing = time_series(*runner, v.on_host, series.first, series.second, session.flusher(), stream);
     r.baseline_ms = v.is_baseline ? r.ms() : baseline_ms;
     runner->fetch(stream);
     program.measure_more(plan, v, *runner, r, session);
@@ -239,7 +249,7 @@ typename P::Result measure(P& program, Session& session, const typename P::Plan&
 
 // Every version of one plan, the baseline first; then the plan's rows.
 template <typename P>
-void run_plan(P& program, Session& session, typename P::Plan& plan, const RunPlan<P>& rp, std::size_t index) {
+void run_plan(P& program, Session& session, typename P::Plan& plan, RunPlan<P>& rp, std::size_t index) {
     const std::vector<const typename P::V*>& runs = rp.runs[index];
     const typename P::V* baseline = rp.baseline;
     program.enter(plan, session);
@@ -248,9 +258,15 @@ void run_plan(P& program, Session& session, typename P::Plan& plan, const RunPla
             std::printf("%s version=%s %s: skipped (%s)\n", program.name(), v->label.c_str(),
                         program.plan_text(plan).c_str(), v->why_not(plan).c_str());
     typename P::Results results;
-    typename P::Result base;
-    const bool with_baseline = baseline != nullptr && baseline->why_not(plan).empty() && session.has_device();
-    if (with_baseline) base = measure(program, session, plan, *baseline, NAN);
+    const std::string key = program.baseline_key(plan);
+    const bool reuse = baseline != nullptr && !rp.baseline_key.empty() && key == rp.baseline_key;
+    const bool with_baseline =
+        reuse || (baseline != nullptr && baseline->why_not(plan).empty() && session.has_device());
+    if (with_baseline && !reuse) {
+        rp.baseline_result = measure(program, session, plan, *baseline, NAN);
+        rp.baseline_key = key;
+    }
+    const typename P::Result& base = rp.baseline_result;
     bool baseline_ran = false;
     for (const typename P::V* v : runs) {
         const typename P::Result r =
