@@ -1,4 +1,5 @@
-// The run skeleton every program shares, so that each run() is a short sequence of phases:
+// The session of one run: device, copy bandwidth, L2 flusher, results, CSV rows and --output.
+// common/run_loop.cuh drives it for every program, in this order:
 //
 //   1. parse and check everything the user gave (Options, select_versions, InputFile,
 //      check_csv_file, check_output_path): exit 2 with one line, no CUDA call yet;
