@@ -658,9 +658,6 @@ def prose_values(readme, table, sweep, mse, tuning, rep):
         missing.append("tsw_")
     for name, text in values.items():
         setv(readme, name, text)
-    for name in readme.unset_values():
-        if any(name.startswith(p) for p in missing):
-            readme.value(name, PLACEHOLDER)
     return values
 
 
