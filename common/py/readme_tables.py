@@ -91,18 +91,18 @@ class Table:
             rows = [r for r in rows if all(r.get(k) == str(v) for k, v in self.where.items())]
         elif self.where:
             rows = [r for r in rows if self.where(r)]
-        rows = sorted(rows, key=self.order) if self.order else rows
-        return self.rows(rows) if self.rows else rows
+        return sorted(rows, key=self.order) if self.order else rows
 
     def render(self, rows):
-        """The block's text from the CSV's rows (None: no CSV), or None to leave it as it is."""
+        """The block's text from the CSV's rows (None: no CSV), or None to leave it as it is;
+        head and note are functions of the selected CSV rows (None or "": no paragraph)."""
         selected = self.select(rows) if rows else []
-        if not selected:
+        table_rows = self.rows(selected) if self.rows and selected else selected
+        if not table_rows:
             return self.missing
-        text = md_table(selected, self.columns, self.bold, self.rule)
-        if self.head:
-            text = wrap(self.head(rows)) + "\n\n" + text
-        return text + ("\n\n" + wrap(self.note(rows)) if self.note else "")
+        head, note = self.head and self.head(selected), self.note and self.note(selected)
+        return ((wrap(head) + "\n\n" if head else "") + md_table(table_rows, self.columns, self.bold, self.rule)
+                + ("\n\n" + wrap(note) if note else ""))
 
 
 def num(value):
