@@ -475,9 +475,8 @@ def table_prose(t, sweep):
     # The look-back target.
     ratios = target_ratios(t, sweep)
     v["t_target_verdict"] = "met" if ratios and all(r[0] >= 0.9 for r in ratios.values()) else "**missed**"
-    for (n, mode), (ratio, lbr, cubr) in ratios.items():
-        tag = "%s_%s" % ("20m" if n == N20M else "2p28", mode[:3])
-        v["t_ratio_" + tag] = "{:.3f}".format(ratio)
+    for (n, mode), (x, _, _) in ratios.items():
+        v["t_ratio_%s_%s" % ("20m" if n == N20M else "2p28", mode[:3])] = "{:.3f}".format(x)
     for n, tag in ((N20M, "20m"), (N28, "2p28")):
         v["t_lb_pct_" + tag] = span([num(ratios[(n, m)][1], "pct_of_copy_bw") for m in ("inclusive", "exclusive")], "{:.0f}")
         v["t_lb_bw_" + tag] = span([num(ratios[(n, m)][1], "bandwidth_GBps") for m in ("inclusive", "exclusive")], "{:.0f}")

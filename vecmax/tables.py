@@ -553,7 +553,7 @@ def main(argv):
     order = sweep_order()
     sweep = sorted([r for r in csvs["sweep.csv"] or [] if r["version"] == "report"],
                    key=lambda r: order.get(key(r), len(order)))
-    done = readme.tables([sweep_table(sweep, order)] + TABLES, results)
+    readme.tables([sweep_table(sweep, order)] + TABLES, results)
     readme.block("tuning-table", placeholder_table(["variant", "speed vs CUB at 40,960,000", "at 2²⁸"], TUNING_MISSING,
                                                    rule="---"))
     readme.block("profile-table", placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE))
