@@ -13,7 +13,8 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from readme_tables import Readme, md_table, read_csv, wrap  # noqa: E402
+from readme_tables import Readme, in_base_unit, join_words, md_table, read_csv, sci, span, wrap  # noqa: E402
+from readme_tables import load as load_csv, pow2 as p2  # noqa: E402
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -21,17 +22,10 @@ README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def read_commented_csv(path):
-    """A CSV whose first lines may be '#' comments (original/*.csv say where each number is)."""
-    import csv
-    with open(path, newline="") as f:
-        return list(csv.DictReader(line for line in f if not line.startswith("#")))
-
-
 def report_tables():
     """The report's numbers (original/report_001.csv, transcribed from its two tables), in us:
     {1: {n: (kernel 2, CPU)}, 2: {n: (kernel 1, kernel 2)}}."""
-    rows = read_commented_csv(os.path.join(HERE, "original", "report_001.csv"))
+    rows = read_csv(os.path.join(HERE, "original", "report_001.csv"), comments=True)
     t = {"1": {}, "2": {}}
     for r in rows:
         t[r["table"]].setdefault(int(r["n"]), {})[r["version"]] = float(r["time_us"])
@@ -55,8 +49,7 @@ ISSUE_LANES = 128  # 4 schedulers x 1 warp instruction (32 lanes) per clock per 
 
 
 def load(name):
-    path = os.path.join(RESULTS, name)
-    return read_csv(path) if os.path.exists(path) else None
+    return load_csv(RESULTS, name)
 
 
 def pick(rows, version, precision, n):
@@ -262,27 +255,12 @@ PIPES = [  # name, % of peak (instructions), % of peak (cycles busy, where there
 ]
 PROFILED = [(v, p) for p in ("float", "double") for v in ("1", "2", "single", "thrust")]
 NAMES = {"1": "kernel 1", "2": "kernel 2", "single": "single", "thrust": "Thrust"}
-SCALE = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-
-
-def in_unit(value, unit, base):
-    """value (ncu prints it in an auto-scaled unit: Kinst, Mcycle) in the plain `base` unit."""
-    u = (unit or "").strip()
-    if u == base or u == "":
-        return value
-    if u.endswith(base) and u[: -len(base)] in SCALE:
-        return value * SCALE[u[: -len(base)]]
-    return float("nan")
-
-
 def to_us(value, unit):
-    return value * {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,
-                    "second": 1e6, "s": 1e6}.get((unit or "").strip().lower(), float("nan"))
+    return in_base_unit(value, unit) * 1e-3
 
 
 def to_ghz(value, unit):
-    return value * {"cycle/nsecond": 1.0, "ghz": 1.0, "cycle/usecond": 1e-3, "mhz": 1e-3, "cycle/msecond": 1e-6,
-                    "khz": 1e-6, "cycle/second": 1e-9, "hz": 1e-9}.get((unit or "").strip().lower(), float("nan"))
+    return in_base_unit(value, unit) * 1e-9
 
 
 def kernel_short(name):
@@ -315,7 +293,7 @@ def load_profile():
             if metric not in m:
                 return float("nan")
             value, unit = m[metric][0], m[metric][1]
-            return conv(value, unit) if conv else (in_unit(value, unit, base) if base else value)
+            return conv(value, unit) if conv else (in_base_unit(value, unit) if base else value)
         n = next(iter(m.values()))[2]
         rec = {
             "kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
@@ -464,9 +442,6 @@ def profile_values(readme, prof):
 # ---- Numbers in the README's prose (value markers), from the same CSVs -----------------
 
 RUN_PLACEHOLDER = "(run make report)"
-SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 class MissingData(Exception):
     pass
 
@@ -475,26 +450,6 @@ def need(rows, name):
     if rows is None:
         raise MissingData(name)
     return rows
-
-
-def sci(x, sig=2):
-    """6.7·10⁻⁹ (sig significant digits); 0 stays 0."""
-    if x == 0:
-        return "0"
-    m, e = "{:.{}e}".format(x, sig - 1).split("e")
-    return "{}·10{}".format(m, str(int(e)).translate(SUPERSCRIPT))
-
-
-def span(values, spec, sep="–"):
-    """'a–b' over the values (smallest to largest, as formatted), 'a' when both read the same."""
-    lo, hi = spec.format(min(values)), spec.format(max(values))
-    return lo if lo == hi else lo + sep + hi
-
-
-def p2(n):
-    """2^k for a power of two, the number otherwise."""
-    k = int(round(math.log2(n)))
-    return "2^{}".format(k) if 2 ** k == n else "{:,}".format(n)
 
 
 def p64(n):
@@ -506,12 +461,6 @@ def p64(n):
 def ratio(x):
     """A speed-up: one decimal below 10, none above."""
     return "{:.1f}".format(x) if x < 10 else "{:,.0f}".format(x)
-
-
-def span_of(values, form, sep="–"):
-    """span() with a formatting function."""
-    lo, hi = form(min(values)), form(max(values))
-    return lo if lo == hi else lo + sep + hi
 
 
 def us(x):
@@ -531,11 +480,6 @@ def must(rows, version, precision, n):
     if r is None:
         raise MissingData("{} {} {}".format(version, precision, n))
     return r
-
-
-def join_words(items):
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def targets_data(rows):
@@ -675,7 +619,7 @@ def v_c1():
     nb = int(b[0]["n"])
     b2f, b2d = must(b, "2", "float", nb), must(b, "2", "double", nb)
     out = {
-        "one-kernel": span_of(one_kernel, ratio), "one-total": span_of(one_total, ratio),
+        "one-kernel": span(one_kernel, ratio), "one-total": span(one_total, ratio),
         "range": "{} … {}".format(p64(sizes[0]), p64(sizes[-1])),
         "one-big": "{:.0f}× (kernel only) at {}".format(num(b2f, "speedup_vs_cpu"), p2(nb)),
         "threads": str(int(float(omp["float", sizes[0]]["cpu_threads"] or 0))) or "K",
@@ -692,9 +636,9 @@ def v_c1():
             text += "slower at {} ({}×".format(join_words(p64(n) for n in slow), span([gain[n] for n in slow], "{:.2f}"))
             n0 = slow[0]
             text += "; OpenMP {} us against kernel 2's {} us at {})".format(us(kus(omp[p, n0])), us(tus(k2[p, n0])), p64(n0))
-            text += ", faster at the other sizes ({}×)".format(span_of([gain[n] for n in fast], ratio)) if fast else ""
+            text += ", faster at the other sizes ({}×)".format(span([gain[n] for n in fast], ratio)) if fast else ""
         else:
-            text += "faster at every size ({}×)".format(span_of([gain[n] for n in fast], ratio))
+            text += "faster at every size ({}×)".format(span([gain[n] for n in fast], ratio))
         parts.append(text)
         bumps = [n for i, n in enumerate(sizes[:-1]) if kus(omp[p, n]) > kus(omp[p, sizes[i + 1]])]
         if bumps:
@@ -763,7 +707,7 @@ def v_c3():
         "small": ("Kernel 2 is faster (kernel only) where the grid is small (table 1: {} blocks) at {} of {} sizes in "
                   "float and {} of {} in double: kernel 1 / kernel 2 = {} in float, {} in double (kernel 1 − kernel 2: {} to {} us); "
                   "with the copy and host sum the ratio is {}".format(
-                      span_of(blocks, str, " to "), wins["float"], len(sizes1), wins["double"], len(sizes1),
+                      span(blocks, str, " to "), wins["float"], len(sizes1), wins["double"], len(sizes1),
                       span(r1f, "{:.2f}"), span(r1d, "{:.2f}"), "{:.2f}".format(min(diff)).replace("-", "−"), "{:.2f}".format(max(diff)),
                       span(r1t, "{:.2f}"))),
     }

@@ -9,30 +9,28 @@ sys.dont_write_bytecode = True  # no __pycache__ next to the shared helpers
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 
-from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict  # noqa: E402
+from readme_tables import (Readme, compare, load, md_table, placeholder_table, pow2, ratio, read_csv,  # noqa: E402
+                           span, verdict)
 from readme_tables import wrap as shared_wrap  # noqa: E402
 from prose import PROSE  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
 RESULTS = os.path.join(HERE, "results")
 REPORT_SIZES = [(1250000, "5 MB"), (12500000, "50 MB"), (20000000, "80 MB")]
-ORDER = ["hs_multiblock_racy", "hs_inplace_racy", "hs_buffered", "map_as_printed", "map", "brent_kung", "map_brent_kung", "lookback", "cub"]
+ORDER = []  # the versions in the order of the CSVs, the library baseline last (set_order)
 PLACEHOLDER = "(run make report-run)"
 PROFILE_PLACEHOLDER = "(run make profile)"
 NOT_MEASURED = "not measured yet: run make profile"
 NOT_RUN = "not measured yet: run make report-run"
 
 
-def load(name):
-    path = os.path.join(RESULTS, name)
-    return read_csv(path) if os.path.exists(path) else None
-
-
-def read_csv_commented(path):
-    """A CSV whose first lines are '#' comments (original/report_002.csv)."""
-    import csv
-    with open(path, newline="") as f:
-        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+def set_order(*tables):
+    """ORDER from the CSVs' rows: each version where it first appears, baselines (is_baseline = 1) last."""
+    baseline = {}
+    for rows in tables:
+        for r in rows or []:
+            baseline.setdefault(r["version"], r.get("is_baseline") == "1")
+    ORDER[:] = sorted(baseline, key=baseline.get)
 
 
 def num(row, key):
@@ -206,11 +204,6 @@ def sweep_table(rows):
     return md_table(out, cols)
 
 
-def setv(readme, name, text):
-    """A number of the prose (prose.py's templates)."""
-    readme.value(name, text)
-
-
 class ProseReadme(Readme):
     """README.md with its measured sentences as whole blocks: value() keeps each number, save()
     fills prose.PROSE's templates with them and writes each as its block, re-wrapped at 100
@@ -256,10 +249,6 @@ def rewrap(text):
             item.append(line)
     flush()
     return "\n".join(out)
-
-
-def placeholder_table(headings, text):
-    return md_table([{h: (text if i == 0 else "") for i, h in enumerate(headings)}], [(h, h, "{}") for h in headings])
 
 
 def work_table(rows):
@@ -314,20 +303,20 @@ def per_thread_values(readme, rows):
             sel = [r for r in (rows or []) if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"]
             name = "pt_best_%s_%s" % (v, tag)
             if not sel:
-                setv(readme, "pt_all_exact", PLACEHOLDER)
-                setv(readme, name, PLACEHOLDER)
-                setv(readme, name + "_ms", PLACEHOLDER)
-                setv(readme, name + "_k2_ms", PLACEHOLDER)
+                readme.value("pt_all_exact", PLACEHOLDER)
+                readme.value(name, PLACEHOLDER)
+                readme.value(name + "_ms", PLACEHOLDER)
+                readme.value(name + "_k2_ms", PLACEHOLDER)
                 continue
             best = min(sel, key=lambda r: num(r, "kernel_ms"))
             if v == "map" and tag == "5mb":
                 bad = sorted({(r["version"], int(r["n"]), r["per_thread"]) for r in rows if r["result_ok"] != "1"})
-                setv(readme, "pt_all_exact", "Every K is exact" if not bad else
+                readme.value("pt_all_exact", "Every K is exact" if not bad else
                      "Not every K is exact (wrong: " + ", ".join("%s K = %s at n = %d" % (b[0], b[2], b[1]) for b in bad) + ")")
             k2 = [r for r in sel if r.get("per_thread") == "2"]
-            setv(readme, name, best["per_thread"])
-            setv(readme, name + "_ms", "{:.4f}".format(num(best, "kernel_ms")))
-            setv(readme, name + "_k2_ms", "{:.4f}".format(num(k2[0], "kernel_ms")) if k2 else "n/a")
+            readme.value(name, best["per_thread"])
+            readme.value(name + "_ms", "{:.4f}".format(num(best, "kernel_ms")))
+            readme.value(name + "_k2_ms", "{:.4f}".format(num(k2[0], "kernel_ms")) if k2 else "n/a")
 
 
 def table_values(readme, rows):
@@ -337,9 +326,9 @@ def table_values(readme, rows):
         return num(sel[0], "kernel_ms") if sel else None
     for n, tag in ((1250000, "5mb"), (20000000, "80mb")):
         mbk, bk, mp = ms("map_brent_kung", n), ms("brent_kung", n), ms("map", n)
-        setv(readme, "mbk_ms_" + tag, "{:.4f}".format(mbk) if mbk else PLACEHOLDER)
-        setv(readme, "mbk_vs_bk_" + tag, "{:.2f}".format(bk / mbk) if mbk and bk else PLACEHOLDER)
-        setv(readme, "mbk_vs_map_" + tag, "{:.2f}".format(mp / mbk) if mbk and mp else PLACEHOLDER)
+        readme.value("mbk_ms_" + tag, "{:.4f}".format(mbk) if mbk else PLACEHOLDER)
+        readme.value("mbk_vs_bk_" + tag, "{:.2f}".format(bk / mbk) if mbk and bk else PLACEHOLDER)
+        readme.value("mbk_vs_map_" + tag, "{:.2f}".format(mp / mbk) if mbk and mp else PLACEHOLDER)
 
 
 # --- Numbers of the prose (value markers), every one computed from results/*.csv --------
@@ -365,17 +354,6 @@ TUNING = {
     "sleeps": ["256x32 minb6 tid0 sleep50 hint0 stash1", "256x32 minb6 tid0 sleep300 hint0 stash1"],
     "nosleep": ["256x32 minb6 tid0 sleep0 hint0 stash1"],
 }
-
-
-def pow2(n):
-    """2²⁸ for 268435456; other sizes as they are."""
-    return "2" + str(n.bit_length() - 1).translate(SUP) if n & (n - 1) == 0 else "{:,}".format(n)
-
-
-def span(values, spec):
-    """'a–b' at the precision of spec, or 'a' where both ends print alike."""
-    a, b = spec.format(min(values)), spec.format(max(values))
-    return a if a == b else "%s–%s" % (a, b)
 
 
 def sci(x):
@@ -497,9 +475,8 @@ def table_prose(t, sweep):
     # The look-back target.
     ratios = target_ratios(t, sweep)
     v["t_target_verdict"] = "met" if ratios and all(r[0] >= 0.9 for r in ratios.values()) else "**missed**"
-    for (n, mode), (ratio, lbr, cubr) in ratios.items():
-        tag = "%s_%s" % ("20m" if n == N20M else "2p28", mode[:3])
-        v["t_ratio_" + tag] = "{:.3f}".format(ratio)
+    for (n, mode), (x, _, _) in ratios.items():
+        v["t_ratio_%s_%s" % ("20m" if n == N20M else "2p28", mode[:3])] = "{:.3f}".format(x)
     for n, tag in ((N20M, "20m"), (N28, "2p28")):
         v["t_lb_pct_" + tag] = span([num(ratios[(n, m)][1], "pct_of_copy_bw") for m in ("inclusive", "exclusive")], "{:.0f}")
         v["t_lb_bw_" + tag] = span([num(ratios[(n, m)][1], "bandwidth_GBps") for m in ("inclusive", "exclusive")], "{:.0f}")
@@ -515,10 +492,10 @@ def sweep_prose(sw, t):
     sizes = sorted({int(r["n"]) for r in sw})
     lead = {n: num(the(sw, "cub", n), "kernel_ms") / num(the(sw, "lookback", n), "kernel_ms") for n in sizes}
     behind = [n for n in sizes if lead[n] < 1]
-    v["sw_lb_ahead"] = ("ahead of CUB at every size from %s to %s" % (pow2(sizes[0]), pow2(sizes[-1])) if not behind
-                        else "behind CUB at %s" % ", ".join(pow2(n) for n in behind))
+    v["sw_lb_ahead"] = ("ahead of CUB at every size from %s to %s" % (pow2(sizes[0], True), pow2(sizes[-1], True)) if not behind
+                        else "behind CUB at %s" % ", ".join(pow2(n, True) for n in behind))
     least = min(sizes, key=lambda n: lead[n])
-    v["sw_lb_least"] = "{:.2f}× at {}".format(lead[least], pow2(least))
+    v["sw_lb_least"] = "{:.2f}× at {}".format(lead[least], pow2(least, True))
     v["sw_lb_small"] = span([lead[n] for n in sizes if n < 1 << 22], "{:.2f}")
     # Brent–Kung against the serial CPU (kernel time), the crossover.
     bkx = {n: num(the(sw, "brent_kung", n), "cpu_ms") / num(the(sw, "brent_kung", n), "kernel_ms") for n in sizes}
@@ -526,9 +503,9 @@ def sweep_prose(sw, t):
     slow = [n for n in sizes if n < faster_from]
     if slow and all(bkx[n] < 1 for n in slow):
         v["sw_bk_cross"] = "it is slower than the CPU up to %s (%.2f× there) and faster from %s" % (
-            pow2(slow[-1]), bkx[slow[-1]], pow2(faster_from))
+            pow2(slow[-1], True), bkx[slow[-1]], pow2(faster_from, True))
     else:
-        v["sw_bk_cross"] = "it is faster than the CPU at every size from %s on" % pow2(faster_from)
+        v["sw_bk_cross"] = "it is faster than the CPU at every size from %s on" % pow2(faster_from, True)
     bk28 = the(sw, "brent_kung", N28)
     v["sw_bk_cpu_2p28"] = "{:.0f}".format(bkx[N28])
     if t:
@@ -539,7 +516,7 @@ def sweep_prose(sw, t):
         beats = sorted({int(r["n"]) for r in list(sw) + list(t) if r["validated"] == "1"
                         and num(r, "total_ms") < num(r, "cpu_ms")})
         v["tsw_copies"] = ("no GPU version beats the serial CPU at any size" if not beats
-                           else "a GPU version beats the serial CPU only at n = " + ", ".join(pow2(n) for n in beats))
+                           else "a GPU version beats the serial CPU only at n = " + ", ".join(pow2(n, True) for n in beats))
     return v
 
 
@@ -657,10 +634,7 @@ def prose_values(readme, table, sweep, mse, tuning, rep):
     if not (table and sweep):
         missing.append("tsw_")
     for name, text in values.items():
-        setv(readme, name, text)
-    for name in readme.unset_values():
-        if any(name.startswith(p) for p in missing):
-            readme.value(name, PLACEHOLDER)
+        readme.value(name, text)
     return values
 
 
@@ -767,7 +741,7 @@ def profile_values(readme, profile):
             values[tag + "_top_stall"] = s
             values[tag + "_top_stall_value"] = "{:.2f}".format(v)
     for name, text in values.items():
-        setv(readme, name, text)
+        readme.value(name, text)
     return values
 
 
@@ -829,7 +803,7 @@ def memcpy(readme):
     against CUB at 20M and 2^28 for the variants of MEMCPY_ROWS, ranges over the two rounds."""
     data = {}
     for gpu, name, _ in MEMCPY_GPUS:
-        rows = load(name)
+        rows = load(RESULTS, name)
         if not rows or "pct_of_copy" not in rows[0]:
             sys.exit("tables.py: results/%s has no copy column (rerun experiments/run.sh)" % name)
         data[gpu] = rows
@@ -870,7 +844,7 @@ def memcpy(readme):
                      % (best, target, worst_cub))
     # The copy that table1_1.csv's pct_of_copy_bw divides by: each run's own measurement (256 MiB
     # copies, common/device_info.cuh), a little below the copy at the scan's size measured here.
-    run_copy = [num(r, "copy_bw_GBps") for r in (load("table1_1.csv") or []) if r.get("copy_bw_GBps")]
+    run_copy = [num(r, "copy_bw_GBps") for r in (load(RESULTS, "table1_1.csv") or []) if r.get("copy_bw_GBps")]
     readme.value("mc_h100_run_copy", span(run_copy, "{:.0f}") if run_copy else "(no table1_1.csv)")
     columns = [("variant", "variant (each validated against the CPU)", "{}")]
     for gpu, _, label in MEMCPY_GPUS:
@@ -1258,14 +1232,15 @@ def target_block(vals):
 
 
 def main():
-    table = load("table1_1.csv")
-    sweep = load("sweep.csv")
-    mse = load("mse.csv")
-    per_thread = load("per_thread.csv")
-    profile = load("profile.csv")
-    tuning = load("lookback_tuning.csv")
+    table = load(RESULTS, "table1_1.csv")
+    sweep = load(RESULTS, "sweep.csv")
+    mse = load(RESULTS, "mse.csv")
+    per_thread = load(RESULTS, "per_thread.csv")
+    profile = load(RESULTS, "profile.csv")
+    tuning = load(RESULTS, "lookback_tuning.csv")
+    set_order(table, sweep, mse, per_thread)
     rep_path = os.path.join(HERE, "original", "report_002.csv")
-    rep = read_csv_commented(rep_path) if os.path.exists(rep_path) else None
+    rep = read_csv(rep_path, comments=True) if os.path.exists(rep_path) else None
     # argv[1]: another README to fill (tier 1 checks that a copy comes out unchanged).
     readme = ProseReadme(sys.argv[1] if len(sys.argv) > 1 else README)  # written once, at save()
     readme.block("work", work_table(table))
@@ -1273,10 +1248,10 @@ def main():
     per_thread_values(readme, per_thread)
     table_values(readme, table)
     readme.block("profile", profile_table(profile))
-    readme.block("sm_activity", sm_activity_table(load("sm_activity.csv")))
+    readme.block("sm_activity", sm_activity_table(load(RESULTS, "sm_activity.csv")))
     prof = profile_values(readme, profile)
     vals = prose_values(readme, table, sweep, mse, tuning, rep)
-    as_printed = load("as_printed.csv")
+    as_printed = load(RESULTS, "as_printed.csv")
     readme.block("run_output", sample_output(table))
     readme.block("per_thread_summary", per_thread_summary(per_thread))
     readme.block("mbk", mbk_block(table))

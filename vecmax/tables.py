@@ -1,226 +1,130 @@
 #!/usr/bin/env python3
-"""Regenerates the tables of vecmax/README.md from results/*.csv (make tables / make plots).
-
-    sweep-table   results/sweep.csv (version=report rows) beside the report's GTX 970 numbers
-                  (original/report_000_gtx970.csv); the three best speed-ups in bold
-    copies-table  results/copies.csv: pageable vs pinned host memory
-    bench-table   results/bench.csv: single_pass vs cub at N = 40,960,000 and 2^28, with the targets
-    tuning-table  results/single_pass_tuning.csv: the single-pass variants that made the committed kernel
-    profile-table results/profile.csv (make profile): Nsight Compute's counters of every version
-and every sentence of the README that carries a number from results, as whole generated
-paragraphs and list items (blocks, composed by prose_blocks() from the values the functions
-below compute). A CSV that does not exist yet leaves a placeholder row or text, "(run make
-report-run)" or "(run make profile)", rather than failing.
-
-    python3 tables.py [RESULTS_DIR [README]]     (default: results/ and README.md next to it)
-"""
+"""Fills vecmax/README.md's generated blocks from results/*.csv (make tables): the sweep beside
+the report's GTX 970 numbers (original/report_000_gtx970.csv), the copies, the bench and its
+targets, the single-pass tuning, the Nsight Compute counters, and every sentence that carries
+a number. A CSV not there yet leaves a placeholder ("(run make report-run)", "(run make profile)").
+    python3 tables.py [RESULTS_DIR [README]]"""
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import Readme, compare, md_table, ratio, read_csv, verdict, wrap  # noqa: E402
+from readme_tables import (Readme, Table, compare, fill, in_base_unit, load, md_table, placeholder_table,  # noqa: E402
+                           ratio, read_csv, span, verdict, wrap)
 
-README = os.path.join(HERE, "README.md")
-RESULTS = os.path.join(HERE, "results")
-RUN = "(run make report-run)"
-PROFILE = "(run make profile)"
-
-
-def path(*parts):
-    return os.path.join(HERE, *parts)
-
-
-def result(name):
-    return os.path.join(RESULTS, name)
+RUN, PROFILE = "(run make report-run)", "(run make profile)"
+TUNING_MISSING = "(run bash experiments/run.sh on a GPU)"
+N1, N2 = 40960000, 268435456  # the report's N and 2^28
+BIG_GRID = 16384  # "configurations having more threads and blocks": at least 16k threads in the grid
+# The report's "three parameter settings of the greatest speed up ... processing time ... only
+# less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU":
+# "about 96%" is read as within one percentage point of 96.
+TOP3_MS, TOP3_IO_PCT, TOP3_ABOUT = 1.5, 96.0, 1.0
+ORIGINAL = read_csv(os.path.join(HERE, "original", "report_000_gtx970.csv"), comments=True)
 
 
-def read_commented_csv(p):
-    """A CSV whose leading lines may be '#' comments."""
-    import csv
-    with open(p, newline="") as f:
-        return list(csv.DictReader(line for line in f if not line.startswith("#")))
-
-
-def sweep_order():
-    order = []
-    with open(path("sweep_configs.txt")) as f:
-        for line in f:
-            fields = line.split("#", 1)[0].split()
-            if len(fields) == 2:
-                order.append((int(fields[0]), int(fields[1])))
-    return order
+def f(x):
+    return float(x)
 
 
 def key(row):
     return (int(float(row["threads"])), int(float(row["blocks"])))
 
 
-def time_split_columns(*after_input):
-    """The report's time split, as its table has it (the sweep and copies tables): the input
-    copy, processing, output copy, total GPU and CPU times; `after_input` columns stand right
-    after the input copy (the copies table's host-to-device bandwidth)."""
-    return [
-        ("input_ms", "input (ms)", "{:.3f}"),
-        *after_input,
-        ("kernel_ms", "processing (ms)", "{:.4f}"),
-        ("output_ms", "output (ms)", "{:.4f}"),
-        ("total_gpu_ms", "total GPU (ms)", "{:.3f}"),
-        ("cpu_ms", "CPU (ms)", "{:.3f}"),
-    ]
-
-
-def sweep_table(readme):
-    rows = [r for r in read_csv(result("sweep.csv")) if r["version"] == "report"]
-    original = {key(r): r for r in read_commented_csv(path("original", "report_000_gtx970.csv"))}
-    order = {k: i for i, k in enumerate(sweep_order())}
-    rows.sort(key=lambda r: order.get(key(r), len(order)))
-    best = sorted(rows, key=lambda r: float(r["speedup_gpu"]), reverse=True)[:3]
-    best_keys = {key(r) for r in best}
-    orig_best = sorted(original.values(), key=lambda r: float(r["speedup_gpu"]), reverse=True)[:3]
-    orig_best_keys = {key(r) for r in orig_best}
-
-    def copies_pct(r):
-        total = float(r["total_gpu_ms"])
-        return 100.0 * (float(r["input_ms"]) + float(r["output_ms"])) / total if total > 0 else float("nan")
-
-    def orig(field, fmt):
-        def get(r):
-            o = original.get(key(r))
-            if o is None:
-                return ""
-            text = fmt.format(float(o[field]))
-            if field == "speedup_gpu" and key(r) in orig_best_keys:
-                text += " (top 3)"
-            return text
-        return get
-
-    def orig_copies_pct(r):
-        o = original.get(key(r))
-        if o is None:
-            return ""
-        return "{:.1f}".format(100.0 * (float(o["input_ms"]) + float(o["output_ms"])) / float(o["total_gpu_ms"]))
-
-    def ours_speedup(r):
-        text = "{:.3f}".format(float(r["speedup_gpu"]))
-        return text + " (top 3)" if key(r) in best_keys else text
-
-    columns = [
-        ("threads", "threads/block", "{}"),
-        ("blocks", "blocks/grid", "{}"),
-        *time_split_columns(),
-        (ours_speedup, "speed-up", "{}"),
-        (copies_pct, "copies (% of total)", "{:.1f}"),
-        ("gpu_gflops", "GPU Gflops", "{:.1f}"),
-        (orig("input_ms", "{:.2f}"), "GTX 970 input (ms)", "{}"),
-        (orig("processing_ms", "{:.3f}"), "GTX 970 processing (ms)", "{}"),
-        (orig("output_ms", "{:.3f}"), "GTX 970 output (ms)", "{}"),
-        (orig("total_gpu_ms", "{:.2f}"), "GTX 970 total (ms)", "{}"),
-        (orig("cpu_ms", "{:.2f}"), "GTX 970 CPU (ms)", "{}"),
-        (orig("speedup_gpu", "{:.3f}"), "GTX 970 speed-up", "{}"),
-        (orig_copies_pct, "GTX 970 copies (%)", "{}"),
-    ]
-    text = md_table(rows, columns, bold=lambda r: key(r) in best_keys)
-    if rows:
-        r0 = rows[0]
-        text += "\n\n" + wrap(("N = {n}, {device} (driver {driver}, runtime {runtime}), {host_memory} host memory, "
-                 "median of {repeat} runs after {warmup} warm-ups; bold: our three best speed-ups. "
-                 "Every row: result_ok = {ok}.").format(
-            n=r0["n"], device=r0["device"], driver=r0["driver"], runtime=r0["runtime"],
-            host_memory=r0["host_memory"], repeat=r0["repeat"], warmup=r0["warmup"],
-            ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1"))
-    readme.block("sweep-table", text)
-
-
-def copies_table(readme):
-    rows = read_csv(result("copies.csv"))
-    columns = [
-        ("host_memory", "host memory", "{}"),
-        "version",
-        "threads",
-        "blocks",
-        *time_split_columns(("h2d_GBps", "host-to-device (GB/s)", "{:.1f}")),
-        ("speedup_gpu", "speed-up", "{:.3f}"),
-        ("result_ok", "ok", "{}"),
-    ]
-    readme.block("copies-table", md_table(rows, columns))
-
-
-def target_word(x, op, threshold):
-    """"met" / "MISSED" for a measured speed ratio (a CSV cell); an empty or missing one is
-    no measurement and meets nothing (compare() keeps None)."""
-    held = compare(ratio(x, 1.0), op, threshold)
-    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
-
-
-def bench_table(readme):
-    rows = read_csv(result("bench.csv"))
-    targets = {40960000: ("single_pass kernel <= cub / 1.05", 1.05), 268435456: ("single_pass >= 0.97 x cub", 0.97)}
-
-    def target(r):
-        if r["version"] != "single_pass":
-            return ""
-        t = targets.get(int(float(r["n"])))
-        if t is None:
-            return ""
-        return "{}: {}".format(t[0], target_word(r["speedup_vs_baseline"], ">=", t[1]))
-
-    columns = [
-        ("n", "N", "{}"),
-        "version",
-        "threads",
-        "blocks",
-        ("kernel_ms", "kernel (ms), L2 flushed", "{:.4f}"),
-        ("kernel_ms_no_flush", "kernel (ms), no flush", "{:.4f}"),
-        ("bandwidth_GBps", "GB/s", "{:.0f}"),
-        ("pct_of_copy_bw", "% of copy bw", "{:.1f}"),
-        ("copy_bw_GBps", "copy bw (GB/s)", "{:.0f}"),
-        ("baseline_ms", "cub (ms)", "{:.4f}"),
-        ("speedup_vs_baseline", "speed vs cub", "{:.3f}"),
-        (target, "target", "{}"),
-        ("result_ok", "ok", "{}"),
-    ]
-    text = md_table(rows, columns)
-    if rows:
-        text += "\n\n" + wrap("{} (driver {}, runtime {}); median of {} runs after {} warm-ups.".format(
-            rows[0]["device"], rows[0]["driver"], rows[0]["runtime"], rows[0]["repeat"], rows[0]["warmup"]))
-    readme.block("bench-table", text)
-
-
-# ---- numbers of the README's prose (value markers) ---------------------------------------
-
-def f(x):
-    return float(x)
+def shape(r):
+    return "{} × {}".format(*key(r))
 
 
 def median(xs):
     xs = sorted(xs)
-    k = len(xs)
-    return (xs[(k - 1) // 2] + xs[k // 2]) / 2.0
-
-
-def shape(r):
-    return "{} × {}".format(int(f(r["threads"])), int(f(r["blocks"])))
-
-
-def span(xs, fmt="{:.2f}", sep="–"):
-    lo, hi = min(xs), max(xs)
-    return fmt.format(lo) if fmt.format(lo) == fmt.format(hi) else fmt.format(lo) + sep + fmt.format(hi)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2.0
 
 
 def copies_share(r):
     return 100.0 * (f(r["input_ms"]) + f(r["output_ms"])) / f(r["total_gpu_ms"])
 
 
-BIG_GRID = 16384  # "configurations having more threads and blocks": at least 16k threads in the grid
+def top3(rows):
+    return sorted(rows, key=lambda r: f(r["speedup_gpu"]), reverse=True)[:3]
 
-SWEEP_VALUES = ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3", "saturation",
-                "linear-threads", "linear-blocks", "top3-verdict", "top3", "sweep-ok")
 
-# The report's "three parameter settings of the greatest speed up ... processing time ... only
-# less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU":
-# "about 96%" is read as within one percentage point of 96.
-TOP3_MS, TOP3_IO_PCT, TOP3_ABOUT = 1.5, 96.0, 1.0
+def sweep_order():
+    with open(os.path.join(HERE, "sweep_configs.txt")) as fh:
+        fields = [line.split("#", 1)[0].split() for line in fh]
+    return {(int(x[0]), int(x[1])): i for i, x in enumerate(x for x in fields if len(x) == 2)}
+
+
+def time_split(*after_input):
+    """The report's time split (sweep and copies tables); after_input: columns after the input copy."""
+    return [("input_ms", "input (ms)", "{:.3f}"), *after_input, ("kernel_ms", "processing (ms)", "{:.4f}"),
+            ("output_ms", "output (ms)", "{:.4f}"), ("total_gpu_ms", "total GPU (ms)", "{:.3f}"),
+            ("cpu_ms", "CPU (ms)", "{:.3f}")]
+
+
+def gtx(field, spec, best=()):
+    """Column: the report's GTX 970 value of the same configuration."""
+    orig = {key(r): r for r in ORIGINAL}
+
+    def get(r):
+        o = orig.get(key(r))
+        return "" if o is None else spec.format(f(o[field]) if field else copies_share(o)) + (
+            " (top 3)" if key(r) in best else "")
+    return get
+
+
+def sweep_table(rows, order):
+    best = {key(r) for r in top3(rows)}
+    orig_best = {key(r) for r in top3(ORIGINAL)}
+    columns = [("threads", "threads/block"), ("blocks", "blocks/grid"), *time_split(),
+               (lambda r: "{:.3f}".format(f(r["speedup_gpu"])) + (" (top 3)" if key(r) in best else ""), "speed-up"),
+               (lambda r: copies_share(r) if f(r["total_gpu_ms"]) > 0 else float("nan"), "copies (% of total)",
+                "{:.1f}"), ("gpu_gflops", "GPU Gflops", "{:.1f}"),
+               (gtx("input_ms", "{:.2f}"), "GTX 970 input (ms)"), (gtx("processing_ms", "{:.3f}"),
+                                                                   "GTX 970 processing (ms)"),
+               (gtx("output_ms", "{:.3f}"), "GTX 970 output (ms)"), (gtx("total_gpu_ms", "{:.2f}"), "GTX 970 total (ms)"),
+               (gtx("cpu_ms", "{:.2f}"), "GTX 970 CPU (ms)"), (gtx("speedup_gpu", "{:.3f}", orig_best),
+                                                               "GTX 970 speed-up"),
+               (gtx(None, "{:.1f}"), "GTX 970 copies (%)")]
+    return Table("sweep-table", "sweep.csv", columns, where={"version": "report"},
+                 order=lambda r: order.get(key(r), len(order)), bold=lambda r: key(r) in best,
+                 missing=placeholder_table(["threads/block", "blocks/grid"], RUN), note=lambda rows: (
+                     "N = {n}, {device} (driver {driver}, runtime {runtime}), {host_memory} host memory, median of "
+                     "{repeat} runs after {warmup} warm-ups; bold: our three best speed-ups. Every row: result_ok = "
+                     "{ok}.").format(**rows[0], ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1"))
+
+
+def target_word(x, op, threshold):
+    """"met" / "MISSED" for a measured speed ratio (a CSV cell); an empty one meets nothing."""
+    held = compare(ratio(x, 1.0), op, threshold)
+    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
+
+
+def bench_target(r):
+    t = {N1: ("single_pass kernel <= cub / 1.05", 1.05), N2: ("single_pass >= 0.97 x cub", 0.97)}.get(int(f(r["n"])))
+    return "" if r["version"] != "single_pass" or t is None else \
+        "{}: {}".format(t[0], target_word(r["speedup_vs_baseline"], ">=", t[1]))
+
+
+TABLES = [
+    Table("copies-table", "copies.csv", [
+        ("host_memory", "host memory"), "version", "threads", "blocks",
+        *time_split(("h2d_GBps", "host-to-device (GB/s)", "{:.1f}")), ("speedup_gpu", "speed-up", "{:.3f}"),
+        ("result_ok", "ok")], missing=placeholder_table(["host memory", "version"], RUN)),
+    Table("bench-table", "bench.csv", [
+        ("n", "N"), "version", "threads", "blocks", ("kernel_ms", "kernel (ms), L2 flushed", "{:.4f}"),
+        ("kernel_ms_no_flush", "kernel (ms), no flush", "{:.4f}"), ("bandwidth_GBps", "GB/s", "{:.0f}"),
+        ("pct_of_copy_bw", "% of copy bw", "{:.1f}"), ("copy_bw_GBps", "copy bw (GB/s)", "{:.0f}"),
+        ("baseline_ms", "cub (ms)", "{:.4f}"), ("speedup_vs_baseline", "speed vs cub", "{:.3f}"),
+        (bench_target, "target"), ("result_ok", "ok")], missing=placeholder_table(["N", "version"], RUN),
+        note=lambda rows: "{device} (driver {driver}, runtime {runtime}); median of {repeat} runs after {warmup} "
+                          "warm-ups.".format(**rows[0])),
+]
+
+
+class Values(dict):
+    """The numbers of the prose, by name (value(name, text) as the functions below set them)."""
+    def value(self, name, text):
+        self[name] = str(text)
 
 
 def sweep_values(readme, rows, original):
@@ -308,7 +212,7 @@ def sweep_values(readme, rows, original):
         ", ".join("{:.2f}".format(f(r["speedup_gpu"])) for r in l32), f(l32[0]["kernel_ms"]), f(l32[-1]["kernel_ms"]),
         100.0 * worst, best[0] * best[1], f(ours[best]["kernel_ms"]), bw, 100.0 * bw / f(ours[best]["copy_bw_GBps"]),
         BIG_GRID, 100.0 * max(f(r["kernel_ms"]) / f(r["total_gpu_ms"]) for r in big),
-        span([f(r["speedup_gpu"]) for r in big]), span(cpus, "{:.1f}"), span(inputs, "{:.1f}"),
+        span([f(r["speedup_gpu"]) for r in big], "{:.2f}"), span(cpus, "{:.1f}"), span(inputs, "{:.1f}"),
         shape(top[0]), f(top[0]["input_ms"]), f(top[0]["cpu_ms"]), shape(top[1]), f(top[1]["input_ms"]),
         f(top[1]["cpu_ms"])))
 
@@ -342,7 +246,7 @@ def sweep_values(readme, rows, original):
         sp = [f(r["speedup_gpu"]) for r in sel]
         ceiling = [f(r["cpu_ms"]) / (f(r["input_ms"]) + f(r["output_ms"])) for r in sel]
         kshare = max(100.0 * f(r[kernel_col]) / f(r["total_gpu_ms"]) for r in sel)
-        return len(sel), span(sp), median(sp), median(ceiling), kshare
+        return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), kshare
 
     no, ro, mo, co, ko = plateau(original, "processing_ms")
     nu, ru, mu, cu, ku = plateau(rows, "kernel_ms")
@@ -380,8 +284,6 @@ def sweep_values(readme, rows, original):
         gains(l32), gains(o32), per_thread(l32, "kernel_ms", 1), per_thread(o32, "processing_ms", 1)))
 
 
-COPIES_VALUES = ("c1-pinned",)
-
 
 def copies_values(readme, rows):
     by = {(r["host_memory"], r["version"]): r for r in rows}
@@ -403,9 +305,6 @@ def copies_values(readme, rows):
         "a part ({:.0f}%)".format(100.0 * abs(cpu_pn / cpu_pg - 1.0)) if cpu_pn >= cpu_pg else
         "none (the CPU was {:.0f}% faster in the pinned run)".format(100.0 * (1.0 - cpu_pn / cpu_pg)),
         cpu_pg, cpu_pn))
-
-
-BENCH_VALUES = ("bench-small", "bench-large", "bench-fit", "no-flush")
 
 
 def bench_values(readme, rows, copies):
@@ -462,173 +361,116 @@ TUNING_VARIANTS = (  # (variant of results/single_pass_tuning.csv, what it is)
 )
 
 
-def tuning_table(readme, rows):
-    def rng(variant, n):
-        xs = [f(r["speedup_vs_cub"]) for r in rows if r["variant"] == variant and int(f(r["n"])) == n]
-        return span(xs, "{:.3f}") + "×" if xs else "—"
+def tuning_table(V, rows):
+    def at(variants, n=N1, empty=None):
+        xs = [f(r["speedup_vs_cub"]) for r in rows if r["variant"] in variants and int(f(r["n"])) == n]
+        return span(xs, "{:.3f}") + "×" if xs or empty is None else empty
 
-    lines = ["| variant | speed vs CUB at 40,960,000 | at 2²⁸ |", "| --- | --- | --- |"]
-    for variant, what in TUNING_VARIANTS:
-        lines.append("| {} | {} | {} |".format(what, rng(variant, 40960000), rng(variant, 268435456)))
-    readme.block("tuning-table", "\n".join(lines))
-
-    def at(pattern, n=40960000):
-        xs = [f(r["speedup_vs_cub"]) for r in rows if r["variant"] in pattern and int(f(r["n"])) == n]
-        return span(xs, "{:.3f}") + "×"
-
-    readme.value("tuning-rest", (
+    V.readme.block("tuning-table", md_table(TUNING_VARIANTS, [
+        (lambda t: t[1], "variant"), (lambda t: at((t[0],), N1, "—"), "speed vs CUB at 40,960,000"),
+        (lambda t: at((t[0],), N2, "—"), "at 2²⁸")], rule="---"))
+    V.value("tuning-rest", (
         "128 or 512 threads ({}), 2 or 8 float4 loads in flight per thread instead of 4 ({}, against {} for 4), "
         "a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads with an L2 "
         "256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(
         at(("128x4 split0 load0 finish0 occ100", "512x4 split0 load0 finish0 occ100", "512x4 split0 load0 finish2 occ100")),
         at(("1024x2 split0 load0 finish2 occ100", "1024x8 split0 load0 finish2 occ100")),
-        at(("1024x4 split0 load0 finish2 occ100",)),
-        at(("1024x4 split1 load0 finish2 occ100",)),
+        at(("1024x4 split0 load0 finish2 occ100",)), at(("1024x4 split1 load0 finish2 occ100",)),
         at(("1024x4 split0 load1 finish2 occ100", "1024x4 split0 load2 finish2 occ100")),
         at(("256x4 split0 load0 finish0 occ50",))))
 
 
 # ---- Nsight Compute counters (make profile) --------------------------------------------------
-
-PROFILE_VERSIONS = ("report", "single_pass", "cub")
-PROFILE_SIZES = (40960000, 268435456)
+PROFILE_SIZES = (N1, N2)
 DRAM_PCT = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
-TIME_TO_US = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3, "second": 1e6,
-              "s": 1e6}
-BYTES = {"byte": 1.0, "B": 1.0, "Kbyte": 1e3, "KB": 1e3, "Mbyte": 1e6, "MB": 1e6, "Gbyte": 1e9, "GB": 1e9}
-PROFILE_VALUES = ("prof-dram", "prof-report")
+MAIN_KERNEL = {"sm_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed", "grid": "launch__grid_size",
+               "occ": "sm__warps_active.avg.pct_of_peak_sustained_active", "block": "launch__block_size",
+               "regs": "launch__registers_per_thread", "waves": "launch__waves_per_multiprocessor",
+               "dram_pct": DRAM_PCT, "read": "dram__bytes_read.sum", "write": "dram__bytes_write.sum"}
 
 
 def profile_summary(rows):
-    """{(version, n): {...}} with the kernels' summed time (us), DRAM bytes, the time-weighted DRAM
+    """{(version, n): ...} with the kernels' summed time (us), DRAM bytes, the time-weighted DRAM
     throughput (% of peak) and the counters of the longest kernel; None where a value is missing."""
     out = {}
-    for v in PROFILE_VERSIONS:
+    for v in dict.fromkeys(r["version"] for r in rows):
         for n in PROFILE_SIZES:
             sel = [r for r in rows if r["version"] == v and r["n"] and int(f(r["n"])) == n]
             kernels = []
             for k in dict.fromkeys(r["kernel"] for r in sel):
-                m = {r["metric"]: r for r in sel if r["kernel"] == k}
-                t = m.get("gpu__time_duration.sum")
-                if t is None or t["unit"] not in TIME_TO_US:
-                    continue
-                us = f(t["value"]) * TIME_TO_US[t["unit"]]
-
-                def get(name, scale=None):
-                    r = m.get(name)
-                    if r is None:
-                        return None
-                    if scale is not None:
-                        return f(r["value"]) * scale.get(r["unit"], float("nan"))
-                    return f(r["value"])
-
-                kernels.append({"kernel": k, "us": us, "dram_pct": get(DRAM_PCT),
-                                "read": get("dram__bytes_read.sum", BYTES), "write": get("dram__bytes_write.sum", BYTES),
-                                "sm_pct": get("sm__throughput.avg.pct_of_peak_sustained_elapsed"),
-                                "occ": get("sm__warps_active.avg.pct_of_peak_sustained_active"),
-                                "grid": get("launch__grid_size"), "block": get("launch__block_size"),
-                                "regs": get("launch__registers_per_thread"),
-                                "waves": get("launch__waves_per_multiprocessor")})
+                m = {r["metric"]: in_base_unit(f(r["value"]), r["unit"]) for r in sel if r["kernel"] == k}
+                if "gpu__time_duration.sum" in m:
+                    kernels.append(dict({x: m.get(name) for x, name in MAIN_KERNEL.items()},
+                                        us=m["gpu__time_duration.sum"] * 1e-3))
             if not kernels:
                 continue
             total = sum(k["us"] for k in kernels)
-            main_k = max(kernels, key=lambda k: k["us"])
-            weighted = (sum(k["dram_pct"] * k["us"] for k in kernels) / total
-                        if all(k["dram_pct"] is not None for k in kernels) and total > 0 else None)
-            read = sum(k["read"] for k in kernels) if all(k["read"] is not None for k in kernels) else None
-            write = sum(k["write"] for k in kernels) if all(k["write"] is not None for k in kernels) else None
-            out[(v, n)] = {"kernels": kernels, "us": total, "dram_pct": weighted, "read": read, "write": write,
-                           "main": main_k, "device": sel[0]["device"], "ncu": sel[0]["ncu_version"]}
+            known = lambda x: all(k[x] is not None for k in kernels)  # noqa: E731
+            out[(v, n)] = {"kernels": kernels, "us": total, "main": max(kernels, key=lambda k: k["us"]),
+                           "dram_pct": sum(k["dram_pct"] * k["us"] for k in kernels) / total
+                           if known("dram_pct") and total > 0 else None,
+                           "read": sum(k["read"] for k in kernels) if known("read") else None,
+                           "write": sum(k["write"] for k in kernels) if known("write") else None,
+                           "device": sel[0]["device"], "ncu": sel[0]["ncu_version"]}
     return out
 
 
-def profile_section(readme, rows):
+def profile_section(V, rows):
     summary = profile_summary(rows)
-
-    def o(x, fmt):
-        return "" if x is None else fmt.format(x)
-
-    lines = ["| N | version | kernels | time (µs) | DRAM read (MB) | DRAM written (MB) | GB/s (ncu) | DRAM throughput (% of peak) | main kernel: grid × block | registers | waves per SM | achieved occupancy (%) | SM throughput (%) |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for n in PROFILE_SIZES:
-        for v in PROFILE_VERSIONS:
-            s = summary.get((v, n))
-            if s is None:
-                lines.append("| {:,} | {} | not in profile.csv {} |  |  |  |  |  |  |  |  |  |  |".format(n, v, PROFILE))
-                continue
-            m = s["main"]
-            gbps = ((s["read"] or 0) + (s["write"] or 0)) / (s["us"] * 1e3) if s["read"] is not None else None
-            lines.append("| {:,} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                n, v, len(s["kernels"]), s["us"], o(s["read"] and s["read"] / 1e6, "{:.1f}"),
-                o(s["write"] and s["write"] / 1e6, "{:.2f}"), o(gbps, "{:.0f}"), o(s["dram_pct"], "{:.1f}"),
-                "{} × {}".format(int(m["grid"]), int(m["block"])) if m["grid"] and m["block"] else "",
-                o(m["regs"], "{:.0f}"), o(m["waves"], "{:.2f}"), o(m["occ"], "{:.1f}"), o(m["sm_pct"], "{:.1f}")))
+    table = [dict(s, n=n, v=v) for n in PROFILE_SIZES for v in dict.fromkeys(r["version"] for r in rows)
+             for s in [summary.get((v, n), {"missing": f"not in profile.csv {PROFILE}"})]]
+    main = lambda name: (lambda s: s["main"][name] if "main" in s else None)  # noqa: E731
+    text = md_table(table, [
+        ("n", "N", "{:,}"), ("v", "version"), (lambda s: s.get("missing", len(s.get("kernels", []))), "kernels"),
+        ("us", "time (µs)", "{:.1f}"), (lambda s: s.get("read") and s["read"] / 1e6, "DRAM read (MB)", "{:.1f}"),
+        (lambda s: s.get("write") and s["write"] / 1e6, "DRAM written (MB)", "{:.2f}"),
+        (lambda s: ((s["read"] or 0) + (s["write"] or 0)) / (s["us"] * 1e3) if s.get("read") is not None else None,
+         "GB/s (ncu)", "{:.0f}"), ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}"),
+        (lambda s: "{} × {}".format(int(s["main"]["grid"]), int(s["main"]["block"]))
+         if "main" in s and s["main"]["grid"] and s["main"]["block"] else "", "main kernel: grid × block"),
+        (main("regs"), "registers", "{:.0f}"), (main("waves"), "waves per SM", "{:.2f}"),
+        (main("occ"), "achieved occupancy (%)", "{:.1f}"), (main("sm_pct"), "SM throughput (%)", "{:.1f}")])
     any_s = next(iter(summary.values()), None)
     if any_s:
-        lines.append("")
-        lines.append(wrap(("Nsight Compute {} on {}, `ncu --clock-control none`, caches flushed before each profiled "
-                           "kernel; one launch per version (CUB: its two kernels). DRAM throughput of a version with "
-                           "several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes read + "
-                           "written / summed kernel time. Main kernel: the longest.").format(any_s["ncu"],
-                                                                                             any_s["device"])))
-    readme.block("profile-table", "\n".join(lines))
+        text += "\n\n" + wrap(
+            f"Nsight Compute {any_s['ncu']} on {any_s['device']}, `ncu --clock-control none`, caches flushed before "
+            "each profiled kernel; one launch per version (CUB: its two kernels). DRAM throughput of a version with "
+            "several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes read + written / summed "
+            "kernel time. Main kernel: the longest.")
+    V.readme.block("profile-table", text)
 
     def pct(v, n):
         s = summary.get((v, n))
         return "{:.1f}%".format(s["dram_pct"]) if s and s["dram_pct"] is not None else PROFILE
 
-    def launch(v, n):
-        s = summary.get((v, n))
-        if not s or not s["main"]["grid"] or not s["main"]["block"]:
-            return ""
-        return " ({} × {})".format(int(s["main"]["block"]), int(s["main"]["grid"]))
-
-    readme.value("prof-dram", (
-        "Nsight Compute measures the achieved DRAM throughput, as % of the device's peak: at N = 40,960,000 "
-        "`report`{} {}, `single_pass` {}, CUB {}; at N = 2²⁸ {}, {} and {}").format(
-        launch("report", 40960000), pct("report", 40960000), pct("single_pass", 40960000), pct("cub", 40960000),
-        pct("report", 268435456), pct("single_pass", 268435456), pct("cub", 268435456)))
     def threads(s):
         return int((s["main"]["grid"] or 0) * (s["main"]["block"] or 0))
 
-    r = summary.get(("report", 40960000))
-    sp = summary.get(("single_pass", 40960000))
+    r, sp = summary.get(("report", N1)), summary.get(("single_pass", N1))
+    launch = " ({} × {})".format(int(r["main"]["block"]), int(r["main"]["grid"])) \
+        if r and r["main"]["grid"] and r["main"]["block"] else ""
+    V.value("prof-dram", (
+        "Nsight Compute measures the achieved DRAM throughput, as % of the device's peak: at N = 40,960,000 "
+        "`report`{} {}, `single_pass` {}, CUB {}; at N = 2²⁸ {}, {} and {}").format(
+        launch, pct("report", N1), pct("single_pass", N1), pct("cub", N1), pct("report", N2), pct("single_pass", N2),
+        pct("cub", N2)))
     if r and r["read"] is not None and r["main"]["occ"] is not None and r["dram_pct"] is not None:
         low = bool(sp and sp["dram_pct"] and r["dram_pct"] < 0.75 * sp["dram_pct"])
-        readme.value("prof-report", (
+        V.value("prof-report", (
             "The report's kernel reads {:.1f} MB from DRAM for the {:.1f} MB vector (each element once), with "
             "an achieved occupancy of {:.1f}% of the warp slots, and reaches {} of the DRAM peak").format(
-            r["read"] / 1e6, 4.0 * 40960000 / 1e6, r["main"]["occ"], pct("report", 40960000))
+            r["read"] / 1e6, 4.0 * N1 / 1e6, r["main"]["occ"], pct("report", N1))
             + ((": the sweep's best kernel time is not the GPU's limit. The counters do not say why by "
                 "themselves; the likely cause is the bytes in flight: as written, each of its {:,} threads has "
                 "one 4-byte load outstanding per iteration of its loop ({:.0f} KiB for the whole GPU), where "
                 "each of `single_pass`'s {:,} threads has four 16-byte loads outstanding ({:.0f} KiB)").format(
                 threads(r), threads(r) * 4 / 1024.0, threads(sp), threads(sp) * 64 / 1024.0)
-               if low else ", close to `single_pass`'s {}".format(pct("single_pass", 40960000))))
+               if low else ", close to `single_pass`'s {}".format(pct("single_pass", N1))))
     else:
-        readme.value("prof-report", "The counters of the report's kernel are not measured yet " + PROFILE)
+        V.value("prof-report", "The counters of the report's kernel are not measured yet " + PROFILE)
 
 
 # ---- the README's generated prose: whole paragraphs and list items ------------------------
-
-class Prose:
-    """Collects the values the functions above compute (value(name, text), as Readme.value
-    would set a marker); prose_blocks() then writes them into the README as whole generated
-    paragraphs (blocks), wrapped at 100 characters, rather than as markers inside sentences."""
-
-    def __init__(self, readme):
-        self.readme = readme
-        self.values = {}
-        self.set_values = set()
-
-    def value(self, name, text):
-        self.values[name] = str(text)
-        self.set_values.add(name)
-
-    def block(self, name, text):
-        self.readme.block(name, text)
-
-
 CONCLUSIONS = (
     ('"The memory copying from host to device and from device to host is the dominant of the total '
      'time for GPU"', "holds, more strongly than on the GTX 970",
@@ -651,115 +493,83 @@ CONCLUSIONS = (
 )
 
 
-def prose_blocks(prose):
-    import re
-
-    def sub(text):  # {name}: the value computed for name
-        return re.sub(r"\{([\w-]+)\}", lambda m: prose.values[m.group(1)], text)
-
-    r = prose.readme
-    r.block("results-device", wrap(sub(
+def prose_blocks(readme, values):
+    sub = lambda text: fill(text, values)  # noqa: E731
+    readme.block("results-device", wrap(sub(
         "The committed CSVs come from one run on {results-device}; the figures and the tables below were "
         "regenerated from them (device, driver and runtime are in every CSV row).")))
-    r.block("report-graphs", wrap(sub("The report's own numbers, as its graphs would draw them: {report-graphs}.")))
-    r.block("gtx-input", wrap(sub(
+    readme.block("report-graphs", wrap(sub("The report's own numbers, as its graphs would draw them: {report-graphs}.")))
+    readme.block("gtx-input", wrap(sub(
         "The GTX 970's input time was {gtx-input} (pageable, and most likely with the allocation, see the "
         "bugs above).")))
-    items = [wrap(sub("All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 "
-                      "unless stated; the GTX 970's from the report's table); ratios are taken within one run; "
-                      "{sweep-ok}."))]
-    for i, (claim, word, body) in enumerate(CONCLUSIONS, 1):
-        items.append(wrap(sub("**{}: {}.** {}".format(claim, word, body)), "{}. ".format(i)))
+    items = [wrap(sub("**{}: {}.** {}".format(*c)), f"{i}. ") for i, c in enumerate(CONCLUSIONS, 1)]
     items.append(wrap(sub(
         "**What the counters say (Nsight Compute, `make profile`).** {prof-dram}. {prof-report}. Figure and "
-        "table: [Counters](#counters-nsight-compute)."), "{}. ".format(len(CONCLUSIONS) + 1)))
-    r.block("conclusions", "\n".join(items[:1]) + "\n\n" + "\n".join(items[1:]))
-    r.block("bench-targets", "\n".join([
+        "table: [Counters](#counters-nsight-compute)."), f"{len(CONCLUSIONS) + 1}. "))
+    readme.block("conclusions", wrap(sub(
+        "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless stated; the "
+        "GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.")) + "\n\n" + "\n".join(items))
+    readme.block("bench-targets", "\n".join([
         wrap(sub("**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of "
-                 "the committed run:")),
-        "",
+                 "the committed run:")), "",
         wrap(sub("N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of "
                  "time = fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the "
                  "lead is fixed cost (one launch, no second pass), so it shrinks as N grows."), "- "),
         wrap(sub("N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}."), "- ")]))
-    r.block("tuning-rest", wrap(sub(
+    readme.block("tuning-rest", wrap(sub(
         "What did not help, at 40,960,000 (speed vs CUB over the two rounds): {tuning-rest}.")))
-    r.block("no-flush", wrap(sub(
+    readme.block("no-flush", wrap(sub(
         "**`kernel_ms` (L2 flushed) vs `kernel_ms_no_flush`.** Without the flush the kernels are not faster "
         "but slower (no flush vs flushed): {no-flush}.")))
 
-def placeholders(readme, names, text):
-    for name in names:
-        readme.value(name, text)
 
-
-def guarded(readme, names, source, fn, *args):
-    """fn(readme, *args) sets the value markers `names`; a CSV whose numbers cannot give them (an
-    empty or zero cell, a missing row) leaves a placeholder naming the CSV and the problem
-    for the markers not set yet, rather than failing."""
+def guarded(values, names, source, fn, *args):
+    """fn(values, *args) sets the values `names`; numbers that cannot give them (an empty or zero
+    cell, a missing row) leave a placeholder naming the CSV and the problem, rather than failing."""
     try:
-        fn(readme, *args)
+        fn(values, *args)
     except (ArithmeticError, ValueError, KeyError, IndexError, TypeError) as e:
         text = "(not computable from {}: {} {})".format(source, type(e).__name__, e)
         print("tables.py: " + text)
-        placeholders(readme, [n for n in names if n not in readme.set_values], text)
+        values.update({n: text for n in names if n not in values})
+
+
+SWEEP_VALUES = ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3", "saturation",
+                "linear-threads", "linear-blocks", "top3-verdict", "top3", "sweep-ok")
+SECTIONS = (  # CSV, its values, the function that computes them, the placeholder while the CSV is missing
+    ("sweep.csv", SWEEP_VALUES, lambda V, rows, csvs: sweep_values(
+        V, [r for r in rows if r["version"] == "report"], ORIGINAL), RUN),
+    ("copies.csv", ("c1-pinned",), lambda V, rows, csvs: copies_values(V, rows), RUN),
+    ("bench.csv", ("bench-small", "bench-large", "bench-fit", "no-flush"),
+     lambda V, rows, csvs: bench_values(V, rows, csvs["copies.csv"] or []), RUN),
+    ("single_pass_tuning.csv", ("tuning-rest",), lambda V, rows, csvs: tuning_table(V, rows), TUNING_MISSING),
+    ("profile.csv", ("prof-dram", "prof-report"), lambda V, rows, csvs: profile_section(V, rows), PROFILE))
 
 
 def main(argv):
-    global RESULTS
-    if len(argv) > 1:
-        RESULTS = os.path.abspath(argv[1])
-    readme = Prose(Readme(os.path.abspath(argv[2]) if len(argv) > 2 else README))
-    original = read_commented_csv(path("original", "report_000_gtx970.csv"))
-    done = []
-
-    def have(name):
-        return os.path.exists(result(name))
-
-    def section(csv_name, block, values, fill, missing, empty_table):
-        """The block and value markers fed by results/<csv_name>: fill() where the CSV exists,
-        else `empty_table` (its header and one row) and `missing` in every marker."""
-        if have(csv_name):
-            fill()
-            done.append(block)
+    results = os.path.abspath(argv[1]) if len(argv) > 1 else os.path.join(HERE, "results")
+    readme = Readme(os.path.abspath(argv[2]) if len(argv) > 2 else os.path.join(HERE, "README.md"))
+    csvs = {name: load(results, name) for name, _, _, _ in SECTIONS}
+    order = sweep_order()
+    sweep = sorted([r for r in csvs["sweep.csv"] or [] if r["version"] == "report"],
+                   key=lambda r: order.get(key(r), len(order)))
+    readme.tables([sweep_table(sweep, order)] + TABLES, results)
+    readme.block("tuning-table", placeholder_table(["variant", "speed vs CUB at 40,960,000", "at 2²⁸"], TUNING_MISSING,
+                                                   rule="---"))
+    readme.block("profile-table", placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE))
+    values = Values()
+    values.readme = readme
+    for name, names, fn, missing in SECTIONS:
+        if csvs[name] is not None:
+            guarded(values, names, "results/" + name, fn, csvs[name], csvs)
         else:
-            readme.block(block, empty_table)
-            placeholders(readme, values, missing)
-
-    def sweep():
-        sweep_table(readme)
-        rows = [r for r in read_csv(result("sweep.csv")) if r["version"] == "report"]
-        guarded(readme, SWEEP_VALUES, "results/sweep.csv", sweep_values, rows, original)
-
-    def copies():
-        copies_table(readme)
-        guarded(readme, COPIES_VALUES, "results/copies.csv", copies_values, read_csv(result("copies.csv")))
-
-    def bench():
-        bench_table(readme)
-        guarded(readme, BENCH_VALUES, "results/bench.csv", bench_values, read_csv(result("bench.csv")),
-                read_csv(result("copies.csv")) if have("copies.csv") else [])
-
-    tuning_missing = "(run bash experiments/run.sh on a GPU)"
-    section("sweep.csv", "sweep-table", SWEEP_VALUES, sweep, RUN,
-            "| threads/block | blocks/grid |\n| ---: | ---: |\n| " + RUN + " |  |")
-    section("copies.csv", "copies-table", COPIES_VALUES, copies, RUN,
-            "| host memory | version |\n| ---: | ---: |\n| " + RUN + " |  |")
-    section("bench.csv", "bench-table", BENCH_VALUES, bench, RUN,
-            "| N | version |\n| ---: | ---: |\n| " + RUN + " |  |")
-    section("single_pass_tuning.csv", "tuning-table", ("tuning-rest",),
-            lambda: guarded(readme, ("tuning-rest",), "results/single_pass_tuning.csv", tuning_table,
-                            read_csv(result("single_pass_tuning.csv"))),
-            tuning_missing,
-            "| variant | speed vs CUB at 40,960,000 | at 2²⁸ |\n| --- | --- | --- |\n| " + tuning_missing + " |  |  |")
-    section("profile.csv", "profile-table", PROFILE_VALUES,
-            lambda: guarded(readme, PROFILE_VALUES, "results/profile.csv", profile_section,
-                            read_csv(result("profile.csv"))),
-            PROFILE, "| N | version | DRAM throughput (% of peak) |\n| ---: | ---: | ---: |\n| " + PROFILE + " |  |  |")
-    prose_blocks(readme)
-    readme.readme.save()  # one atomic write, whatever was regenerated
-    print("tables.py: updated " + (", ".join(done) if done else "nothing") + " in " + readme.readme.path
-          + "; placeholders for the rest")
+            values.update({n: missing for n in names})
+    prose_blocks(readme, values)
+    readme.save()  # one atomic write, whatever was regenerated
+    blocks = {"sweep.csv": "sweep-table", "copies.csv": "copies-table", "bench.csv": "bench-table",
+              "single_pass_tuning.csv": "tuning-table", "profile.csv": "profile-table"}
+    print("tables.py: updated " + (", ".join(blocks[n] for n in blocks if csvs[n] is not None) or "nothing")
+          + " in " + readme.path + "; placeholders for the rest")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
-"""Markdown tables for the READMEs, regenerated from results CSVs by `make plots`.
+"""README tables and generated prose, from the results CSVs (each assignment's tables.py).
 
-An assignment's tables.py builds its tables with these helpers and replaces the text
-between `<!-- BEGIN name -->` and `<!-- END name -->` in its README.md:
+A README's generated parts stand between `<!-- BEGIN name -->` and `<!-- END name -->`. A
+table is declared, not programmed: a Table names its block, its CSV, which rows (where), their
+order, the columns (a CSV header name, or a small function of the row; a heading; a format),
+the bold rows and a note; Readme.tables() reads the CSVs and renders them all:
 
-    import sys, os; sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "common", "py"))
-    from readme_tables import read_csv, md_table, replace_block
-    rows = read_csv("results/sweep.csv")
-    text = md_table(rows, ["version", ("threads", "threads/block", "{}"), ("kernel_ms", "kernel (ms)", "{:.3f}")])
-    replace_block("README.md", "sweep-table", text)
+    Table("sweep-table", "sweep.csv", [("threads", "threads/block"), ("kernel_ms", "kernel (ms)", "{:.3f}")],
+          where={"version": "report"}, bold=lambda r: r["version"] == "report", missing=RUN)
+
+What is an assignment's own (a claim computed from the numbers, and its verdict) stays in its
+tables.py, built from ratio / compare / verdict and written as prose blocks with fill / wrap.
 """
 import csv
 import math
@@ -20,10 +22,16 @@ import textwrap
 sys.dont_write_bytecode = True
 
 
-def read_csv(path):
-    """Rows of a CSV with a header, as dicts of strings."""
+def read_csv(path, comments=False):
+    """Rows of a CSV with a header, as dicts of strings; comments: skip leading '#' lines."""
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        return list(csv.DictReader(line for line in f if not (comments and line.startswith("#"))))
+
+
+def load(folder, name, comments=False):
+    """Rows of folder/name, or None when the file does not exist (yet)."""
+    path = os.path.join(folder, name)
+    return read_csv(path, comments) if os.path.exists(path) else None
 
 
 def fmt(value, spec):
@@ -43,22 +51,58 @@ def fmt(value, spec):
     return spec.format(value)
 
 
-def md_table(rows, columns, bold=None):
-    """columns: (key, heading, format) triples; key may be a function of the row. A column
-    given as a key alone ("version") is shown as it is under its own name: (key, key, "{}").
+def md_table(rows, columns, bold=None, rule="---:"):
+    """columns: (key, heading, format) with heading and format optional ("version" alone is
+    shown as it is under its own name); key is a CSV column or a function of the row.
     bold(row) -> True marks the whole row in bold."""
-    columns = [(c, c, "{}") if isinstance(c, str) else c for c in columns]
-    head = "| " + " | ".join(c[1] for c in columns) + " |"
-    rule = "| " + " | ".join("---:" for _ in columns) + " |"
-    lines = [head, rule]
+    columns = [((c,) if isinstance(c, str) else tuple(c)) for c in columns]
+    columns = [(c[0], c[1] if len(c) > 1 else c[0], c[2] if len(c) > 2 else "{}") for c in columns]
+    lines = ["| " + " | ".join(c[1] for c in columns) + " |", "| " + " | ".join(rule for _ in columns) + " |"]
     for row in rows:
         cells = []
         for key, _, spec in columns:
-            value = key(row) if callable(key) else row.get(key, "")
-            text = fmt(value, spec)
+            text = fmt(key(row) if callable(key) else row.get(key, ""), spec)
             cells.append(f"**{text}**" if bold and bold(row) and text else text)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def placeholder_table(headings, text, rule="---:"):
+    """A one-row table of these headings whose first cell says what to run."""
+    return md_table([{0: text}], [((lambda r, i=i: r.get(i, "")), h) for i, h in enumerate(headings)], rule=rule)
+
+
+class Table:
+    """A README table as a specification, rendered by Readme.tables():
+      block    the README block it fills          csv      the results file it reads
+      columns  md_table's columns                 where    {column: value} or a predicate of the row
+      order    key of a row to sort by            rows     f(rows) -> the table's rows (pivots, sums)
+      bold     predicate: the row in bold         head, note  f(rows) -> a paragraph above / below
+      missing  the block's text when the CSV is not there or selects no row (None: left as it is)"""
+
+    def __init__(self, block, csv, columns, where=None, order=None, rows=None, bold=None, head=None, note=None,
+                 missing=None, comments=False, rule="---:"):
+        self.block, self.csv, self.columns, self.where, self.order = block, csv, columns, where, order
+        self.rows, self.bold, self.head, self.note, self.missing = rows, bold, head, note, missing
+        self.comments, self.rule = comments, rule
+
+    def select(self, rows):
+        if isinstance(self.where, dict):
+            rows = [r for r in rows if all(r.get(k) == str(v) for k, v in self.where.items())]
+        elif self.where:
+            rows = [r for r in rows if self.where(r)]
+        return sorted(rows, key=self.order) if self.order else rows
+
+    def render(self, rows):
+        """The block's text from the CSV's rows (None: no CSV), or None to leave it as it is;
+        head and note are functions of the selected CSV rows (None or "": no paragraph)."""
+        selected = self.select(rows) if rows else []
+        table_rows = self.rows(selected) if self.rows and selected else selected
+        if not table_rows:
+            return self.missing
+        head, note = self.head and self.head(selected), self.note and self.note(selected)
+        return ((wrap(head) + "\n\n" if head else "") + md_table(table_rows, self.columns, self.bold, self.rule)
+                + ("\n\n" + wrap(note) if note else ""))
 
 
 def num(value):
@@ -67,7 +111,7 @@ def num(value):
         return None
     try:
         x = float(value)
-    except ValueError:
+    except (TypeError, ValueError):
         return None
     return None if math.isnan(x) else x
 
@@ -99,6 +143,64 @@ def compare(x, op, threshold):
     return {">": x > threshold, ">=": x >= threshold, "<": x < threshold, "<=": x <= threshold}[op]
 
 
+# ---- numbers in prose ---------------------------------------------------------------------
+
+def span(values, spec="{}", sep="–", unit="", empty="n/a"):
+    """'a–b' of the values (None skipped) as formatted by spec (a format or a function), 'a'
+    when both ends read the same; `empty` when there is none."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return empty
+    show = spec if callable(spec) else spec.format
+    lo, hi = show(min(values)), show(max(values))
+    return f"{lo}{unit}" if lo == hi else f"{lo}{sep}{hi}{unit}"
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def sci(x, sig=2):
+    """6.7·10⁻⁹ (sig significant digits); 0 stays 0, None is n/a."""
+    if x is None:
+        return "n/a"
+    if x == 0:
+        return "0"
+    m, e = "{:.{}e}".format(x, sig - 1).split("e")
+    return "{}·10{}".format(m, str(int(e)).translate(SUPERSCRIPT))
+
+
+def pow2(n, sup=False):
+    """2^28 (sup: 2²⁸) for a power of two, the number with thousands separators otherwise."""
+    if n > 0 and n & (n - 1) == 0:
+        k = str(n.bit_length() - 1)
+        return "2" + k.translate(SUPERSCRIPT) if sup else "2^" + k
+    return f"{n:,}"
+
+
+def join_words(items):
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def fill(template, values, pattern=r"\{([\w.-]+)\}"):
+    """The template with each {name} (or what `pattern` matches) replaced by values[name]."""
+    return re.sub(pattern, lambda m: str(values[m.group(1)]), template)
+
+
+# Nsight Compute prints a metric in an auto-scaled unit (usecond, Kbyte, Mcycle): factors to
+# the base unit (time in ns, bytes, cycles, instructions, sectors, Hz).
+UNITS = {"nsecond": 1.0, "ns": 1.0, "usecond": 1e3, "us": 1e3, "msecond": 1e6, "ms": 1e6, "second": 1e9, "s": 1e9}
+UNITS.update({p + base: k for base in ("byte", "cycle", "inst", "sector", "request", "hz")
+              for p, k in (("", 1.0), ("K", 1e3), ("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12))})
+UNITS.update({"cycle/nsecond": 1e9, "cycle/usecond": 1e6, "cycle/msecond": 1e3, "cycle/second": 1.0,
+              "ghz": 1e9, "mhz": 1e6, "khz": 1e3})
+
+
+def in_base_unit(value, unit):
+    """A counter's value in its base unit; units of no scale (%, ratios, counts) unchanged."""
+    return value * UNITS.get((unit or "").strip(), 1.0)
+
+
 WIDTH = 100  # README prose columns: readable in `less` on a login node (py/readme_lint.py checks)
 
 
@@ -116,17 +218,10 @@ def wrap(text, first="", rest=None):
     return "\n".join(lines)
 
 
-def rows_where(rows, **conditions):
-    """The rows whose columns equal the given strings (version="8", n="8388608")."""
-    return [r for r in rows if all(r.get(k) == str(v) for k, v in conditions.items())]
-
-
-def one_row(rows, **conditions):
-    """The single row matching; an error naming the conditions when there is none or several."""
-    found = rows_where(rows, **conditions)
-    if len(found) != 1:
-        sys.exit(f"expected one row with {conditions}, found {len(found)}")
-    return found[0]
+def numbered(items, head=None):
+    """A numbered list of wrapped items, under a wrapped head paragraph if given."""
+    body = "\n".join(wrap(t, f"{k}. ") for k, t in enumerate(items, 1))
+    return wrap(head) + "\n\n" + body if head else body
 
 
 def write_atomically(path, content):
@@ -146,49 +241,35 @@ def write_atomically(path, content):
 
 
 class Readme:
-    """A README whose generated parts are replaced in memory and written once (save()):
-      blocks  <!-- BEGIN name --> ... <!-- END name -->      (tables)
-      values  <!-- v:name -->text<!-- /v -->                 (numbers in prose)
-    A missing marker is an error; so is a value marker left unset by the script (check())."""
+    """A README whose generated blocks are replaced in memory and written once (save()).
+    A missing marker is an error."""
 
     def __init__(self, path):
         self.path = path
         with open(path) as f:
             self.content = f.read()
-        self.set_values = set()
 
     def block(self, name, text):
+        """Replaces block `name` with text; None leaves it as it is."""
+        if text is None:
+            return
         begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
         i, j = self.content.find(begin), self.content.find(end)
         if i < 0 or j < i:
             sys.exit(f"{self.path}: markers for '{name}' not found")
         self.content = self.content[: i + len(begin)] + "\n" + text.rstrip() + "\n" + self.content[j:]
 
-    def value(self, name, text):
-        begin, end = f"<!-- v:{name} -->", "<!-- /v -->"
-        start, count = 0, 0
-        while True:
-            i = self.content.find(begin, start)
-            if i < 0:
-                break
-            j = self.content.find(end, i)
-            if j < 0:
-                sys.exit(f"{self.path}: value '{name}' has no end marker")
-            self.content = self.content[: i + len(begin)] + str(text) + self.content[j:]
-            start = i + len(begin) + len(str(text)) + len(end)
-            count += 1
-        if count == 0:
-            sys.exit(f"{self.path}: value marker '{name}' not found")
-        self.set_values.add(name)
-
-    def unset_values(self):
-        import re
-        return sorted(set(re.findall(r"<!-- v:([\w.-]+) -->", self.content)) - self.set_values)
+    def tables(self, specs, folder):
+        """Renders every Table of specs from the CSVs in folder; the names of those it found."""
+        found = []
+        for spec in specs:
+            rows = load(folder, spec.csv, spec.comments)
+            self.block(spec.block, spec.render(rows))
+            if rows:
+                found.append(spec.csv)
+        return found
 
     def save(self):
-        missing = self.unset_values()
-        if missing:
-            sys.exit(f"{self.path}: value markers not generated by the tables script: {', '.join(missing)}")
         write_atomically(self.path, self.content)
 
 
@@ -197,4 +278,4 @@ def replace_block(readme, name, text):
     once); a missing marker is an error."""
     r = Readme(readme)
     r.block(name, text)
-    write_atomically(readme, r.content)
+    r.save()
