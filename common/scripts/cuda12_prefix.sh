@@ -17,7 +17,7 @@
 #                        runtime statically), the -l links and the libcuda stub; its other
 #                        static libraries (most of its 2.5 GB) are left out
 #   libcudart12          libcudart.so.12
-#   libcublas12 libcublaslt12   cuBLAS 12 (colreduce links -lcublas; LD_LIBRARY_PATH=PREFIX/lib64
+#   libcublas12 libcublaslt12   cuBLAS 12 (for a program linked with -lcublas; LD_LIBRARY_PATH=PREFIX/lib64
 #                        to run it, as with any toolkit outside the loader's path)
 #   libcub-dev libthrust-dev libcu++-dev   CCCL 2.3 (CUB, Thrust, libcu++) for the baselines
 # No compute-sanitizer, profilers or debugger: a toolkit to build with, not to run the GPU tier.
