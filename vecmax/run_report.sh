@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The report's experiments on the local GPU (make report-experiments, which `make report-run`
-# runs in a staging folder; about a minute on an H100). Every CSV goes into $RESULTS_DIR,
+# runs in a staging folder). Every CSV goes into $RESULTS_DIR,
 # which must not hold them yet (this script appends rows and deletes nothing):
 #   sweep.csv   the 30 configurations of sweep_configs.txt, version=report rows, one run per
 #               line with the arguments of its "vecmax-args" line (the Slurm job array runs

@@ -24,7 +24,7 @@
 # The host compiler is g++ on PATH (bookworm's g++ 12; CUDA 12.4 takes up to 13).
 # About 1.2 GB is downloaded (nvidia-cuda-dev is 0.9 GB of it); the .deb files are kept in
 # CW_CUDA12_CACHE (default /var/cache/cw-cuda12) and not fetched again, and a PREFIX that is
-# already complete (its cw-cuda12.stamp) is only checked, so a second run takes seconds.
+# already complete (its cw-cuda12.stamp) is only checked, not made again.
 # Environment: CW_CUDA12_CACHE, CW_CUDA12_MIRROR (default: the Debian archive of this machine's
 # own apt configuration, common/scripts/debian_mirror.sh).
 set -uo pipefail
