@@ -1,17 +1,25 @@
-# The build, test and plot rules every assignment shares. An assignment's Makefile sets
-#   NAME            program name (= the folder's name)
-#   CU_SRCS         driver and kernels (.cu, C++14; default: main.cu $(NAME)_kernels.cu)
+# The build, test and plot rules every assignment shares. An assignment's Makefile may set
+#   NAME            program name (default: the folder's name, which it must be)
+#   CU_SRCS         driver, registry and kernels (.cu, C++14; default: main.cu $(NAME)_versions.cu
+#                   $(NAME)_kernels.cu)
 #   CPP_SRCS        CPU reference (.cpp, host compiler; default: $(NAME)_cpu.cpp)
 #   BASELINE_SRCS   library baselines (.cu, toolkit's default C++ standard)
 #   LDLIBS          extra libraries (-lcublas, -fopenmp via HOST_LDFLAGS ...)
-#   FIGURES         name=input.csv pairs: figures/<name>.png, made by plots/<name>.gp from
-#                   <input.csv> (`gnuplot -c plots/<name>.gp <input.csv> <output>`)
+#   SMALL_ARGS      the options of a tiny run (default: --n=1000), for the shared command-line
+#                   tests (common/tests/tier1_robustness.sh reads `make -s print-SMALL_ARGS`)
+#   PROFILE_METRICS the ncu metric list of its profile-experiments (`make -s print-profile-metrics`)
+# and must define
 #   report-experiments  a recipe that runs the experiments and writes its CSVs into
 #                   $(RESULTS_DIR) (never into results/ directly: `make report-run` runs it in
 #                   a staging folder and moves the CSVs into results/ only if it succeeded)
 #   tables          a recipe that regenerates the README tables from results/*.csv
 # and then includes this file (`include ../common/assignment.mk`), which brings in arch.mk,
 # the build settings, first.
+# Figures: every plots/<name>.gp draws figures/<name>.png from the CSV its usage line names
+# ("#   gnuplot -c plots/<name>.gp <input.csv> figures/<name>.png", the one place that says
+# which CSV a figure reads).
+# Version lists: a recipe never writes the labels of "every version" or "every default
+# version"; it asks the program ($(call versions,...) below, from `$(BIN) --list-versions`).
 
 include $(dir $(lastword $(MAKEFILE_LIST)))arch.mk
 
@@ -20,21 +28,30 @@ include $(dir $(lastword $(MAKEFILE_LIST)))arch.mk
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
 
+NAME ?= $(notdir $(CURDIR))
 BUILD_DIR := build
 TEST_NAME ?= $(NAME)
-# The naming convention (driver main.cu, kernels NAME_kernels.cu, CPU reference NAME_cpu.cpp);
+# The naming convention (driver main.cu, registry and runners NAME_versions.cu, kernels
+# NAME_kernels.cu, CPU reference NAME_cpu.cpp);
 # a Makefile with other sources sets CU_SRCS / CPP_SRCS itself (empty: none).
-CU_SRCS ?= main.cu $(NAME)_kernels.cu
+CU_SRCS ?= main.cu $(wildcard $(NAME)_versions.cu) $(NAME)_kernels.cu
 CPP_SRCS ?= $(NAME)_cpu.cpp
 BIN := bin/$(NAME)
 OBJS := $(CU_SRCS:%.cu=$(BUILD_DIR)/%.o) $(CPP_SRCS:%.cpp=$(BUILD_DIR)/%.o) \
         $(BASELINE_SRCS:%.cu=$(BUILD_DIR)/baseline_%.o)
 HOST_CXXFLAGS ?=
 HOST_LDFLAGS ?=
+SMALL_ARGS ?= --n=1000
 FORMAT ?= png
-# FIGURES' names, and PLOT_INPUT_<name> for each (read by the figure rule and the tests).
+# FIGURES: name=input.csv for every plots/<name>.gp, the input from its usage line; a script
+# without one stops make. PLOT_INPUT_<name> for each (read by the figure rule and the tests).
+FIGURES := $(shell awk 'FNR == 1 { found = 0 } !found && /^\#.*gnuplot -c plots\/[^ ]*\.gp [^ ]+ / { \
+  for (i = 1; i < NF; i++) if ($$i == "-c") { g = $$(i + 1); sub(/^plots\//, "", g); sub(/\.gp$$/, "", g); print g "=" $$(i + 2) }; \
+  found = 1 }' $(wildcard plots/*.gp) /dev/null)
 FIGURE_NAMES := $(foreach f,$(FIGURES),$(firstword $(subst =, ,$(f))))
 $(foreach f,$(FIGURES),$(eval PLOT_INPUT_$(firstword $(subst =, ,$(f))) := $(word 2,$(subst =, ,$(f)))))
+$(foreach g,$(filter-out $(FIGURE_NAMES:%=plots/%.gp),$(wildcard plots/*.gp)),\
+  $(error $(g) has no usage line "#   gnuplot -c $(g) INPUT.csv OUTPUT" naming its input))
 FIGURE_FILES := $(FIGURE_NAMES:%=figures/%.$(FORMAT))
 
 # GoogleTest unit tests of the CPU reference and host code (tests/*_test.cpp), where installed.
@@ -51,7 +68,7 @@ BUILD_CONFIG = $(NVCC) $(shell $(NVCC) --version 2>/dev/null | tail -n 1) | $(GE
 # as the Makefile is read (an always-remade stamp would make `make -n` list every compile of
 # a built tree), and only for goals that may compile: `make plots` never runs nvcc.
 CONFIG_STAMP := $(BUILD_DIR)/build-config.stamp
-NO_BUILD_GOALS := plots tables clean print-figures print-profile-metrics figures/%
+NO_BUILD_GOALS := plots tables clean print-% figures/%
 .PHONY: cw-force
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell printf '%s\n' '$(BUILD_CONFIG)' | cmp -s - $(CONFIG_STAMP) 2>/dev/null && echo same),same)
@@ -155,7 +172,34 @@ figures/%.$(FORMAT): plots/%.gp $$(PLOT_INPUT_$$*) $(COMMON_DIR)/plot_style.gp
 clean:
 	rm -rf $(BUILD_DIR) bin
 
+# The program's versions, for recipes: $(call versions,PROPERTIES[,PLUS[,MINUS]]) is a shell
+# command substitution printing, one per line and in the registry's order, the label of every
+# line of `$(BIN) --list-versions` ("LABEL validated|demonstration baseline|kernel
+# default|opt-in") that has each word of PROPERTIES (none: every version), or is one of the
+# labels PLUS, and is not one of the labels MINUS; $(call version_list,...) is the same list
+# comma-separated, for --only. The labels a recipe names itself (PLUS, MINUS, one --only=) are
+# the experiment's own parameter: each in one variable that says which table or figure of the
+# report it reproduces.
+list_versions = $(BIN) --list-versions | awk -v props='$(strip $(1))' -v plus=' $(strip $(2)) ' -v minus=' $(strip $(3)) ' \
+  'BEGIN { n = split(props, want, " ") } { ok = 1; for (i = 1; i <= n; i++) if (want[i] != $$2 && want[i] != $$3 && want[i] != $$4) ok = 0 } \
+   (ok || index(plus, " " $$1 " ")) && !index(minus, " " $$1 " ") { print $$1 }'
+versions = $$($(call list_versions,$(1),$(2),$(3)))
+version_list = $$($(call list_versions,$(1),$(2),$(3)) | paste -sd, -)
+# A per-version setting in a loop over versions: $(call per_version,VAR) is a shell expression
+# giving $(VAR_<label>) for the label in the shell variable v, where the Makefile sets one,
+# else $(VAR) (e.g. ncu's --kernel-name filter: profile_filter, profile_filter_cub).
+per_version = "$$(case $$v in $(foreach l,$(patsubst $(1)_%,%,$(filter $(1)_%,$(.VARIABLES))),$(call per_version_arm,$(1),$(l))) (*) echo '$($(1))';; esac)"
+per_version_arm = ($(2)) echo '$($(1)_$(2))';;
+
 # "figure input.csv" pairs, for the tier-1 test that renders every figure.
-.PHONY: print-figures
+.PHONY: print-figures print-profile-metrics
 print-figures:
 	@$(foreach f,$(FIGURE_NAMES),echo "$(f) $(PLOT_INPUT_$(f))";)
+
+# The metric list of profile-experiments, for the tier-2 test of the profile (tests/gpu_test.sh).
+print-profile-metrics:
+	@echo '$(PROFILE_METRICS)'
+
+# make -s print-VARIABLE: one variable's value, for the tests and scripts (print-SMALL_ARGS ...).
+print-%:
+	@echo '$($*)'

@@ -1,4 +1,4 @@
-# The pre-flight check of `slurm/submit_all.sh --check`, on the login node, in seconds: what a
+# The pre-flight check of `slurm/submit_all.sh --check`, on the login node: what a
 # job would otherwise find out only after its wait in the queue. Sourced by submit_all.sh from
 # the repository root; cw_preflight JOB... prints one line per check ("ok" or "FAIL" and what
 # to do) and returns 0 when every check passed, 1 otherwise. Nothing is submitted: the jobs'

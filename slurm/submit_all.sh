@@ -7,7 +7,7 @@
 #
 #   JOB            an assignment (the list: bash common/scripts/assignments.sh) or vecmax_sweep
 #                  (default: every assignment)
-#   --check        on the login node, in seconds, submitting nothing: loads CUDA_MODULE, names
+#   --check        on the login node, submitting nothing: loads CUDA_MODULE, names
 #                  nvcc, checks that the partition exists and has GPUs (sinfo), asks Slurm whether
 #                  each job would be accepted (sbatch --test-only: account, QOS, partition, GPUs)
 #                  and prints the sbatch lines it would submit; exit 0 when all is well, else 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The report's experiments on the local GPU (make report-experiments, which `make report-run`
-# runs in a staging folder; about a minute on an H100). Every CSV goes into $RESULTS_DIR,
+# runs in a staging folder). Every CSV goes into $RESULTS_DIR,
 # which must not hold them yet (this script appends rows and deletes nothing):
 #   sweep.csv   the 30 configurations of sweep_configs.txt, version=report rows, one run per
 #               line with the arguments of its "vecmax-args" line (the Slurm job array runs
@@ -70,7 +70,9 @@ done
 copy_args=(--threads=1024 --blocks=128 --repeat=10 --warmup=2 --cpu-repeat=3 --csv="$out/copies.csv")
 run_step "copies pageable" "${copy_args[@]}"
 run_step "copies pinned" "${copy_args[@]}" --pinned
-bench_args=(--only=single_pass,cub --repeat=20 --warmup=3 --cpu-repeat=3 --csv="$out/bench.csv")
+# bench.csv (the README's single-pass against CUB table): the two versions it compares.
+BENCH_VERSIONS=single_pass,cub
+bench_args=(--only=$BENCH_VERSIONS --repeat=20 --warmup=3 --cpu-repeat=3 --csv="$out/bench.csv")
 run_step "bench n=40960000" --n=40960000 "${bench_args[@]}"
 run_step "bench n=2^28" --n=2^28 "${bench_args[@]}"
 

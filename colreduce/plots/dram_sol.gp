@@ -34,9 +34,10 @@ colors = "#1b9e77 #d95f02 #7570b3 #e7298a"
 set style fill solid 0.8 border -1
 set boxwidth bw
 set xrange [-0.6:nver - 0.4]
-# x tic labels from the data: one per version the CSV holds, at the centre of its group of bars.
-set xtics () font ",9" noenhanced
-do for [i = 1:nver] { set xtics add (word(versions, i) i - 1) }
+# x tic labels from the data (xticlabels): an invisible series puts each version's label at the
+# centre of its group of bars (every row of a version gives the same tic).
+set xtics font ",9" noenhanced
+tics = "input using (vpos(strcol('version'))):(NaN):xticlabels(strcol('version')) notitle"
 set yrange [0:115]
 set ytics 0, 20, 100
 set grid noxtics ytics
@@ -47,14 +48,16 @@ set size 0.5, 0.84
 set origin 0, 0.09
 set title "achieved DRAM throughput (% of peak)"
 set ylabel "DRAM throughput (% of peak)"
-plot for [i = 1:nsizes] input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed") * of_size(i)):(column("value")) \
+plot @tics, \
+     for [i = 1:nsizes] input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed") * of_size(i)):(column("value")) \
          with boxes lc rgb word(colors, (i - 1) % 4 + 1) notitle, \
      input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")):(sprintf("%.3g", column("value"))) \
          with labels offset 0, 0.6 font ",8" notitle
 set origin 0.5, 0.09
 set title "SM throughput (% of peak)"
 set ylabel "SM throughput (% of peak)"
-plot for [i = 1:nsizes] input using (at("sm__throughput.avg.pct_of_peak_sustained_elapsed") * of_size(i)):(column("value")) \
+plot @tics, \
+     for [i = 1:nsizes] input using (at("sm__throughput.avg.pct_of_peak_sustained_elapsed") * of_size(i)):(column("value")) \
          with boxes lc rgb word(colors, (i - 1) % 4 + 1) notitle, \
      input using (at("sm__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")):(sprintf("%.3g", column("value"))) \
          with labels offset 0, 0.6 font ",8" notitle

@@ -1,8 +1,8 @@
 # The report's GPU time split: for every version and size, the GPU total (as the report's
 # "GPU" line: cudaMalloc, copies in, kernel, copy out, cudaFree) as one bar of 100 %, split
 # into the shares of its parts, with the total in ms written above the bar. Shares, not ms:
-# the totals run from about 1 ms to about 1 s, so on a linear ms axis the small sizes and the
-# allocation and free segments would vanish. One panel per version (the versions the CSV
+# the totals span orders of magnitude (results/colreduce.csv), so on a linear ms axis the
+# small sizes and the allocation and free segments would vanish. One panel per version (the versions the CSV
 # holds, in its order), and a last panel with the CUDA context creation, which the report's
 # "GPU" time also held (its first cudaMalloc created the context, one process per size) and
 # ours keeps out: each measurement of context.csv (fresh processes, next to the input CSV)

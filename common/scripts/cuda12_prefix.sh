@@ -17,14 +17,14 @@
 #                        runtime statically), the -l links and the libcuda stub; its other
 #                        static libraries (most of its 2.5 GB) are left out
 #   libcudart12          libcudart.so.12
-#   libcublas12 libcublaslt12   cuBLAS 12 (colreduce links -lcublas; LD_LIBRARY_PATH=PREFIX/lib64
+#   libcublas12 libcublaslt12   cuBLAS 12 (for a program linked with -lcublas; LD_LIBRARY_PATH=PREFIX/lib64
 #                        to run it, as with any toolkit outside the loader's path)
 #   libcub-dev libthrust-dev libcu++-dev   CCCL 2.3 (CUB, Thrust, libcu++) for the baselines
 # No compute-sanitizer, profilers or debugger: a toolkit to build with, not to run the GPU tier.
 # The host compiler is g++ on PATH (bookworm's g++ 12; CUDA 12.4 takes up to 13).
 # About 1.2 GB is downloaded (nvidia-cuda-dev is 0.9 GB of it); the .deb files are kept in
 # CW_CUDA12_CACHE (default /var/cache/cw-cuda12) and not fetched again, and a PREFIX that is
-# already complete (its cw-cuda12.stamp) is only checked, so a second run takes seconds.
+# already complete (its cw-cuda12.stamp) is only checked, not made again.
 # Environment: CW_CUDA12_CACHE, CW_CUDA12_MIRROR (default: the Debian archive of this machine's
 # own apt configuration, common/scripts/debian_mirror.sh).
 set -uo pipefail

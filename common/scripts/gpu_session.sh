@@ -6,7 +6,9 @@
 #     PHASES   any of: tests report profile ncu-sample legacy cluster (default: "tests report")
 #              tests: make test-gpu per folder; report: make report-run (staged) per folder;
 #              profile: make profile per folder; ncu-sample: a small real ncu CSV for the
-#              parser's unit test (common/tests/data/ncu_sample.csv); legacy: the GPU tier
+#              parser's unit test (common/tests/data/ncu_sample.csv), ncu_sample-<folder>.csv
+#              from each folder whose Makefile sets NCU_SAMPLE_ARGS (the program's options for
+#              it); legacy: the GPU tier
 #              of the CUDA 11.8 SMS="35 52" build packed by common/scripts/legacy_build.sh (its
 #              compute_52 PTX JIT-compiled by the driver), run from the pack, never rebuilt:
 #              CW_LEGACY_PACK (default .legacy-pack), logs/legacy-*.log, legacy_record.txt
@@ -84,10 +86,15 @@ fi
 
 if [[ " $phases " == *" ncu-sample "* ]]; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  "$ncu" --clock-control none --csv --log-file "$OUT/ncu_sample.csv" \
-    --metrics gpu__time_duration.sum,smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
-    reduction_versions/bin/reduction_versions --only=1,2 --n=65536 --repeat=1 --warmup=0 >"$logs/ncu-sample.log" 2>&1
-  note "ncu-sample: exit $?, $(wc -l <"$OUT/ncu_sample.csv" 2>/dev/null) lines"
+  for f in $folders; do
+    sample_args=$(make --no-print-directory -s -C "$f" print-NCU_SAMPLE_ARGS)
+    [ -n "$sample_args" ] || continue
+    # shellcheck disable=SC2086  # the program's options, split into words
+    "$ncu" --clock-control none --csv --log-file "$OUT/ncu_sample-$f.csv" \
+      --metrics gpu__time_duration.sum,smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
+      "$f/bin/$f" $sample_args >"$logs/ncu-sample-$f.log" 2>&1
+    note "ncu-sample $f: exit $?, $(wc -l <"$OUT/ncu_sample-$f.csv" 2>/dev/null) lines ($f/bin/$f $sample_args)"
+  done
 fi
 
 # legacy: tier 2 of every folder from the pack of common/scripts/legacy_build.sh (the CUDA 11.8 build
@@ -99,8 +106,8 @@ fi
 # which keeps each folder's build-config stamp as it is, and points the compilers at a guard
 # that refuses and logs; the binaries' sha256 (the pack's manifest) and the times of every
 # binary, object and stamp are compared before and after, and cuobjdump must show sm_35.
-# colreduce loads the stand-in libcublas.so.11 of the pack (LD_LIBRARY_PATH): its packed
-# tests leave the cublas version out and check that it stops cleanly.
+# The stand-in libraries of the pack (.legacy/lib, built by the assignments' tests/legacy_pack.sh)
+# are on LD_LIBRARY_PATH; an assignment's pack step may have adapted its packed tests to them.
 legacy_phase() {
   local pack=${CW_LEGACY_PACK:-$PWD/.legacy-pack} record=$OUT/legacy_record.txt
   local lt tree guard results f s suite counts before after ok=1 problems="" cuobjdump sm35=0 nbin=0 unread="" b

@@ -210,8 +210,7 @@ ncu_profile_case() {
   if ! reason=$(bash ../common/scripts/ncu_profile.sh --check 2>&1); then t_skip "$name" "$reason"; return; fi
   rm -f "$dir/profile.csv"
   : >"$dir/ncu.out"
-  # shellcheck disable=SC2016  # $(PROFILE_METRICS) is make's, not the shell's
-  NCU_METRICS=$(make --no-print-directory -s -f Makefile -f - print-profile-metrics <<<'print-profile-metrics: ; @echo $(PROFILE_METRICS)')
+  NCU_METRICS=$(make --no-print-directory -s print-profile-metrics)
   "$runs"
   check=$(ncu_profile_check "$dir/profile.csv" "$NCU_METRICS" "$@")
   if [ "$NCU_OK" = 1 ] && [ "$check" = ok ]; then t_pass "$name"

@@ -2,11 +2,12 @@
 # output (tests/data/ncu_sample.csv: ncu 2025.3 on the H100, `ncu --clock-control none --csv
 # --metrics gpu__time_duration.sum,smsp__inst_executed.sum,l1tex__..._op_ld.sum
 # reduction_versions --only=1,2 --n=65536 --repeat=1 --warmup=0`, made by gpu_session.sh's
-# ncu-sample phase): ==PROF== lines skipped, numbers with thousands separators read, kernel
+# ncu-sample phase from reduction_versions' NCU_SAMPLE_ARGS; the kernel names checked below are
+# that sample's): ==PROF== lines skipped, numbers with thousands separators read, kernel
 # names shortened, launches of one kernel reduced to their median, the L2 flush left out.
 nt_out=$CW_TEST_TMP/ncu_tidy.csv
 rm -f "$nt_out"
-t_run python3 py/ncu_tidy.py tests/data/ncu_sample.csv "$nt_out" --assignment reduction_versions --version 1 --n 65536 \
+t_run python3 py/ncu_tidy.py tests/data/ncu_sample.csv "$nt_out" --assignment sample --version 1 --n 65536 \
   --device "NVIDIA H100 80GB HBM3" --ncu-version 2025.3.1
 nt_check=$(python3 - "$nt_out" <<'PY'
 import csv, sys

@@ -6,8 +6,9 @@
 #
 # Then the rest of the contract, the same way for every program (t_more_cli_cases): integers of
 # any length, outputs that can never be written, pseudo-files, --csv and --output naming one
-# file, a huge --csv, standard output that cannot be written; then colreduce's --sizes grammar
-# and input check, and what `make -n` and `make report` (without a GPU) may do.
+# file, a huge --csv, standard output that cannot be written; then what `make -n` and `make
+# report` (without a GPU) may do. A program's tiny run is its Makefile's SMALL_ARGS
+# (common/assignment.mk); what is one program's own is in its tests/.
 
 # t_stdout_error NAME CMD...: standard output is /dev/full: a non-zero exit and one line on
 # stderr saying so (GNU tools' rule), within 10 s.
@@ -89,47 +90,29 @@ PY
 
 for cw_a in $(bash "$CW_COMMON_DIR/scripts/assignments.sh"); do
   cw_prog=$CW_COMMON_DIR/../$cw_a/bin/$cw_a
-  case $cw_a in
-    pi) cw_small="--niter=1000" ;;
-    colreduce) cw_small="--m=10 --n=3" ;;
-    *) cw_small="--n=1000" ;;
-  esac
   if [ ! -x "$cw_prog" ]; then
     t_skip "$cw_a: shared command-line contract" "$cw_a/bin/$cw_a is not built (make all first)"
     continue
   fi
+  cw_small=$(make --no-print-directory -s -C "$CW_COMMON_DIR/../$cw_a" print-SMALL_ARGS)
   t_shared_cli_cases "$cw_prog" "$cw_small"
   t_more_cli_cases "$cw_prog" "$cw_small"
 done
 
-# colreduce: each side of MxN is an item of the shared size grammar, and the input file's
-# values are checked before the device probe (exit 2, not 3), as pi's are.
-cw_prog=$CW_COMMON_DIR/../colreduce/bin/colreduce
-if [ -x "$cw_prog" ]; then
-  CW_ROBUST_DIR=$CW_TEST_TMP/robust-colreduce-more
-  rm -rf "$CW_ROBUST_DIR"; mkdir -p "$CW_ROBUST_DIR"
-  expect_output "colreduce --sizes=1..3x8: three shapes" '^assignment,' "$cw_prog" --print-csv-header --sizes=1..3x8
-  expect_output "colreduce --sizes=8x1..3: three shapes" '^assignment,' "$cw_prog" --print-csv-header --sizes=8x1..3
-  expect_refusal "colreduce --sizes=3..1x8: an empty range" "empty range '3..1x8'" "$cw_prog" --sizes=3..1x8
-  printf '\000\000\000\000\000\000\360\077\000\000\000\000\000\000\000\100\000\000\000\000\000\000\370\177' >"$CW_ROBUST_DIR/nan.bin"
-  expect_refusal "colreduce --input holding a NaN: exit 2 before the device probe" "not finite \(element 2\)" \
-    "$cw_prog" --n=3 --input="$CW_ROBUST_DIR/nan.bin"
-else
-  t_skip "colreduce: --sizes grammar and input contents" "colreduce/bin/colreduce is not built (make all first)"
-fi
-
 # make -n prints and runs nothing; make report without a GPU says so first and stops. In a
-# copy of the top-level Makefile, common/ and vecmax/ without build outputs (a clean clone).
+# copy of the top-level Makefile, common/ and the first assignment without build outputs (a
+# clean clone).
 cw_root=$(cd "$CW_COMMON_DIR/.." && pwd)
+cw_one=$(bash "$CW_COMMON_DIR/scripts/assignments.sh" | awk '{ print $1 }')
 cw_clone=$CW_TEST_TMP/clean-clone
 rm -rf "$cw_clone"; mkdir -p "$cw_clone"
-tar -C "$cw_root" --exclude=./common/build --exclude=./common/bin --exclude=./vecmax/build --exclude=./vecmax/bin \
-  -cf - ./Makefile ./common ./vecmax | tar -C "$cw_clone" -xf -
-CW_CASE_TIMEOUT=120 t_run make -C "$cw_clone/vecmax" -n profile
-if [ "$T_STATUS" -eq 0 ] && [ ! -e "$cw_clone/vecmax/build/runs" ] && ! grep -q 'staging in' "$T_OUT" "$T_ERR"; then
+tar -C "$cw_root" --exclude=./common/build --exclude=./common/bin --exclude="./$cw_one/build" --exclude="./$cw_one/bin" \
+  -cf - ./Makefile ./common "./$cw_one" | tar -C "$cw_clone" -xf -
+CW_CASE_TIMEOUT=120 t_run make -C "$cw_clone/$cw_one" -n profile
+if [ "$T_STATUS" -eq 0 ] && [ ! -e "$cw_clone/$cw_one/build/runs" ] && ! grep -q 'staging in' "$T_OUT" "$T_ERR"; then
   t_pass "make -n profile on a clean clone runs nothing (no staged run)"
 else
-  t_fail "make -n profile on a clean clone runs nothing (no staged run)" "exit $T_STATUS; $(ls "$cw_clone/vecmax/build/runs" 2>/dev/null | head -n 1)"
+  t_fail "make -n profile on a clean clone runs nothing (no staged run)" "exit $T_STATUS; $(ls "$cw_clone/$cw_one/build/runs" 2>/dev/null | head -n 1)"
 fi
 # In a built tree make -n lists only what would run: common's devinfo, just brought up to date.
 make -C "$CW_COMMON_DIR" --no-print-directory bin/devinfo >"$CW_TEST_TMP/make.log" 2>&1
@@ -144,7 +127,7 @@ if cw_gpus=$(nvidia-smi -L 2>/dev/null) && [ "${cw_gpus#GPU}" != "$cw_gpus" ]; t
 else
   CW_CASE_TIMEOUT=120 t_run make -C "$cw_clone" --no-print-directory report
   if [ "$T_STATUS" -ne 0 ] && head -n 1 "$T_ERR" | grep -q 'no usable CUDA GPU.*make plots' &&
-     ! grep -q . "$T_OUT" && [ ! -e "$cw_clone/vecmax/bin" ] && [ ! -e "$cw_clone/vecmax/build/runs" ]; then
+     ! grep -q . "$T_OUT" && [ ! -e "$cw_clone/$cw_one/bin" ] && [ ! -e "$cw_clone/$cw_one/build/runs" ]; then
     t_pass "make report without a GPU: one line first, nothing built or staged"
   else
     t_fail "make report without a GPU: one line first, nothing built or staged" "exit $T_STATUS: $(head -n 1 "$T_OUT" "$T_ERR" | tr '\n' ' ')"

@@ -106,7 +106,7 @@ sanitize synccheck "pi: synccheck, kernels 1, 2 and single" $P $S --only=1,2,sin
 sanitize initcheck "pi: initcheck, kernels 1, 2 and single" $P $S --only=1,2,single
 
 # make profile's recipe at a small size (niter 2^20, every profiled version and precision):
-# ncu accepts every metric of PI_METRICS, each of the 8 version labels has a row for each of
+# ncu accepts every metric of PROFILE_METRICS, each of the 8 version labels has a row for each of
 # them, and the figure and the README's counter table are made from the file. Skipped without
 # a GPU or without Nsight Compute (ncu_profile.sh --check says which).
 # The profile's rows: each of the 8 version labels has a row of every metric, all at n = 2^20.

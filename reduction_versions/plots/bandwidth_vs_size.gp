@@ -36,7 +36,7 @@ set logscale y
 set format x "2^{%L}"
 set yrange [*:2 * ceiling]
 # Bottom right: the only corner no curve crosses (the GPU curves rise to the copy line on the
-# right, the CPU curve stays near 10-20 GB/s).
+# right, the CPU curve stays low and flat).
 set key bottom right box opaque font ",9" maxrows 5
 set arrow from graph 0, first ceiling to graph 1, first ceiling nohead dt 2 lw 2 lc rgb "#c03030"
 set label sprintf("device-to-device copy: %.0f GB/s", ceiling) at graph 0.6, first ceiling offset 0,0.7 tc rgb "#c03030"

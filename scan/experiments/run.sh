@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the look-back tuning experiment on the local GPU (about 2 minutes on an
-# H100, most of it compiling the variants). Output: results/lookback_tuning.csv, or in $OUT/
+# Builds and runs the look-back tuning experiment on the local GPU (most of the time goes to
+# compiling the variants). Output: results/lookback_tuning.csv, or in $OUT/
 # when set; `run.sh h200` writes results/h200/lookback_tuning.csv (the same experiment on a
 # second GPU, kept beside the first). CW_TUNING_FILTER=word,word runs only the variants whose
 # names contain one of the words (a quick look; not for the committed CSV).

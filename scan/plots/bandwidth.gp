@@ -1,6 +1,6 @@
 # Effective bandwidth of each scan, counting the bytes a scan must move (n int32 read and
 # written), against n, with the device-to-device copy bandwidth measured in the same run.
-# Logarithmic y: the bandwidths span three decades (a few GB/s at 2^10, thousands at 2^28).
+# Logarithmic y: the bandwidths span orders of magnitude from 2^10 to 2^28 (results/sweep.csv).
 #   gnuplot -c plots/bandwidth.gp results/sweep.csv figures/bandwidth.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2

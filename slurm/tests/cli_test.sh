@@ -80,11 +80,11 @@ for f in ./*.sbatch; do
   [ -n "$sl_first" ] || sl_first=$sl_block
   [ "$sl_block" = "$sl_first" ] || sl_bad="$sl_bad $f: its lines differ from the others';"
   grep -q '\. "$cw_d/slurm/find_repo.sh"' <<<"$sl_block" || sl_bad="$sl_bad $f: does not source slurm/find_repo.sh;"
-  [ "$(wc -l <<<"$sl_block")" -le 8 ] || sl_bad="$sl_bad $f: more than a few lines (a copy of the finder?);"
+  [ "$(wc -l <<<"$sl_block")" -le 5 ] || sl_bad="$sl_bad $f: more than three lines between the markers (a copy of the finder?);"
 done
 grep -q '^[^#]*\. slurm/lib.sh' find_repo.sh || sl_bad="$sl_bad find_repo.sh does not source lib.sh;"
-if [ -z "$sl_bad" ]; then t_pass "every job script finds the repository through find_repo.sh, with the same few lines ($(ls ./*.sbatch | wc -l) scripts)"
-else t_fail "every job script finds the repository through find_repo.sh, with the same few lines" "$sl_bad"; fi
+if [ -z "$sl_bad" ]; then t_pass "every job script finds the repository through find_repo.sh, with the same three lines ($(ls ./*.sbatch | wc -l) scripts)"
+else t_fail "every job script finds the repository through find_repo.sh, with the same three lines" "$sl_bad"; fi
 
 sl_bad=$(grep -H '^#SBATCH' ./*.sbatch | grep -v '#SBATCH [^ ]* *# ')
 if [ -z "$sl_bad" ]; then t_pass "every #SBATCH line has a comment"; else t_fail "every #SBATCH line has a comment" "$(echo "$sl_bad" | head -n 1)"; fi

@@ -33,8 +33,8 @@
 #   CW_CLUSTER_TIMEOUT  seconds for the whole script (default 540); the jobs get what is left
 #                       after the start, less 45 s for the checks and the stop
 #   CW_CLUSTER_PROFILE  1: submit the profile job too (--profile; needs ncu). Default 0: the
-#                       jobs alone took 351 s on an H100 and `make profile` adds about 40 s per
-#                       assignment, more than one 600-s call allows
+#                       jobs alone take most of one 600-s call (cluster_record.txt has the
+#                       times), and `make profile` adds an ncu run per version and size
 #   CW_CLUSTER_SWEEP_ARRAY  1: vecmax's sweep as the job array and its gather (--sweep-array)
 #                       instead of inside the vecmax job
 #   SMS_DEFAULT         passed on to the jobs' builds: SMS_DEFAULT=75 stands for a CUDA 12-style

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the single-pass tuning experiment on the local GPU (a few minutes on an
-# H100, about half of it compiling). Built here for the local GPU alone (-arch=native), so
+# Builds and runs the single-pass tuning experiment on the local GPU (much of the time goes to
+# compiling). Built here for the local GPU alone (-arch=native), so
 # that the sm_80+ load variant is the real one; `make experiments` only checks that it builds.
 # Output: results/single_pass_tuning.csv (or $OUT/single_pass_tuning.csv when OUT is set),
 # replaced only when the whole experiment succeeded; a failed run leaves it as it was.

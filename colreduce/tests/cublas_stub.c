@@ -1,9 +1,9 @@
-/* A stand-in libcublas.so.11 for the legacy phase (common/scripts/legacy_build.sh packs it, built
- * with gcc; common/scripts/gpu_session.sh legacy puts it on LD_LIBRARY_PATH). The GPU machine has
- * CUDA 13 only, and the real cuBLAS 11 is too large to carry: with this library colreduce's
- * CUDA 11.8 build loads and runs every version but `cublas`, whose cublasCreate fails with
+/* A stand-in libcublas.so.11 for the legacy phase (colreduce/tests/legacy_pack.sh builds it with
+ * gcc when common/scripts/legacy_build.sh packs the tree; common/scripts/gpu_session.sh legacy
+ * puts it on LD_LIBRARY_PATH). The GPU machine has CUDA 13 only, and the real cuBLAS 11 is too
+ * large to carry: with this library colreduce's CUDA 11.8 build loads and runs every version but `cublas`, whose cublasCreate fails with
  * CUBLAS_STATUS_NOT_INITIALIZED, so that the program stops with its one-line cuBLAS error
- * (exit 3). It exports the cuBLAS symbols colreduce's binary needs (legacy_build.sh checks
+ * (exit 3). It exports the cuBLAS symbols colreduce's binary needs (legacy_pack.sh checks
  * the list against `nm -D`), under the version node libcublas.so.11 as the real library does.
  * Never linked into anything: the binaries are linked against the real cuBLAS 11. */
 #include <stddef.h>
