@@ -175,13 +175,13 @@ clean:
 # The program's versions, for recipes: $(call versions,PROPERTIES[,PLUS[,MINUS]]) is a shell
 # command substitution printing, one per line and in the registry's order, the label of every
 # line of `$(BIN) --list-versions` ("LABEL validated|demonstration baseline|kernel
-# default|opt-in") that has each word of PROPERTIES (none: every version), or is one of the
+# default|opt-in gpu|host") that has each word of PROPERTIES (none: every version), or is one of the
 # labels PLUS, and is not one of the labels MINUS; $(call version_list,...) is the same list
 # comma-separated, for --only. The labels a recipe names itself (PLUS, MINUS, one --only=) are
 # the experiment's own parameter: each in one variable that says which table or figure of the
 # report it reproduces.
 list_versions = $(BIN) --list-versions | awk -v props='$(strip $(1))' -v plus=' $(strip $(2)) ' -v minus=' $(strip $(3)) ' \
-  'BEGIN { n = split(props, want, " ") } { ok = 1; for (i = 1; i <= n; i++) if (want[i] != $$2 && want[i] != $$3 && want[i] != $$4) ok = 0 } \
+  'BEGIN { n = split(props, want, " ") } { ok = 1; for (i = 1; i <= n; i++) if (want[i] != $$2 && want[i] != $$3 && want[i] != $$4 && want[i] != $$5) ok = 0 } \
    (ok || index(plus, " " $$1 " ")) && !index(minus, " " $$1 " ") { print $$1 }'
 versions = $$($(call list_versions,$(1),$(2),$(3)))
 version_list = $$($(call list_versions,$(1),$(2),$(3)) | paste -sd, -)

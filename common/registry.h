@@ -22,6 +22,7 @@ struct VersionInfo {
     bool validated = true;    // false: a labelled demonstration (a racy or buggy original), never PASS/FAIL
     bool is_baseline = false; // the library baseline (CUB, Thrust, cuBLAS): speed-ups are against it
     bool by_default = true;   // false: runs only when --only names it
+    bool on_host = false;     // a CPU version: timed by the host clock; a run of these alone needs no GPU
 };
 
 // An entry with its identity filled in (label, kernel, one-line summary, whether it is the
@@ -85,15 +86,16 @@ std::string versions_help(const std::vector<Entry>& registry) {
 
 // --list-versions: one line per entry, in registry order, for Makefiles, scripts and tests
 // (the one place a list of labels comes from):
-//   LABEL validated|demonstration baseline|kernel default|opt-in
+//   LABEL validated|demonstration baseline|kernel default|opt-in gpu|host
 // e.g. `awk '$3 == "kernel" && $4 == "default" { print $1 }'`. Returns true when it printed
 // (the program then exits 0; run_main checks that standard output was written).
 template <typename Entry>
 bool list_versions_if_asked(const SharedOptions& options, const std::vector<Entry>& registry) {
     if (!options.list_versions) return false;
     for (const Entry& e : registry)
-        std::printf("%s %s %s %s\n", e.label.c_str(), e.validated ? "validated" : "demonstration",
-                    e.is_baseline ? "baseline" : "kernel", e.by_default ? "default" : "opt-in");
+        std::printf("%s %s %s %s %s\n", e.label.c_str(), e.validated ? "validated" : "demonstration",
+                    e.is_baseline ? "baseline" : "kernel", e.by_default ? "default" : "opt-in",
+                    e.on_host ? "host" : "gpu");
     return true;
 }
 

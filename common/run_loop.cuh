@@ -55,7 +55,6 @@ class Runner {
 // what is its own (scan's traffic model, pi's reference).
 template <typename Plan>
 struct Version : VersionInfo {
-    bool on_host = false;  // a CPU version: timed by the host clock; a run of these alone needs no GPU
     // Why the version cannot run a plan ("" when it can); unset: it runs every plan.
     std::function<std::string(const Plan&)> cannot_run;
     // Device bytes the version allocates beyond the program's own buffers.
