@@ -202,12 +202,6 @@ void launch_single(long long niter, double h, long long blocks, int threads, dou
     CUDA_CHECK_LAUNCH();
 }
 
-Policy Policy::for_device(int cc_major, int cc_minor) {
-    (void)cc_major;
-    (void)cc_minor;
-    return Policy{256};  // every architecture alike: see pi_kernels.cuh
-}
-
 template <typename T>
 long long single_grid(long long niter, int threads, int sm_count) {
     const long long tiles = niter / kTileTerms;
