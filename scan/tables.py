@@ -275,7 +275,7 @@ def sci(x):
     return "%se%d" % (mant, int(exp))
 
 
-def rows_of(rows, version, n, mode=None, validated_only=False):
+def rows_of(rows, version, n, mode=None):
     return [r for r in rows if r["version"] == version and int(r["n"]) == n and (mode is None or r["mode"] == mode)]
 
 
@@ -528,18 +528,12 @@ def report_prose(rep):
 
 
 def prose_values(readme, table, sweep, mse, tuning, rep):
-    """Every number of the prose that comes from results/: computed here; a placeholder for
-    the markers of a CSV that does not exist yet."""
-    values, missing = {}, []
-    for prefix, rows, fn in (("t_", table, lambda: table_prose(table, sweep)), ("sw_", sweep, lambda: sweep_prose(sweep, table)),
-                             ("mse_", mse, lambda: mse_prose(mse)), ("tu_", tuning, lambda: tuning_prose(tuning)),
-                             ("rep_", rep, lambda: report_prose(rep))):
+    """Every number of the prose that comes from results/, from the CSVs that exist."""
+    values = {}
+    for rows, fn in ((table, lambda: table_prose(table, sweep)), (sweep, lambda: sweep_prose(sweep, table)),
+                     (mse, lambda: mse_prose(mse)), (tuning, lambda: tuning_prose(tuning)), (rep, lambda: report_prose(rep))):
         if rows:
             values.update(fn())
-        else:
-            missing.append(prefix)
-    if not (table and sweep):
-        missing.append("tsw_")
     for name, text in values.items():
         readme.value(name, text)
     return values
