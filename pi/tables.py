@@ -1,39 +1,33 @@
 #!/usr/bin/env python3
-"""Regenerates every table of pi/README.md from results/*.csv (run by `make tables`).
+"""Regenerates every table and number-carrying sentence of pi/README.md from results/*.csv
+(`make tables`); columns are read by name, so earlier CSV layouts work too.
 
-    python3 tables.py [RESULTS_DIR [README]]
-
-Columns are read by name, so both CSV layouts work: the earlier one (assignment, version,
-kernel, precision, ...) and the current one (the core columns first, then precision,
-abs_error and pi's own). The README is written once, atomically, with every table.
-"""
+    python3 tables.py [RESULTS_DIR [README]]"""
 import math
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from readme_tables import Readme, in_base_unit, join_words, md_table, read_csv, sci, span, wrap  # noqa: E402
-from readme_tables import load as load_csv, pow2 as p2  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
+from readme_tables import (Readme, Table, fill, in_base_unit, join_words, load as load_csv, md_table,  # noqa: E402
+                           numbered, placeholder_table, pow2 as p2, read_csv, sci, span, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
+RUN_PLACEHOLDER, PROFILE_PLACEHOLDER = "(run make report)", "(run make profile)"
+NAN = float("nan")
+# The README's own names of the versions (the report's "kernel 1"/"kernel 2"); others go by label.
+NAME = {"1": "kernel 1", "2": "kernel 2", "thrust": "Thrust", "cpu": "CPU", "cpu_omp": "CPU OMP",
+        "cpu_report": "report's CPU"}
+# The errors table leaves out two double columns (kernel 1 and OpenMP), keeping it 13 columns wide.
+ERRORS_OMIT = {("1", "double"), ("cpu_omp", "double")}
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def report_tables():
-    """The report's numbers (original/report_001.csv, transcribed from its two tables), in us:
-    {1: {n: (kernel 2, CPU)}, 2: {n: (kernel 1, kernel 2)}}."""
-    rows = read_csv(os.path.join(HERE, "original", "report_001.csv"), comments=True)
-    t = {"1": {}, "2": {}}
-    for r in rows:
-        t[r["table"]].setdefault(int(r["n"]), {})[r["version"]] = float(r["time_us"])
-    return ({n: (v.get("2", float("nan")), v.get("cpu", float("nan"))) for n, v in t["1"].items()},
-            {n: (v.get("1", float("nan")), v.get("2", float("nan"))) for n, v in t["2"].items()})
-
-
-REPORT_T1, REPORT_T2 = report_tables()
+# The report's numbers (original/report_001.csv, its two tables) in us: {table: {n: {version: us}}}.
+REPORT = {"1": {}, "2": {}}
+for _r in read_csv(os.path.join(HERE, "original", "report_001.csv"), comments=True):
+    REPORT[_r["table"]].setdefault(int(_r["n"]), {})[_r["version"]] = float(_r["time_us"])
 
 # Per 64 terms (one tile) in the inner loop of version single, counted in `cuobjdump -sass`
 # of the sm_90 build (CUDA 13.0; see the README, "How close to the chip's limit"):
@@ -52,196 +46,178 @@ def load(name):
     return load_csv(RESULTS, name)
 
 
-def pick(rows, version, precision, n):
-    for r in rows:
-        if r["version"] == version and r["precision"] == precision and int(r["n"]) == n:
-            return r
-    return None
-
-
 def num(row, key):
-    if row is None or row.get(key, "") in ("", "nan"):
-        return float("nan")
-    return float(row[key])
+    return NAN if row is None or row.get(key, "") in ("", "nan") else float(row[key])
+
+
+def pick(rows, version, precision, n):
+    return next((r for r in rows if r["version"] == version and r["precision"] == precision and int(r["n"]) == n),
+                None)
+
+
+def gpu(r):
+    return not r["version"].startswith("cpu")
+
+
+def us(x):
+    return "{:,.1f}".format(x) if x < 1000 else "{:,.0f}".format(x)
 
 
 def fmt_us(v):
-    return "" if math.isnan(v) else ("{:.1f}".format(v) if v < 1000 else "{:,.0f}".format(v))
+    return "" if math.isnan(v) else us(v)
 
 
-def cell_us(row, key="kernel_us"):
-    """A row's time in us (kernel_us, or total_us) as tables 1 and 2 show it; empty for a missing row."""
-    return fmt_us(num(row, key))
-
-
-def pow2_label(n):
+def p64(n):
+    """2^k·64 (the report's way of writing its sizes) for a power of two ≥ 64."""
     k = int(round(math.log2(n)))
-    if 2 ** k == n and k >= 6:
-        return "2^{}·64 = {}".format(k - 6, n)
-    return str(n)
+    return "2^{}·64".format(k - 6) if 2 ** k == n and k >= 6 else "{:,}".format(n)
+
+
+def pct(x, digits=0):
+    return "" if x is None or math.isnan(x) else "{:.{}f} %".format(x, digits)
 
 
 def missing(name):
     return "_No results yet: run `make report` (writes results/{})._".format(name)
 
 
-def table1():
-    rows = load("table1.csv")
-    if rows is None:
-        return missing("table1.csv")
-    sizes = sorted({int(r["n"]) for r in rows})
-    out = []
-    for n in sizes:
-        k2, cpu, omp, single = (pick(rows, v, "float", n) for v in ("2", "cpu", "cpu_omp", "single"))
-        rep = REPORT_T1.get(n, (float("nan"), float("nan")))
-        out.append({
-            "n": pow2_label(n),
-            "rk2": fmt_us(rep[0]), "rcpu": fmt_us(rep[1]),
-            "k2": cell_us(k2), "k2t": cell_us(k2, "total_us"),
-            "cpu": cell_us(cpu), "omp": cell_us(omp),
-            "single": cell_us(single),
-            "sp": "{:.0f}".format(num(cpu, "kernel_us") / num(k2, "total_us")) if k2 and cpu else "",
-        })
-    return md_table(out, [
-        ("n", "iterations (chunk 64)", "{}"),
-        ("rk2", "report: kernel 2 (us)", "{}"), ("rcpu", "report: CPU (us)", "{}"),
-        ("k2", "kernel 2, kernel only (us)", "{}"), ("k2t", "kernel 2 + copy + host sum (us)", "{}"),
-        ("cpu", "CPU 1 thread (us)", "{}"), ("omp", "CPU OpenMP (us)", "{}"),
-        ("single", "single launch (us)", "{}"),
-        ("sp", "CPU 1 thread / kernel 2 total", "{}"),
-    ])
-
-
-def table2():
-    rows = load("table2.csv")
-    if rows is None:
-        return missing("table2.csv")
-    sizes = sorted({int(r["n"]) for r in rows})
-    out = []
-    for n in sizes:
-        rep = REPORT_T2.get(n, (float("nan"), float("nan")))
-        k1, k2, s, t = (pick(rows, v, "float", n) for v in ("1", "2", "single", "thrust"))
-        k1d, k2d = (pick(rows, v, "double", n) for v in ("1", "2"))
-        out.append({
-            "n": pow2_label(n), "r1": fmt_us(rep[0]), "r2": fmt_us(rep[1]),
-            "k1": cell_us(k1), "k1t": cell_us(k1, "total_us"),
-            "k2": cell_us(k2), "k2t": cell_us(k2, "total_us"),
-            "ratio": "{:.2f}".format(num(k1, "kernel_us") / num(k2, "kernel_us")) if k1 and k2 else "",
-            "k1d": cell_us(k1d), "k2d": cell_us(k2d),
-            "s": cell_us(s), "t": cell_us(t),
-        })
-    return md_table(out, [
-        ("n", "iterations (chunk 64)", "{}"),
-        ("r1", "report: kernel 1 (us)", "{}"), ("r2", "report: kernel 2 (us)", "{}"),
-        ("k1", "kernel 1 (us)", "{}"), ("k2", "kernel 2 (us)", "{}"), ("ratio", "kernel 1 / kernel 2", "{}"),
-        ("k1t", "kernel 1 + copy + host sum (us)", "{}"), ("k2t", "kernel 2 + copy + host sum (us)", "{}"),
-        ("k1d", "kernel 1, double (us)", "{}"), ("k2d", "kernel 2, double (us)", "{}"),
-        ("s", "single, float (us)", "{}"), ("t", "Thrust, float (us)", "{}"),
-    ])
-
-
 def limit_terms_per_s(precision, which, device):
     """Terms/s at the chip's limit for version single: `which` is "pipe" or "issue"."""
     if "H100" not in device:
-        return float("nan")
+        return NAN
     s = SASS[precision]
-    if which == "pipe":
-        per_term = s["pipe_per_tile"] / 64.0
-        lanes = s["lanes"]
-    else:
-        per_term = s["all_per_tile"] / 64.0
-        lanes = ISSUE_LANES
-    return H100["sms"] * lanes * H100["ghz"] * 1e9 / per_term
+    per_term, lanes = (s["pipe_per_tile"], s["lanes"]) if which == "pipe" else (s["all_per_tile"], ISSUE_LANES)
+    return H100["sms"] * lanes * H100["ghz"] * 1e9 / (per_term / 64.0)
 
 
-def bench():
-    rows = load("bench.csv")
-    if rows is None:
-        return missing("bench.csv"), missing("bench.csv")
-    out = []
+# ---- tables ---------------------------------------------------------------------------------
+
+def by_n(rows):
+    """One row per size: {"n": n, (version, precision): CSV row}."""
+    out = {}
     for r in rows:
-        out.append({
-            "version": r["version"], "precision": r["precision"],
-            "kernel_us": num(r, "kernel_us"), "total_us": num(r, "total_us"),
-            "g": num(r, "gterms_per_s"), "vs_thrust": num(r, "speedup_vs_baseline"),
-            "vs_cpu": num(r, "speedup_vs_cpu"), "vs_omp": num(r, "speedup_vs_cpu_omp"),
-            "est": r["estimate"], "err": num(r, "abs_error"), "tol": num(r, "tolerance"),
-            "ok": "PASS" if r["result_ok"] == "1" else "FAIL",
-        })
-    t = md_table(out, [
-        "version", "precision",
-        ("kernel_us", "kernel (us)", "{:.1f}"), ("total_us", "+ copy + finish (us)", "{:.1f}"),
-        ("g", "Gterms/s", "{:.1f}"), ("vs_thrust", "× Thrust", "{:.2f}"),
-        ("vs_cpu", "× CPU 1 thread", "{:.0f}"), ("vs_omp", "× CPU OpenMP", "{:.1f}"),
-        ("est", "estimate", "{}"), ("err", "abs error", "{:.2e}"), ("tol", "bound", "{:.1e}"),
-        ("ok", "result", "{}"),
-    ], bold=lambda row: row["version"] == "single")
-    # Targets and fraction of the chip's limit for the single-launch versions.
-    tg = []
-    for x in targets_data(rows):
-        prec, g, pipe, issue = x["prec"], x["g"], x["pipe"], x["issue"]
-        tg.append({
-            "prec": prec, "g": g, "gt": x["gt"], "x": x["x"],
-            "target": "≥ {}× Thrust, error ≤ {:g}".format(x["factor"], x["err_limit"]),
-            "err": x["err"], "met": "met" if x["met"] else "NOT met",
-            "pipe": "{} {:.0f} ({:.0%})".format(SASS[prec]["pipe"], pipe, g / pipe) if not math.isnan(pipe) else "n/a",
-            "issue": "{:.0f} ({:.0%})".format(issue, g / issue) if not math.isnan(issue) else "n/a",
-        })
-    t2 = md_table(tg, [
-        ("prec", "single, precision", "{}"), ("g", "Gterms/s", "{:.0f}"), ("gt", "Thrust Gterms/s", "{:.0f}"),
-        ("x", "× Thrust", "{:.2f}"), ("err", "abs error", "{:.2e}"), "target",
-        ("met", "", "{}"), ("pipe", "pipe limit, Gterms/s (fraction)", "{}"),
-        ("issue", "issue limit, Gterms/s (fraction)", "{}"),
-    ])
-    return t, t2
+        out.setdefault(int(r["n"]), {"n": int(r["n"])}).setdefault((r["version"], r["precision"]), r)
+    return [out[n] for n in sorted(out)]
 
 
-def errors():
-    rows = load("error.csv")
-    if rows is None:
-        return missing("error.csv")
-    sizes = sorted({int(r["n"]) for r in rows})
-    cols = [("1", "float"), ("2", "float"), ("single", "float"), ("thrust", "float"), ("cpu", "float"),
-            ("cpu_omp", "float"), ("cpu_report", "float"), ("2", "double"), ("single", "double"),
-            ("thrust", "double"), ("cpu", "double")]
+def at(v, p="float", key="kernel_us"):
+    return lambda g: num(g.get((v, p)), key)
+
+
+def report(table, v):
+    return lambda g: REPORT[table].get(g["n"], {}).get(v, NAN)
+
+
+def over(a, b, spec):
+    """The ratio of two cells of a size's row, formatted; empty when either row is missing."""
+    return lambda g: spec.format(a(g) / b(g)) if g.get(a.row) and g.get(b.row) else ""
+
+
+def cell(v, p="float", key="kernel_us"):
+    f = at(v, p, key)
+    f.row = (v, p)
+    return f
+
+
+def iterations(g):
+    return p64(g["n"]) + " = {}".format(g["n"]) if "·" in p64(g["n"]) else str(g["n"])
+
+
+def targets_data(rows):
+    """Targets of version single at bench.csv's size: one record per precision."""
     out = []
-    for n in sizes:
-        row = {"n": str(n), "h2": "{:.1e}".format(1.0 / (12.0 * n * n))}
-        for v, p in cols:
-            r = pick(rows, v, p, n)
-            row[v + p] = "" if r is None else "{:.1e}".format(num(r, "abs_error"))
-        out.append(row)
-    names = {"1": "k1", "2": "k2", "single": "single", "thrust": "Thrust", "cpu": "CPU",
-             "cpu_omp": "CPU OMP", "cpu_report": "report's CPU"}
-    spec = [("n", "iterations", "{}"), ("h2", "h²/12", "{}")]
-    spec += [(v + p, "{} {}".format(names[v], "f" if p == "float" else "d"), "{}") for v, p in cols]
-    return md_table(out, spec)
+    for prec, factor, err_limit in (("float", 2.5, 1e-6), ("double", 1.2, 1e-12)):
+        s = next((r for r in rows if r["version"] == "single" and r["precision"] == prec), None)
+        th = next((r for r in rows if r["version"] == "thrust" and r["precision"] == prec), None)
+        if s is None:
+            continue
+        g, gt = num(s, "gterms_per_s"), num(th, "gterms_per_s")
+        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th, "g": g, "gt": gt,
+                    "x": g / gt if gt else NAN, "err": num(s, "abs_error"),
+                    "met": (g >= factor * gt) and (num(s, "abs_error") <= err_limit),
+                    "pipe": limit_terms_per_s(prec, "pipe", s["device"]) / 1e9,
+                    "issue": limit_terms_per_s(prec, "issue", s["device"]) / 1e9})
+    return out
+
+
+def limit_cell(x, which):
+    lim = x[which]
+    return "n/a" if math.isnan(lim) else "{}{:.0f} ({:.0%})".format(
+        SASS[x["prec"]]["pipe"] + " " if which == "pipe" else "", lim, x["g"] / lim)
+
+
+def error_columns(rows):
+    pairs = [p for p in dict.fromkeys((r["version"], r["precision"]) for r in rows or []) if p not in ERRORS_OMIT]
+    return [("n", "iterations"), (lambda g: "{:.1e}".format(1.0 / (12.0 * g["n"] ** 2)), "h²/12")] + [
+        (lambda g, v=v, p=p: "{:.1e}".format(num(g[v, p], "abs_error")) if (v, p) in g else "",
+         "{} {}".format(NAME.get(v, v).replace("kernel ", "k"), p[0])) for v, p in pairs]
+
+
+def tables(prof, errors):
+    us_col = lambda f, heading: (f, heading, fmt_us)  # noqa: E731
+    k1, k2, k1d, k2d = cell("1"), cell("2"), cell("1", "double"), cell("2", "double")
+    k1t, k2t, cpu = cell("1", key="total_us"), cell("2", key="total_us"), cell("cpu")
+    return [
+        Table("table1", "table1.csv", [
+            (iterations, "iterations (chunk 64)"), us_col(report("1", "2"), "report: kernel 2 (us)"),
+            us_col(report("1", "cpu"), "report: CPU (us)"), us_col(k2, "kernel 2, kernel only (us)"),
+            us_col(k2t, "kernel 2 + copy + host sum (us)"), us_col(cpu, "CPU 1 thread (us)"),
+            us_col(at("cpu_omp"), "CPU OpenMP (us)"), us_col(at("single"), "single launch (us)"),
+            (over(cpu, k2t, "{:.0f}"), "CPU 1 thread / kernel 2 total")],
+            rows=by_n, missing=missing("table1.csv"), empty=True),
+        Table("table2", "table2.csv", [
+            (iterations, "iterations (chunk 64)"), us_col(report("2", "1"), "report: kernel 1 (us)"),
+            us_col(report("2", "2"), "report: kernel 2 (us)"), us_col(k1, "kernel 1 (us)"),
+            us_col(k2, "kernel 2 (us)"), (over(k1, k2, "{:.2f}"), "kernel 1 / kernel 2"),
+            us_col(k1t, "kernel 1 + copy + host sum (us)"), us_col(k2t, "kernel 2 + copy + host sum (us)"),
+            us_col(k1d, "kernel 1, double (us)"), us_col(k2d, "kernel 2, double (us)"),
+            us_col(at("single"), "single, float (us)"), us_col(at("thrust"), "Thrust, float (us)")],
+            rows=by_n, missing=missing("table2.csv"), empty=True),
+        Table("errors", "error.csv", error_columns(errors), rows=by_n, missing=missing("error.csv"), empty=True),
+        Table("bench", "bench.csv", [
+            "version", "precision", ("kernel_us", "kernel (us)", "{:.1f}"), ("total_us", "+ copy + finish (us)", "{:.1f}"),
+            ("gterms_per_s", "Gterms/s", "{:.1f}"), ("speedup_vs_baseline", "× Thrust", "{:.2f}"),
+            ("speedup_vs_cpu", "× CPU 1 thread", "{:.0f}"), ("speedup_vs_cpu_omp", "× CPU OpenMP", "{:.1f}"),
+            ("estimate", "estimate"), ("abs_error", "abs error", "{:.2e}"), ("tolerance", "bound", "{:.1e}"),
+            (lambda r: "PASS" if r["result_ok"] == "1" else "FAIL", "result")],
+            bold=lambda r: r["version"] == "single", missing=missing("bench.csv"), empty=True),
+        Table("targets", "bench.csv", [
+            ("prec", "single, precision"), ("g", "Gterms/s", "{:.0f}"), ("gt", "Thrust Gterms/s", "{:.0f}"),
+            ("x", "× Thrust", "{:.2f}"), ("err", "abs error", "{:.2e}"),
+            (lambda x: "≥ {}× Thrust, error ≤ {:g}".format(x["factor"], x["err_limit"]), "target"),
+            (lambda x: "met" if x["met"] else "NOT met", ""),
+            (lambda x: limit_cell(x, "pipe"), "pipe limit, Gterms/s (fraction)"),
+            (lambda x: limit_cell(x, "issue"), "issue limit, Gterms/s (fraction)")],
+            rows=targets_data, missing=missing("bench.csv"), empty=True),
+        Table("profile", "profile.csv", [
+            ("v", "version"), ("p", "precision"), ("k", "kernel (longest)"), us_col(lambda r: r["t_us"],
+                                                                                   "time under ncu (us)"),
+            ("ghz", "SM clock (GHz)", "{:.3f}"), (lambda r: pct(100 * r["active"], 1), "SMs active"),
+            (pipe_cell("FMA"), "FMA pipe (cycles busy)"), (pipe_cell("FP64"), "FP64 pipe (cycles busy)"),
+            (pipe_cell("XU"), "XU pipe"), (lambda r: pct(r["issue"], 1), "issue slots"), ("busiest", "busiest pipe"),
+            ("ipt", "instructions per term", "{:.2f}")],
+            rows=lambda rows: [dict(r, v=NAME.get(v, v), p=p, k=r["kernel"] + (
+                " (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else "")) for (v, p), r in prof.items()],
+            missing=placeholder_table(["version"], PROFILE_PLACEHOLDER), empty=True),
+    ]
 
 
 def report_formula():
     rows = (load("table1.csv") or []) + (load("error.csv") or [])
-    rep = sorted({int(r["n"]) for r in rows if r["version"] == "cpu_report"})
-    if not rep:
-        return missing("table1.csv / error.csv")
     out = []
-    for n in rep:
+    for n in sorted({int(r["n"]) for r in rows if r["version"] == "cpu_report"}):
         r = next(r for r in rows if r["version"] == "cpu_report" and int(r["n"]) == n)
-        f = next((x for x in rows if x["version"] == "cpu" and x["precision"] == "float" and int(x["n"]) == n), None)
-        d = next((x for x in rows if x["version"] == "cpu" and x["precision"] == "double" and int(x["n"]) == n), None)
-        out.append({"n": str(n), "rep": r["estimate"], "rerr": num(r, "abs_error"), "two_h": 2.0 / n,
-                    "f": f["estimate"] if f else "", "ferr": num(f, "abs_error"),
-                    "derr": num(d, "abs_error")})
+        f, d = pick(rows, "cpu", "float", n), pick(rows, "cpu", "double", n)
+        out.append({"n": n, "rep": r["estimate"], "rerr": num(r, "abs_error"), "two_h": 2.0 / n,
+                    "f": f["estimate"] if f else "", "ferr": num(f, "abs_error"), "derr": num(d, "abs_error")})
     return md_table(out, [
-        ("n", "iterations", "{}"), ("rep", "report's code, x = h(i − 0.5)", "{}"),
-        ("rerr", "its error", "{:.2e}"), ("two_h", "2h", "{:.2e}"),
-        ("f", "fixed, x = h(i + 0.5), float", "{}"), ("ferr", "its error", "{:.2e}"),
-        ("derr", "fixed, double: error", "{:.2e}"),
-    ])
+        ("n", "iterations"), ("rep", "report's code, x = h(i − 0.5)"), ("rerr", "its error", "{:.2e}"),
+        ("two_h", "2h", "{:.2e}"), ("f", "fixed, x = h(i + 0.5), float"), ("ferr", "its error", "{:.2e}"),
+        ("derr", "fixed, double: error", "{:.2e}")]) if out else missing("table1.csv / error.csv")
 
 
 # ---- Nsight Compute counters (results/profile.csv, `make profile`) -----------------------
 
-PROFILE_PLACEHOLDER = "(run make profile)"
 M_TIME, M_CLOCK = "gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"
 M_ACTIVE, M_ELAPSED, M_INST = "sm__cycles_active.avg", "sm__cycles_elapsed.avg", "sm__inst_executed.sum"
 M_ISSUE = "smsp__issue_active.avg.pct_of_peak_sustained_active"
@@ -253,14 +229,6 @@ PIPES = [  # name, % of peak (instructions), % of peak (cycles busy, where there
      "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fp64.sum"),
     ("XU", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", None, "sm__inst_executed_pipe_xu.sum"),
 ]
-PROFILED = [(v, p) for p in ("float", "double") for v in ("1", "2", "single", "thrust")]
-NAMES = {"1": "kernel 1", "2": "kernel 2", "single": "single", "thrust": "Thrust"}
-def to_us(value, unit):
-    return in_base_unit(value, unit) * 1e-3
-
-
-def to_ghz(value, unit):
-    return in_base_unit(value, unit) * 1e-9
 
 
 def kernel_short(name):
@@ -270,10 +238,9 @@ def kernel_short(name):
     return base.split("::")[-1] + (sep + args if sep and len(args) <= 16 else "")
 
 
-def load_profile():
-    """{(label, precision): record of the version's main kernel (the longest), None if absent}, n;
-    None when results/profile.csv does not exist yet."""
-    rows = load("profile.csv")
+def load_profile(rows):
+    """{(label, precision): the counters of the version's main (longest) kernel}, in the CSV's
+    order; None without results/profile.csv."""
     if rows is None:
         return None
     by_version = {}
@@ -285,163 +252,112 @@ def load_profile():
     for key, kernels in by_version.items():
         def time_of(k):
             m = kernels[k].get(M_TIME)
-            return to_us(m[0], m[1]) if m else float("nan")
+            return in_base_unit(m[0], m[1]) * 1e-3 if m else NAN
         main_kernel = max(kernels, key=lambda k: (time_of(k) if not math.isnan(time_of(k)) else -1))
         m = kernels[main_kernel]
-
-        def get(metric, conv=None, base=None):
-            if metric not in m:
-                return float("nan")
-            value, unit = m[metric][0], m[metric][1]
-            return conv(value, unit) if conv else (in_base_unit(value, unit) if base else value)
+        get = lambda metric, scale=1.0: in_base_unit(*m[metric][:2]) * scale if metric in m else NAN  # noqa: E731
         n = next(iter(m.values()))[2]
-        rec = {
-            "kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
-            "device": next(iter(m.values()))[3],
-            "t_us": get(M_TIME, to_us), "t_all_us": sum(time_of(k) for k in kernels),
-            "ghz": get(M_CLOCK, to_ghz),
-            "active": get(M_ACTIVE, base="cycle") / get(M_ELAPSED, base="cycle"),
-            "issue": get(M_ISSUE), "sm": get(M_SM),
-            "ipt": get(M_INST, base="inst") * 32.0 / n,
-        }
+        rec = {"kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
+               "device": next(iter(m.values()))[3], "t_us": get(M_TIME, 1e-3),
+               "t_all_us": sum(time_of(k) for k in kernels), "ghz": get(M_CLOCK, 1e-9),
+               "active": get(M_ACTIVE) / get(M_ELAPSED), "issue": get(M_ISSUE), "sm": get(M_SM),
+               "ipt": get(M_INST) * 32.0 / n}
         for name, pct_metric, cycles, count in PIPES:
-            rec[name] = get(pct_metric)
-            rec[name + "_cycles"] = get(cycles) if cycles else float("nan")
-            rec[name + "_ipt"] = get(count, base="inst") * 32.0 / n
+            rec[name], rec[name + "_cycles"] = get(pct_metric), get(cycles) if cycles else NAN
+            rec[name + "_ipt"] = get(count) * 32.0 / n
         busy = [(rec[name], name) for name, _, _, _ in PIPES if not math.isnan(rec[name])]
         rec["busiest"] = max(busy)[1] if busy else ""
         out[key] = rec
     return out
 
 
-def pct(x, digits=0):
-    return "" if x is None or math.isnan(x) else "{:.{}f} %".format(x, digits)
+def opt(spec):
+    return lambda x: "" if math.isnan(x) else spec.format(x)
 
 
-def profile_table(prof):
-    if prof is None:
-        return md_table([{"v": PROFILE_PLACEHOLDER}], [("v", "version", "{}")])
-    out = []
-    for v, p in PROFILED:
-        r = prof.get((v, p))
-        if r is None:
-            out.append({"v": NAMES[v], "p": p, "k": "(not in profile.csv)"})
-            continue
-
-        def pipe(name):
-            both = pct(r[name], 1)
-            if not math.isnan(r[name + "_cycles"]):
-                both += " ({:.1f})".format(r[name + "_cycles"])
-            return both
-        out.append({
-            "v": NAMES[v], "p": p, "k": r["kernel"] + (" (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else ""),
-            "t": fmt_us(r["t_us"]), "ghz": "" if math.isnan(r["ghz"]) else "{:.3f}".format(r["ghz"]),
-            "act": pct(100 * r["active"], 1), "fma": pipe("FMA"), "fp64": pipe("FP64"), "xu": pipe("XU"),
-            "issue": pct(r["issue"], 1), "busiest": r["busiest"],
-            "ipt": "" if math.isnan(r["ipt"]) else "{:.2f}".format(r["ipt"]),
-        })
-    return md_table(out, [
-        ("v", "version", "{}"), ("p", "precision", "{}"), ("k", "kernel (longest)", "{}"),
-        ("t", "time under ncu (us)", "{}"), ("ghz", "SM clock (GHz)", "{}"), ("act", "SMs active", "{}"),
-        ("fma", "FMA pipe (cycles busy)", "{}"), ("fp64", "FP64 pipe (cycles busy)", "{}"), ("xu", "XU pipe", "{}"),
-        ("issue", "issue slots", "{}"), ("busiest", "busiest pipe", "{}"),
-        ("ipt", "instructions per term", "{}"),
-    ])
-
-
+def pipe_cell(name):
+    return lambda r: pct(r[name], 1) + ("" if math.isnan(r[name + "_cycles"]) else
+                                        " ({:.1f})".format(r[name + "_cycles"]))
 def profile_compare(prof):
     """The SASS-based fractions of the targets table (bench.csv) against the counters, for
     version single, with the factors that separate them."""
     if prof is None:
         return "_" + PROFILE_PLACEHOLDER + ": the comparison needs results/profile.csv._"
-    rows = load("bench.csv") or []
-    lines = []
-    for prec in ("float", "double"):
+    rows, lines = load("bench.csv") or [], []
+    for prec, pn in (("float", "FMA"), ("double", "FP64")):
         r = prof.get(("single", prec))
         b = next((x for x in rows if x["version"] == "single" and x["precision"] == prec), None)
         s = SASS[prec]
-        pipe_name = "FMA" if prec == "float" else "FP64"
         if r is None or b is None or "H100" not in b["device"]:
-            lines.append("- single, {}: _no profile or bench row of a GPU whose limits are known here, to compare_".format(prec))
+            lines.append("single, {}: _no profile or bench row of a GPU whose limits are known here, to compare_"
+                         .format(prec))
             continue
         if r["n"] != int(b["n"]):
-            lines.append("- single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(prec, r["n"], b["n"]))
+            lines.append("single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(prec, r["n"], b["n"]))
             continue
-        g = num(b, "gterms_per_s")
-        t_bench = num(b, "kernel_us")
-        sass_pipe_pt, sass_all_pt = s["pipe_per_tile"] / 64.0, s["all_per_tile"] / 64.0
-        frac_pipe = 100 * g / (limit_terms_per_s(prec, "pipe", b["device"]) / 1e9)
-        frac_issue = 100 * g / (limit_terms_per_s(prec, "issue", b["device"]) / 1e9)
-        f_clock = H100["ghz"] / r["ghz"]
-        f_time = t_bench / r["t_us"]
-        f_active = 1.0 / r["active"]
-        f_pipe = r[pipe_name + "_ipt"] / sass_pipe_pt
-        f_all = r["ipt"] / sass_all_pt
-        pred_pipe = frac_pipe * f_clock * f_time * f_active * f_pipe
-        pred_issue = frac_issue * f_clock * f_time * f_active * f_all
-        if any(math.isnan(x) for x in (pred_pipe, pred_issue, r[pipe_name], r["issue"])):
-            lines.append("- single, {}: _a counter is missing from results/profile.csv_".format(prec))
+        g, t_bench = num(b, "gterms_per_s"), num(b, "kernel_us")
+        spt, sat = s["pipe_per_tile"] / 64.0, s["all_per_tile"] / 64.0
+        fp, fi = (100 * g / (limit_terms_per_s(prec, w, b["device"]) / 1e9) for w in ("pipe", "issue"))
+        fc, ft, fa = H100["ghz"] / r["ghz"], t_bench / r["t_us"], 1.0 / r["active"]
+        fpp, fal = r[pn + "_ipt"] / spt, r["ipt"] / sat
+        pp, pi = fp * fc * ft * fa * fpp, fi * fc * ft * fa * fal
+        if any(math.isnan(x) for x in (pp, pi, r[pn], r["issue"])):
+            lines.append("single, {}: _a counter is missing from results/profile.csv_".format(prec))
             continue
-        extra = "the tile set-up, the remainder, the reduction" + (", and IMADs on the FMA pipe" if prec == "float" else "")
         lines.append(
-            "- **single, {p}**: the counters read the {pn} pipe at **{cp}** of its peak and the issue slots at "
+            "**single, {p}**: the counters read the {pn} pipe at **{cp}** of its peak and the issue slots at "
             "**{ci}**, where the targets table's SASS-based fractions are {fp} ({sp} pipe) and {fi} (issue). "
             "Four factors separate them: the SM clock under ncu was {ghz:.3f} GHz, not the assumed {a:.2f} "
             "(×{fc:.3f}); the profiled launch took {tn} us against bench.csv's {tb} us (×{ft:.3f}); the counters "
             "divide by SM-active cycles, {act} of the elapsed ones (×{fa:.3f}: the tail, the last block's "
             "reduction); and the whole kernel executes {pipt:.2f} {pn}-pipe and {ipt:.2f} instructions per term "
             "against the inner loop's {spt:.2f} and {sat:.2f} in the SASS count (×{fpp:.3f} and ×{fal:.3f}: "
-            "{extra}). Together they predict "
-            "{pp} and {pi}: {verdict}.".format(
-                p=prec, pn=pipe_name, cp=pct(r[pipe_name], 1), ci=pct(r["issue"], 1), fp=pct(frac_pipe),
-                sp=s["pipe"], fi=pct(frac_issue), ghz=r["ghz"], a=H100["ghz"], fc=f_clock, tn=fmt_us(r["t_us"]),
-                tb=fmt_us(t_bench), ft=f_time, act=pct(100 * r["active"], 1), fa=f_active, pipt=r[pipe_name + "_ipt"],
-                ipt=r["ipt"], spt=sass_pipe_pt, sat=sass_all_pt, fpp=f_pipe, fal=f_all, pp=pct(pred_pipe, 1),
-                pi=pct(pred_issue, 1), extra=extra,
-                verdict=agreement(pred_pipe, r[pipe_name], pred_issue, r["issue"])))
-    return "\n".join(wrap(line[2:], "- ") for line in lines)
+            "{extra}). Together they predict {pp} and {pi}: {verdict}.".format(
+                p=prec, pn=pn, cp=pct(r[pn], 1), ci=pct(r["issue"], 1), fp=pct(fp), sp=s["pipe"], fi=pct(fi),
+                ghz=r["ghz"], a=H100["ghz"], fc=fc, tn=fmt_us(r["t_us"]), tb=fmt_us(t_bench), ft=ft,
+                act=pct(100 * r["active"], 1), fa=fa, pipt=r[pn + "_ipt"], ipt=r["ipt"], spt=spt, sat=sat, fpp=fpp,
+                fal=fal, pp=pct(pp, 1), pi=pct(pi, 1), verdict="; ".join(
+                    agreement(what, pred, meas) for what, pred, meas in (
+                        ("the pipe", pp, r[pn]), ("the issue slots", pi, r["issue"]))),
+                extra="the tile set-up, the remainder, the reduction" + (
+                    ", and IMADs on the FMA pipe" if prec == "float" else "")))
+    return "\n".join(wrap(line, "- ") for line in lines)
 
 
-def agreement(pred_pipe, meas_pipe, pred_issue, meas_issue):
-    """How well the factors explain the counters, in words."""
-    parts = []
-    for what, pred, meas in (("the pipe", pred_pipe, meas_pipe), ("the issue slots", pred_issue, meas_issue)):
-        off = pred / meas - 1
-        parts.append("{} {} % off the counter ({})".format(
-            what, "{:+.1f}".format(100 * off) if round(100 * off, 1) != 0 else "0.0", "explained" if abs(off) <= 0.05 else "not fully explained by these factors"))
-    return "; ".join(parts)
+def agreement(what, pred, meas):
+    """How well the factors explain a counter, in words."""
+    off = pred / meas - 1
+    return "{} {} % off the counter ({})".format(
+        what, "{:+.1f}".format(100 * off) if round(100 * off, 1) != 0 else "0.0",
+        "explained" if abs(off) <= 0.05 else "not fully explained by these factors")
 
 
-def profile_values(readme, prof):
+def profile_values(prof):
     """Numbers from the counters cited in the README's prose (placeholders until profile.csv exists)."""
-    def rec(v, p):
-        return None if prof is None else prof.get((v, p))
+    values = {}
 
-    def put(name, r, text):
-        readme.value(name, text(r) if r is not None else PROFILE_PLACEHOLDER)
-    put("prof-k1f-ipt", rec("1", "float"), lambda r: "{:.2f}".format(r["ipt"]))
-    put("prof-k2f-ipt", rec("2", "float"), lambda r: "{:.2f}".format(r["ipt"]))
-    put("prof-k1d-ipt", rec("1", "double"), lambda r: "{:.2f}".format(r["ipt"]))
-    put("prof-k2d-ipt", rec("2", "double"), lambda r: "{:.2f}".format(r["ipt"]))
-    k1, k2 = rec("1", "float"), rec("2", "float")
-    if k1 and k2:
-        d = k1["ipt"] - k2["ipt"]
-        readme.value("prof-k12-diff", "{:.2f} instructions per term (kernel {} executes more)".format(abs(d), "1" if d > 0 else "2"))
-    else:
-        readme.value("prof-k12-diff", PROFILE_PLACEHOLDER)
+    def put(name, v, p, text):
+        r = None if prof is None else prof.get((v, p))
+        values[name] = text(r) if r is not None else PROFILE_PLACEHOLDER
+    for v, p in (("1", "float"), ("2", "float"), ("1", "double"), ("2", "double")):
+        put("prof-k{}{}-ipt".format(v, p[0]), v, p, lambda r: "{:.2f}".format(r["ipt"]))
+    k1, k2 = (None if prof is None else prof.get((v, "float")) for v in ("1", "2"))
+    d = k1 and k2 and k1["ipt"] - k2["ipt"]
+    values["prof-k12-diff"] = "{:.2f} instructions per term (kernel {} executes more)".format(
+        abs(d), "1" if d > 0 else "2") if k1 and k2 else PROFILE_PLACEHOLDER
     for v, p, tag in (("2", "float", "k2f"), ("2", "double", "k2d"), ("thrust", "float", "thf"),
                       ("thrust", "double", "thd")):
-        put("prof-{}-busiest".format(tag), rec(v, p), lambda r: "{} ({})".format(r["busiest"], pct(r[r["busiest"]])))
-        put("prof-{}-issue".format(tag), rec(v, p), lambda r: pct(r["issue"]))
-    put("prof-sf-fma", rec("single", "float"), lambda r: pct(r["FMA"]))
-    put("prof-sf-issue", rec("single", "float"), lambda r: pct(r["issue"]))
-    put("prof-sd-fp64", rec("single", "double"), lambda r: pct(r["FP64"]))
-    put("prof-sd-issue", rec("single", "double"), lambda r: pct(r["issue"]))
+        put("prof-{}-busiest".format(tag), v, p, lambda r: "{} ({})".format(r["busiest"], pct(r[r["busiest"]])))
+        put("prof-{}-issue".format(tag), v, p, lambda r: pct(r["issue"]))
+    put("prof-sf-fma", "single", "float", lambda r: pct(r["FMA"]))
+    put("prof-sf-issue", "single", "float", lambda r: pct(r["issue"]))
+    put("prof-sd-fp64", "single", "double", lambda r: pct(r["FP64"]))
+    put("prof-sd-issue", "single", "double", lambda r: pct(r["issue"]))
+    return values
 
 
-# ---- Numbers in the README's prose (value markers), from the same CSVs -----------------
+# ---- Numbers in the README's prose, from the same CSVs -------------------------------------
 
-RUN_PLACEHOLDER = "(run make report)"
 class MissingData(Exception):
     pass
 
@@ -452,19 +368,9 @@ def need(rows, name):
     return rows
 
 
-def p64(n):
-    """2^k·64 (the report's way of writing its sizes) for a power of two ≥ 64."""
-    k = int(round(math.log2(n)))
-    return "2^{}·64".format(k - 6) if 2 ** k == n and k >= 6 else "{:,}".format(n)
-
-
 def ratio(x):
     """A speed-up: one decimal below 10, none above."""
     return "{:.1f}".format(x) if x < 10 else "{:,.0f}".format(x)
-
-
-def us(x):
-    return "{:,.1f}".format(x) if x < 1000 else "{:,.0f}".format(x)
 
 
 def kus(r):
@@ -482,36 +388,17 @@ def must(rows, version, precision, n):
     return r
 
 
-def targets_data(rows):
-    """Targets of version single at bench.csv's size: one record per precision."""
-    out = []
-    for prec, factor, err_limit in (("float", 2.5, 1e-6), ("double", 1.2, 1e-12)):
-        s = next((r for r in rows if r["version"] == "single" and r["precision"] == prec), None)
-        th = next((r for r in rows if r["version"] == "thrust" and r["precision"] == prec), None)
-        if s is None:
-            continue
-        g, gt = num(s, "gterms_per_s"), num(th, "gterms_per_s")
-        pipe = limit_terms_per_s(prec, "pipe", s["device"]) / 1e9
-        issue = limit_terms_per_s(prec, "issue", s["device"]) / 1e9
-        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th,
-                    "g": g, "gt": gt, "x": g / gt if gt else float("nan"), "err": num(s, "abs_error"),
-                    "met": (g >= factor * gt) and (num(s, "abs_error") <= err_limit),
-                    "pipe": pipe, "issue": issue})
-    return out
-
-
 def v_intro():
     """The introduction: where the rule's error stops mattering (error.csv, table1.csv)."""
     err, t1 = need(load("error.csv"), "error.csv"), need(load("table1.csv"), "table1.csv")
-    gpu = ("1", "2", "single", "thrust")
     ratios = [num(r, "abs_error") / (1.0 / (12.0 * int(r["n"]) ** 2)) for r in err + t1
-              if r["precision"] == "float" and r["version"] in gpu and int(r["n"]) >= 2 ** 15]
+              if r["precision"] == "float" and gpu(r) and int(r["n"]) >= 2 ** 15]
     if not ratios:
         raise MissingData("float rows at n >= 2^15")
     last = None
     for n in sorted({int(r["n"]) for r in err}):
         h2 = 1.0 / (12.0 * n * n)
-        d = [num(r, "abs_error") for r in err if int(r["n"]) == n and r["precision"] == "double" and r["version"] in gpu]
+        d = [num(r, "abs_error") for r in err if int(r["n"]) == n and r["precision"] == "double" and gpu(r)]
         if d and all(0.5 * h2 <= e <= 2 * h2 for e in d):
             last = n
         else:
@@ -662,7 +549,7 @@ def v_c2():
     k = [kus(must(t1, "2", "float", n)) for n in sizes]
     t = [tus(must(t1, "2", "float", n)) for n in sizes]
     c = [kus(must(t1, "cpu", "float", n)) for n in sizes]
-    rep = [REPORT_T1[n][0] for n in sorted(REPORT_T1)]
+    rep = [REPORT["1"][n].get("2", NAN) for n in sorted(REPORT["1"])]
     flat, grows = max(k) / min(k) < 1.5, c[-1] / c[0] > 4
     return {
         "verdict": "holds" if flat and grows else "does not hold" if not flat and not grows else "holds only in part",
@@ -677,7 +564,7 @@ def v_c2():
 def v_c3():
     """Conclusion 3: kernel 1 against kernel 2 (table2.csv, table1.csv; the report's table 2)."""
     t1, t2 = need(load("table1.csv"), "table1.csv"), need(load("table2.csv"), "table2.csv")
-    rep = [REPORT_T2[n][0] / REPORT_T2[n][1] for n in sorted(REPORT_T2)]
+    rep = [REPORT["2"][n].get("1", NAN) / REPORT["2"][n].get("2", NAN) for n in sorted(REPORT["2"])]
 
     def ratios(rows, p, key):
         sizes = sorted({int(r["n"]) for r in rows})
@@ -770,22 +657,23 @@ def v_c5():
     nb = int(b[0]["n"])
     out["n"] = p2(nb)
 
-    def errs(p, versions):
+    gpus = [v for v in dict.fromkeys(r["version"] for r in b if gpu(r))]
+
+    def errs(p):
         groups = {}
-        for v, name in versions:
+        for v in gpus:
             r = pick(b, v, p, nb)
             if r is not None:
-                groups.setdefault(sci(e(r)), []).append(name)
+                groups.setdefault(sci(e(r)), []).append(NAME.get(v, "`{}`".format(v)))
         return ", ".join("{} ({})".format(x, join_words(names)) for x, names in groups.items())
-    out["gpu-float"] = errs("float", (("1", "kernel 1"), ("2", "kernel 2"), ("single", "`single`"), ("thrust", "Thrust")))
-    out["gpu-double"] = errs("double", (("1", "kernel 1"), ("2", "kernel 2"), ("single", "`single`"), ("thrust", "Thrust")))
+    out["gpu-float"], out["gpu-double"] = errs("float"), errs("double")
     return out
 
 
 # ---- the README's generated prose: whole paragraphs and list items -----------------------
 
-# The sentences of the README that carry numbers, with «name» where prose_values() and
-# profile_values() put a value; prose_blocks() writes each as a generated block, wrapped.
+# The sentences of the README that carry numbers, with «name» where a value goes; each key is
+# a generated block (paragraphs; "conclusions": a numbered list).
 PROSE = {
     'intro': [
         ("π ≈ h · Σ_{i=0}^{n−1} 4/(1 + x_i²), x_i = (i + ½) h, h = 1/n, n = `niter`. The midpoint rule "
@@ -856,20 +744,6 @@ PROSE = {
 }
 
 
-class Prose:
-    """Collects the values of the README's generated sentences (value(name, text), as
-    Readme.value would set a marker); `content` is PROSE with its «name» slots written as
-    markers, which prose_values() reads to know the names it must fill."""
-
-    def __init__(self):
-        import re
-        self.values = {}
-        self.content = "\n".join(re.sub(r"«([\w.-]+)»", r"<!-- v:\1 -->", p) for ps in PROSE.values() for p in ps)
-
-    def value(self, name, text):
-        self.values[name] = str(text)
-
-
 def device_of_run():
     """The GPU of the committed run, from bench.csv's device column (else table1.csv's)."""
     for name in ("bench.csv", "table1.csv", "table2.csv"):
@@ -879,56 +753,36 @@ def device_of_run():
     return None
 
 
-def limits_intro():
+def limits_intro(device):
     """The datasheet figures the limits below are computed from, for the GPU they describe
     (the committed run's); another GPU's run gets no limits (its rows say nan)."""
-    device = device_of_run()
     figures = ("{} SMs at {:.2f} GHz boost; per SM and clock 4 warp instructions issued ({} lanes), "
                "128 FP32 lanes, 64 FP64 lanes, 16 MUFU lanes").format(H100["sms"], H100["ghz"], ISSUE_LANES)
     if device is not None and not math.isnan(limit_terms_per_s("float", "pipe", device)):
-        text = ("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from these "
-                "figures and the SASS counts above, not measured):").format(device, figures)
-    else:
-        text = ("The limits below are computed from the datasheet of the GPU of the committed run ({}) and "
-                "the SASS counts above; they do not apply to {}, whose limit columns below are therefore "
-                "left at nan:").format(figures, device or "this run's GPU")
-    return wrap(text)
+        return wrap("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from these "
+                    "figures and the SASS counts above, not measured):".format(device, figures))
+    return wrap("The limits below are computed from the datasheet of the GPU of the committed run ({}) and the "
+                "SASS counts above; they do not apply to {}, whose limit columns below are therefore left at "
+                "nan:".format(figures, device or "this run's GPU"))
 
 
-def prose_blocks(readme, prose):
-    """Every PROSE entry as one generated block: paragraphs, or a numbered list."""
-    import re
-    device = device_of_run()
-    prose.values["device"] = device if device else RUN_PLACEHOLDER
-
-    def fill(text):
-        return re.sub(r"«([\w.-]+)»", lambda m: prose.values[m.group(1)], text)
-
-    for name, paragraphs in PROSE.items():
-        if name == "conclusions":
-            head = wrap(fill("All ratios below come from one run on «device» (results/*.csv); table 1's sizes "
-                             "are in table1.csv, table 2's in table2.csv, 2^30 in bench.csv."))
-            items = [wrap(fill(p), "{}. ".format(i)) for i, p in enumerate(paragraphs, 1)]
-            readme.block(name, head + "\n\n" + "\n".join(items))
-        else:
-            readme.block(name, "\n\n".join(wrap(fill(p)) for p in paragraphs))
-    readme.block("limits-intro", limits_intro())
-
-def prose_values(readme):
-    """Every number of the README's prose that comes from results/*.csv, as value markers
-    grouped by prefix; a group whose CSVs are missing gets placeholders."""
-    import re
+def prose_values(prof):
+    """Every value of PROSE: the counters' and, by prefix, each v_ function's (placeholders for a
+    group whose CSVs are missing)."""
+    values = profile_values(prof)
+    slots = set(re.findall(r"«([\w.-]+)»", "\n".join(p for ps in PROSE.values() for p in ps)))
     for prefix, fn in (("intro-", v_intro), ("bound-", v_bounds), ("tg-", v_targets), ("c1-", v_c1),
                        ("c2-", v_c2), ("c3-", v_c3), ("c4-", v_c4), ("c5-", v_c5)):
-        names = sorted(set(re.findall(r"<!-- v:({}[\w.-]+) -->".format(re.escape(prefix)), readme.content)))
+        names = sorted(n for n in slots if n.startswith(prefix))
         try:
-            values = {prefix + k: v for k, v in fn().items()}
+            got = {prefix + k: v for k, v in fn().items()}
         except MissingData:
-            values = {name: RUN_PLACEHOLDER for name in names}
+            got = {name: RUN_PLACEHOLDER for name in names}
         for name in names:
-            if name not in values:
+            if name not in got:
                 sys.exit("tables.py: no value for README marker '{}'".format(name))
-            readme.value(name, values[name])
+            values[name] = str(got[name])
+    return values
 
 
 def sample_output():
@@ -942,23 +796,23 @@ def sample_output():
 
 def main():
     readme = Readme(README)
-    readme.block("table1", table1())
-    readme.block("table2", table2())
-    b, targets = bench()
-    readme.block("bench", b)
-    readme.block("targets", targets)
-    readme.block("errors", errors())
+    prof = load_profile(load("profile.csv"))
+    readme.tables(tables(prof, load("error.csv")), RESULTS)
     readme.block("report-formula", report_formula())
     readme.block("sample-output", sample_output())
-    prof = load_profile()
-    readme.block("profile", profile_table(prof))
     readme.block("profile-figure", "![pipe utilisation](figures/pipe_utilisation.png)" if prof is not None
                  else "_(run make profile: figures/pipe_utilisation.png is drawn from results/profile.csv)_")
     readme.block("profile-compare", profile_compare(prof))
-    prose = Prose()
-    profile_values(prose, prof)
-    prose_values(prose)
-    prose_blocks(readme, prose)
+    values = prose_values(prof)
+    device = device_of_run()
+    values["device"] = device or RUN_PLACEHOLDER
+    sub = lambda text: fill(text, values, r"«([\w.-]+)»")  # noqa: E731
+    for name, paragraphs in PROSE.items():
+        readme.block(name, numbered(map(sub, paragraphs), sub(
+            "All ratios below come from one run on «device» (results/*.csv); table 1's sizes are in table1.csv, "
+            "table 2's in table2.csv, 2^30 in bench.csv.")) if name == "conclusions" else
+            "\n\n".join(wrap(sub(p)) for p in paragraphs))
+    readme.block("limits-intro", limits_intro(device))
     readme.save()
     print("tables.py: README tables regenerated from {}/".format(RESULTS))
 

@@ -9,7 +9,7 @@ sys.dont_write_bytecode = True  # no __pycache__ next to the shared helpers
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 
-from readme_tables import (Readme, compare, load, md_table, placeholder_table, pow2, ratio, read_csv,  # noqa: E402
+from readme_tables import (Readme, Table, compare, load, md_table, placeholder_table, pow2, ratio, read_csv,  # noqa: E402
                            span, verdict)
 from readme_tables import wrap as shared_wrap  # noqa: E402
 from prose import PROSE  # noqa: E402
@@ -22,6 +22,12 @@ PLACEHOLDER = "(run make report-run)"
 PROFILE_PLACEHOLDER = "(run make profile)"
 NOT_MEASURED = "not measured yet: run make profile"
 NOT_RUN = "not measured yet: run make report-run"
+N20M, N28 = 20000000, 1 << 28
+PER_THREAD_SIZES = ((1250000, "5 MB"), (N20M, "80 MB"))
+# The sweep table's columns, in the README's order (brent_kung before map: not the CSV's order).
+SWEEP_COLUMNS = ("brent_kung", "map", "map_brent_kung", "lookback", "cub")
+# The occupancy table's sizes: 20,000,000, and the other sizes of the versions whose launches the prose discusses.
+OCCUPANCY_SIZES = {"brent_kung": (1250000, 12500000, N20M, N28), "map_brent_kung": (1250000, N20M)}
 
 
 def set_order(*tables):
@@ -57,151 +63,99 @@ def grid_block(row):
     return "({}, {})".format(row["blocks"], row["threads"])
 
 
-def device_line(rows):
+def device_text(rows):
     r = rows[0]
-    return wrap("Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s.".format(
-        r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps")))
+    return "Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s.".format(
+        r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps"))
 
 
-def table1_1(rows):
-    out = []
-    for n, label in REPORT_SIZES:
-        for mode in ("inclusive", "exclusive"):
-            sel = [r for r in rows if int(r["n"]) == n and r["mode"] == mode]
-            out += sorted(sel, key=order_key)
-    cols = [
-        (lambda r: dict(REPORT_SIZES)[int(r["n"])], "size", "{}"),
-        ("n", "n", "{}"),
-        ("mode", "scan", "{}"),
-        ("version", "version", "{}"),
-        (error_text, "error", "{}"),
-        (grid_block, "(grid, block)", "{}"),
-        ("kernel_ms", "time (ms)", "{:.4f}"),
-        ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"),
-        ("speedup_vs_baseline", "speed vs cub", "{:.2f}"),
-        ("speedup_vs_cpu", "speed vs CPU", "{:.1f}"),
-    ]
-    return device_line(rows) + "\n\n" + md_table(out, cols, bold=lambda r: r["version"] == "lookback")
-
-
-def occupancy(rows):
+def occupancy_rows(rows):
+    """The launches of every validated version with kernels of its own (inclusive), at the sizes
+    the prose discusses: 20,000,000, and for brent_kung and map_brent_kung the sizes it quotes."""
     out = []
     for r in rows:
-        if r["mode"] != "inclusive" or r["version"] not in ("brent_kung", "map", "map_brent_kung", "lookback"):
+        if r["mode"] != "inclusive" or r["validated"] != "1" or int(r["n"]) not in OCCUPANCY_SIZES.get(r["version"], (N20M,)):
             continue
-        if r["version"] == "map_brent_kung" and int(r["n"]) not in (1250000, 20000000):
-            continue
-        if r["version"] in ("map", "lookback") and int(r["n"]) != 20000000:
-            continue
-        for k in (1, 2, 3):
-            if r.get("k%d_name" % k):
-                out.append({
-                    "version": r["version"], "n": r["n"], "kernel": "k%d %s" % (k, r["k%d_name" % k]),
-                    "grid": r["k%d_grid" % k], "block": r["k%d_block" % k], "regs": r["k%d_regs" % k],
-                    "smem": r["k%d_smem_bytes" % k], "bps": r["k%d_blocks_per_sm" % k],
-                    "occ": r["k%d_occupancy" % k], "waves": r["k%d_waves" % k],
-                })
-    out.sort(key=lambda o: (ORDER.index(o["version"]), int(o["n"]), o["kernel"]))
-    cols = [
-        ("version", "version", "{}"), ("n", "n", "{}"), ("kernel", "kernel", "{}"), ("grid", "grid", "{}"),
-        ("block", "block", "{}"), ("regs", "registers/thread", "{}"), ("smem", "shared bytes/block", "{}"),
-        ("bps", "blocks/SM", "{}"), ("occ", "theoretical occupancy", "{:.0%}"), ("waves", "waves", "{:.2f}"),
-    ]
-    return md_table(out, cols)
+        out += [{"version": r["version"], "n": r["n"], "kernel": "k%d %s" % (k, r["k%d_name" % k]),
+                 **{c: r["k%d_%s" % (k, c)] for c in ("grid", "block", "regs", "smem_bytes", "blocks_per_sm",
+                                                       "occupancy", "waves")}}
+                for k in (1, 2, 3) if r.get("k%d_name" % k)]
+    return sorted(out, key=lambda o: (ORDER.index(o["version"]), int(o["n"]), o["kernel"]))
 
 
-def target(rows, sweep):
-    # The Table 1.1 run has both sizes and both scans; the sweep's 2^28 row fills a gap.
-    out = []
-    for n in (20000000, 1 << 28):
-        for mode in ("inclusive", "exclusive"):
-            sel = {}
-            for r in list(sweep or []) + list(rows):  # rows of the Table 1.1 run win
-                if int(r["n"]) == n and r["mode"] == mode:
-                    sel[r["version"]] = r
-            if "lookback" not in sel or "cub" not in sel:
-                continue
-            lb, cub = sel["lookback"], sel["cub"]
-            ratio = num(cub, "kernel_ms") / num(lb, "kernel_ms")
-            out.append({
-                "n": n, "mode": mode, "cub": cub["kernel_ms"], "lb": lb["kernel_ms"], "ratio": ratio,
-                "lbbw": lb["bandwidth_GBps"], "pct": lb["pct_of_copy_bw"], "cubbw": cub["bandwidth_GBps"],
-                "met": "yes" if ratio >= 0.9 else "**no** (%.0f%% short)" % (100 * (0.9 - ratio) / 0.9),
-            })
-    cols = [
-        ("n", "n", "{}"), ("mode", "scan", "{}"), ("cub", "cub (ms)", "{:.4f}"), ("lb", "lookback (ms)", "{:.4f}"),
-        ("ratio", "lookback speed / cub", "{:.3f}"), ("lbbw", "lookback GB/s", "{:.0f}"),
-        ("pct", "lookback % of copy", "{:.1f}"), ("cubbw", "cub GB/s", "{:.0f}"), ("met", ">= 0.9 x cub?", "{}"),
-    ]
-    return md_table(out, cols)
+def target_rows(rows, sweep):
+    """lookback against cub at 20,000,000 and 2^28, both scans (the sweep's 2^28 row fills a gap)."""
+    return [{"n": n, "mode": mode, "cub": cub["kernel_ms"], "lb": lb["kernel_ms"], "ratio": x,
+             "lbbw": lb["bandwidth_GBps"], "pct": lb["pct_of_copy_bw"], "cubbw": cub["bandwidth_GBps"],
+             "met": "yes" if x >= 0.9 else "**no** (%.0f%% short)" % (100 * (0.9 - x) / 0.9)}
+            for (n, mode), (x, lb, cub) in target_ratios(rows, sweep).items()]
 
 
-def bytes_table(rows):
-    out = []
-    for n in (20000000, 1 << 28):
-        sel = [r for r in rows if int(r["n"]) == n and r["mode"] == "inclusive" and r["validated"] == "1"]
-        for r in sorted(sel, key=order_key):
-            out.append(dict(r, bpe=num(r, "model_bytes") / n))
-    cols = [
-        ("n", "n", "{}"), ("version", "version", "{}"), ("bpe", "bytes moved per element (model)", "{:.2f}"),
-        ("kernel_ms", "time (ms)", "{:.4f}"), ("model_GBps", "GB/s of those bytes", "{:.0f}"),
-        ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"), ("speedup_vs_baseline", "speed vs cub", "{:.2f}"),
-    ]
-    return md_table(out, cols)
-
-
-def mse_summary(rows):
+def mse_rows(rows):
     out = []
     for version, launch in (("hs_inplace_racy", "<<<1, 32>>>"), ("hs_multiblock_racy", "<<<ceil(n/1024), 1024>>>")):
         sel = sorted((r for r in rows if r["version"] == version), key=lambda r: int(r["n"]))
         if not sel:
             continue
         wrong = [r for r in sel if int(r["wrong_runs"]) > 0]
-        always = [r for r in sel if int(r["wrong_runs"]) == int(r["runs"])]
-        first_wrong = int(wrong[0]["n"]) if wrong else None
-        exact_up_to = (first_wrong - 1) if wrong else int(sel[-1]["n"])
         in_1024 = [r for r in sel if int(r["n"]) <= 1024]
         out.append({
-            "version": version, "launch": launch,
-            "sizes": "{}..{}".format(sel[0]["n"], sel[-1]["n"]), "runs": sel[0]["runs"],
-            "exact": exact_up_to,
+            "version": version, "launch": launch, "sizes": "{}..{}".format(sel[0]["n"], sel[-1]["n"]),
+            "runs": sel[0]["runs"], "exact": int(wrong[0]["n"]) - 1 if wrong else int(sel[-1]["n"]),
             "wrong": "{} of {}".format(len(wrong), len(sel)),
             "wrong1024": "{} of {}".format(sum(1 for r in in_1024 if int(r["wrong_runs"]) > 0), len(in_1024)),
-            "always": "{} of {}".format(len(always), len(sel)),
+            "always": "{} of {}".format(sum(1 for r in sel if int(r["wrong_runs"]) == int(r["runs"])), len(sel)),
             "maxmse": max(num(r, "mse_max") for r in sel),
-            "n33": next(("{:.0f}".format(num(r, "sse")) for r in sel if int(r["n"]) == 33), ""),
-        })
-    cols = [
-        ("version", "version", "{}"), ("launch", "launch", "{}"), ("sizes", "n", "{}"), ("runs", "runs per n", "{}"),
-        ("exact", "exact on every run up to n =", "{}"), ("wrong", "sizes with a wrong run", "{}"),
-        ("wrong1024", "... among n <= 1024", "{}"), ("always", "sizes wrong on every run", "{}"),
-        ("maxmse", "largest MSE", "{:.3g}"), ("n33", "sum of squared errors at n = 33", "{}"),
-    ]
-    return device_line(rows) + "\n\n" + md_table(out, cols)
+            "n33": next(("{:.0f}".format(num(r, "sse")) for r in sel if int(r["n"]) == 33), "")})
+    return out
 
 
-def sweep_table(rows):
-    picks = [1 << e for e in (10, 12, 14, 16, 18, 20, 22, 24, 26, 28)]
+def sweep_rows(rows):
     out = []
-    for n in picks:
+    for n in [1 << e for e in range(10, 29, 2)]:
         sel = {r["version"]: r for r in rows if int(r["n"]) == n and r["mode"] == "inclusive"}
-        if not sel:
-            continue
-        any_row = next(iter(sel.values()))
-        o = {"n": "2^%d" % (n.bit_length() - 1), "cpu": any_row["cpu_ms"]}
-        for v in ("brent_kung", "map", "map_brent_kung", "lookback", "cub"):
-            o[v] = sel[v]["kernel_ms"] if v in sel else ""
-        if "lookback" in sel:
-            o["lbtotal"] = sel["lookback"]["total_ms"]
-            o["cpu_vs_lb"] = num(any_row, "cpu_ms") / num(sel["lookback"], "kernel_ms")
-        out.append(o)
-    cols = [
-        ("n", "n", "{}"), ("cpu", "CPU serial (ms)", "{:.4f}"), ("brent_kung", "brent_kung (ms)", "{:.4f}"),
-        ("map", "map (ms)", "{:.4f}"), ("map_brent_kung", "map_brent_kung (ms)", "{:.4f}"),
-        ("lookback", "lookback (ms)", "{:.4f}"), ("cub", "cub (ms)", "{:.4f}"),
-        ("lbtotal", "lookback + copies (ms)", "{:.3f}"), ("cpu_vs_lb", "CPU / lookback", "{:.0f}"),
-    ]
-    return md_table(out, cols)
+        if sel:
+            any_row, lb = next(iter(sel.values())), sel.get("lookback")
+            out.append(dict({v: r["kernel_ms"] for v, r in sel.items()}, n="2^%d" % (n.bit_length() - 1),
+                            cpu=any_row["cpu_ms"], **({"lbtotal": lb["total_ms"], "cpu_vs_lb": num(
+                                any_row, "cpu_ms") / num(lb, "kernel_ms")} if lb else {})))
+    return out
+
+
+def report_tables(table, sweep):
+    ms = "{:.4f}"
+    return [
+        Table("table1_1", "table1_1.csv", [
+            (lambda r: dict(REPORT_SIZES)[int(r["n"])], "size"), "n", ("mode", "scan"), "version",
+            (error_text, "error"), (grid_block, "(grid, block)"), ("kernel_ms", "time (ms)", ms),
+            ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"), ("speedup_vs_baseline", "speed vs cub", "{:.2f}"),
+            ("speedup_vs_cpu", "speed vs CPU", "{:.1f}")], where=lambda r: int(r["n"]) in dict(REPORT_SIZES) and r["mode"] in ("inclusive", "exclusive"),
+            order=lambda r: ([n for n, _ in REPORT_SIZES].index(int(r["n"])), r["mode"] != "inclusive", order_key(r)),
+            bold=lambda r: r["version"] == "lookback", head=lambda rows: device_text(table)),
+        Table("occupancy", "table1_1.csv", [
+            "version", "n", "kernel", "grid", "block", ("regs", "registers/thread"),
+            ("smem_bytes", "shared bytes/block"), ("blocks_per_sm", "blocks/SM"),
+            ("occupancy", "theoretical occupancy", "{:.0%}"), ("waves", "waves", "{:.2f}")], rows=occupancy_rows),
+        Table("target", "table1_1.csv", [
+            "n", ("mode", "scan"), ("cub", "cub (ms)", ms), ("lb", "lookback (ms)", ms),
+            ("ratio", "lookback speed / cub", "{:.3f}"), ("lbbw", "lookback GB/s", "{:.0f}"),
+            ("pct", "lookback % of copy", "{:.1f}"), ("cubbw", "cub GB/s", "{:.0f}"), ("met", ">= 0.9 x cub?")],
+            rows=lambda rows: target_rows(rows, sweep)),
+        Table("bytes", "table1_1.csv", [
+            "n", "version", (lambda r: num(r, "model_bytes") / int(r["n"]), "bytes moved per element (model)", "{:.2f}"),
+            ("kernel_ms", "time (ms)", ms), ("model_GBps", "GB/s of those bytes", "{:.0f}"),
+            ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"), ("speedup_vs_baseline", "speed vs cub", "{:.2f}")],
+            where=lambda r: int(r["n"]) in (N20M, N28) and r["mode"] == "inclusive" and r["validated"] == "1",
+            order=lambda r: (int(r["n"]) != N20M, order_key(r))),
+        Table("mse", "mse.csv", [
+            "version", "launch", ("sizes", "n"), ("runs", "runs per n"), ("exact", "exact on every run up to n ="),
+            ("wrong", "sizes with a wrong run"), ("wrong1024", "... among n <= 1024"),
+            ("always", "sizes wrong on every run"), ("maxmse", "largest MSE", "{:.3g}"),
+            ("n33", "sum of squared errors at n = 33")], rows=mse_rows, head=device_text),
+        Table("sweep", "sweep.csv", [("n", "n"), ("cpu", "CPU serial (ms)", ms)] + [
+            (v, v + " (ms)", ms) for v in SWEEP_COLUMNS] + [
+            ("lbtotal", "lookback + copies (ms)", "{:.3f}"), ("cpu_vs_lb", "CPU / lookback", "{:.0f}")],
+            rows=sweep_rows)]
 
 
 class ProseReadme(Readme):
@@ -275,67 +229,26 @@ def work_table(rows):
     return md_table(out, cols)
 
 
-def per_thread_table(rows):
-    """Section 3.0.3: time against NUM_OF_ADDS_PER_THREAD."""
-    headings = ["per thread", "map 5 MB (ms)", "map_brent_kung 5 MB (ms)", "map 80 MB (ms)", "map_brent_kung 80 MB (ms)"]
-    if not rows:
-        return placeholder_table(headings, PLACEHOLDER)
-    ks = sorted({int(r["per_thread"]) for r in rows if r.get("per_thread")})
-    out = []
-    for k in ks:
-        o = {"k": k}
-        for v in ("map", "map_brent_kung"):
-            for n in (1250000, 20000000):
-                sel = [r for r in rows if r["version"] == v and int(r["n"]) == n and r.get("per_thread") == str(k)
-                       and r["mode"] == "inclusive"]
-                o["%s_%d" % (v, n)] = sel[-1]["kernel_ms"] if sel else ""
-        out.append(o)
-    cols = [("k", "per thread", "{}"), ("map_1250000", "map 5 MB (ms)", "{:.4f}"),
-            ("map_brent_kung_1250000", "map_brent_kung 5 MB (ms)", "{:.4f}"),
-            ("map_20000000", "map 80 MB (ms)", "{:.4f}"), ("map_brent_kung_20000000", "map_brent_kung 80 MB (ms)", "{:.4f}")]
-    return device_line(rows) + "\n\n" + md_table(out, cols)
+def versions_of(rows):
+    return list(dict.fromkeys(r["version"] for r in rows or []))
 
 
-def per_thread_values(readme, rows):
-    """The best --per-thread of each (version, size), for the prose."""
-    for v in ("map", "map_brent_kung"):
-        for n, tag in ((1250000, "5mb"), (20000000, "80mb")):
-            sel = [r for r in (rows or []) if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"]
-            name = "pt_best_%s_%s" % (v, tag)
-            if not sel:
-                readme.value("pt_all_exact", PLACEHOLDER)
-                readme.value(name, PLACEHOLDER)
-                readme.value(name + "_ms", PLACEHOLDER)
-                readme.value(name + "_k2_ms", PLACEHOLDER)
-                continue
-            best = min(sel, key=lambda r: num(r, "kernel_ms"))
-            if v == "map" and tag == "5mb":
-                bad = sorted({(r["version"], int(r["n"]), r["per_thread"]) for r in rows if r["result_ok"] != "1"})
-                readme.value("pt_all_exact", "Every K is exact" if not bad else
-                     "Not every K is exact (wrong: " + ", ".join("%s K = %s at n = %d" % (b[0], b[2], b[1]) for b in bad) + ")")
-            k2 = [r for r in sel if r.get("per_thread") == "2"]
-            readme.value(name, best["per_thread"])
-            readme.value(name + "_ms", "{:.4f}".format(num(best, "kernel_ms")))
-            readme.value(name + "_k2_ms", "{:.4f}".format(num(k2[0], "kernel_ms")) if k2 else "n/a")
-
-
-def table_values(readme, rows):
-    """map_brent_kung against brent_kung and map in the Table 1.1 run, for the prose."""
+def per_thread_spec(rows):
+    """Section 3.0.3: time against NUM_OF_ADDS_PER_THREAD, for each version of per_thread.csv."""
     def ms(v, n):
-        sel = [r for r in (rows or []) if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"]
-        return num(sel[0], "kernel_ms") if sel else None
-    for n, tag in ((1250000, "5mb"), (20000000, "80mb")):
-        mbk, bk, mp = ms("map_brent_kung", n), ms("brent_kung", n), ms("map", n)
-        readme.value("mbk_ms_" + tag, "{:.4f}".format(mbk) if mbk else PLACEHOLDER)
-        readme.value("mbk_vs_bk_" + tag, "{:.2f}".format(bk / mbk) if mbk and bk else PLACEHOLDER)
-        readme.value("mbk_vs_map_" + tag, "{:.2f}".format(mp / mbk) if mbk and mp else PLACEHOLDER)
+        return lambda o: next((r["kernel_ms"] for r in reversed(o["rows"]) if r["version"] == v and int(r["n"]) == n
+                               and r["mode"] == "inclusive"), "")
+    return Table("per_thread", "per_thread.csv", [("k", "per thread")] + [
+        (ms(v, n), "%s %s (ms)" % (v, label), "{:.4f}") for n, label in PER_THREAD_SIZES for v in versions_of(rows)],
+        rows=lambda rows: [{"k": k, "rows": [r for r in rows if r.get("per_thread") == str(k)]}
+                           for k in sorted({int(r["per_thread"]) for r in rows if r.get("per_thread")})],
+        head=device_text, missing=placeholder_table(["per thread", "time (ms)"], PLACEHOLDER))
 
 
 # --- Numbers of the prose (value markers), every one computed from results/*.csv --------
 
 SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 TABLE_SIZES = (1250000, 12500000, 20000000)          # 5, 50 and 80 MB of int
-N20M, N28 = 20000000, 1 << 28
 MSE_BUCKETS = ((65, 128), (129, 256), (257, 414), (415, 512), (513, 768), (769, 1024))
 # results/lookback_tuning.csv's variants (experiments/lookback_tuning.cu) quoted in the prose.
 COMMITTED = "256x32 minb6 tid0 sleep100 hint0 stash1"
@@ -362,7 +275,7 @@ def sci(x):
     return "%se%d" % (mant, int(exp))
 
 
-def rows_of(rows, version, n, mode=None, validated_only=False):
+def rows_of(rows, version, n, mode=None):
     return [r for r in rows if r["version"] == version and int(r["n"]) == n and (mode is None or r["mode"] == mode)]
 
 
@@ -481,8 +394,6 @@ def table_prose(t, sweep):
         v["t_lb_pct_" + tag] = span([num(ratios[(n, m)][1], "pct_of_copy_bw") for m in ("inclusive", "exclusive")], "{:.0f}")
         v["t_lb_bw_" + tag] = span([num(ratios[(n, m)][1], "bandwidth_GBps") for m in ("inclusive", "exclusive")], "{:.0f}")
         v["t_cub_bw_" + tag] = span([num(ratios[(n, m)][2], "bandwidth_GBps") for m in ("inclusive", "exclusive")], "{:.0f}")
-    v["t_lb_ms_20m"] = "{:.4f}".format(num(ratios[(N20M, "inclusive")][1], "kernel_ms"))
-    v["t_lb_ms_2p28"] = "{:.3f}".format(num(ratios[(N28, "inclusive")][1], "kernel_ms"))
     return v
 
 
@@ -607,10 +518,6 @@ def tuning_prose(tu):
     cmp_word = {"faster": "faster", "slower": "slower", "within the spread": "as fast"}
     v["tu_tid_2p28_word"] = cmp_word[compare("tid", N28, "{:.3f}")]
     v["tu_tid_20m_word"] = cmp_word[compare("tid", N20M, "{:.2f}")]
-    # 32 ints per thread against 16 (same look-back, each at its own blocks per SM).
-    c32 = ratios("committed", N20M) + ratios("committed", N28)
-    c16 = ratios("stash", N20M) + ratios("stash", N28)
-    v["tu_32_vs_16"] = "beat" if min(c32) > max(c16) else "do not clearly beat"
     return v
 
 
@@ -621,18 +528,12 @@ def report_prose(rep):
 
 
 def prose_values(readme, table, sweep, mse, tuning, rep):
-    """Every number of the prose that comes from results/: computed here; a placeholder for
-    the markers of a CSV that does not exist yet."""
-    values, missing = {}, []
-    for prefix, rows, fn in (("t_", table, lambda: table_prose(table, sweep)), ("sw_", sweep, lambda: sweep_prose(sweep, table)),
-                             ("mse_", mse, lambda: mse_prose(mse)), ("tu_", tuning, lambda: tuning_prose(tuning)),
-                             ("rep_", rep, lambda: report_prose(rep))):
+    """Every number of the prose that comes from results/, from the CSVs that exist."""
+    values = {}
+    for rows, fn in ((table, lambda: table_prose(table, sweep)), (sweep, lambda: sweep_prose(sweep, table)),
+                     (mse, lambda: mse_prose(mse)), (tuning, lambda: tuning_prose(tuning)), (rep, lambda: report_prose(rep))):
         if rows:
             values.update(fn())
-        else:
-            missing.append(prefix)
-    if not (table and sweep):
-        missing.append("tsw_")
     for name, text in values.items():
         readme.value(name, text)
     return values
@@ -954,8 +855,8 @@ def per_thread_summary(rows):
     if not rows:
         return NOT_RUN
     items, low_end, rising_above = [], [], []
-    for v in ("map", "map_brent_kung"):
-        for n, label in ((1250000, "5 MB"), (20000000, "80 MB")):
+    for v in versions_of(rows):
+        for n, label in PER_THREAD_SIZES:
             sel = sorted((r for r in rows if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"),
                          key=lambda r: int(r["per_thread"]))
             if not sel:
@@ -1244,9 +1145,6 @@ def main():
     # argv[1]: another README to fill (tier 1 checks that a copy comes out unchanged).
     readme = ProseReadme(sys.argv[1] if len(sys.argv) > 1 else README)  # written once, at save()
     readme.block("work", work_table(table))
-    readme.block("per_thread", per_thread_table(per_thread))
-    per_thread_values(readme, per_thread)
-    table_values(readme, table)
     readme.block("profile", profile_table(profile))
     readme.block("sm_activity", sm_activity_table(load(RESULTS, "sm_activity.csv")))
     prof = profile_values(readme, profile)
@@ -1260,15 +1158,7 @@ def main():
     readme.block("target_verdict", target_block(vals))
     memcpy(readme)
     readme.block("copy_budget", copy_budget_block())
-    if table:
-        readme.block("table1_1", table1_1(table))
-        readme.block("occupancy", occupancy(table))
-        readme.block("target", target(table, sweep))
-        readme.block("bytes", bytes_table(table))
-    if mse:
-        readme.block("mse", mse_summary(mse))
-    if sweep:
-        readme.block("sweep", sweep_table(sweep))
+    readme.tables(report_tables(table, sweep) + [per_thread_spec(per_thread)], RESULTS)
     readme.save()
     print("tables.py: README.md tables regenerated from", ", ".join(
         n for n, d in (("table1_1.csv", table), ("sweep.csv", sweep), ("mse.csv", mse),

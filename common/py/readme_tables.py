@@ -78,13 +78,14 @@ class Table:
       columns  md_table's columns                 where    {column: value} or a predicate of the row
       order    key of a row to sort by            rows     f(rows) -> the table's rows (pivots, sums)
       bold     predicate: the row in bold         head, note  f(rows) -> a paragraph above / below
-      missing  the block's text when the CSV is not there or selects no row (None: left as it is)"""
+      missing  the block's text when the CSV is not there or selects no row (None: left as it is)
+      empty    True: a CSV that is there but selects no row gives the headings alone, not `missing`"""
 
     def __init__(self, block, csv, columns, where=None, order=None, rows=None, bold=None, head=None, note=None,
-                 missing=None, comments=False, rule="---:"):
+                 missing=None, comments=False, rule="---:", empty=False):
         self.block, self.csv, self.columns, self.where, self.order = block, csv, columns, where, order
         self.rows, self.bold, self.head, self.note, self.missing = rows, bold, head, note, missing
-        self.comments, self.rule = comments, rule
+        self.comments, self.rule, self.empty = comments, rule, empty
 
     def select(self, rows):
         if isinstance(self.where, dict):
@@ -98,9 +99,9 @@ class Table:
         head and note are functions of the selected CSV rows (None or "": no paragraph)."""
         selected = self.select(rows) if rows else []
         table_rows = self.rows(selected) if self.rows and selected else selected
-        if not table_rows:
+        if not table_rows and (rows is None or not self.empty):
             return self.missing
-        head, note = self.head and self.head(selected), self.note and self.note(selected)
+        head, note = selected and self.head and self.head(selected), selected and self.note and self.note(selected)
         return ((wrap(head) + "\n\n" if head else "") + md_table(table_rows, self.columns, self.bold, self.rule)
                 + ("\n\n" + wrap(note) if note else ""))
 
