@@ -55,16 +55,16 @@ struct WsState {
 
 // What a variant's last launch looked like (for the CSV).
 struct Shape {
-    int tile = 0, stages = 0, reduce_warps = 0, scan_warps = 0, store = 0, threads = 0;
+    int tile = 0, stages = 0, reduce_warps = 0, scan_warps = 0, store = 0, sched = 0, lookahead_warps = 0, threads = 0;
     int blocks_per_sm = 0;
     long long grid = 0;
     int smem = 0;
 };
 
-template <int TILE, int S, int R, int W, int ST, bool X, bool C>
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C>
 void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
-    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, X, C>;
-    constexpr int kThreads = (2 + R + W) * 32;
+    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C>;
+    constexpr int kThreads = (1 + LW + R + W) * 32;
     const int smem = S * TILE * static_cast<int>(sizeof(unsigned));
     static int per_sm = -1;
     if (per_sm < 0) {
@@ -81,19 +81,19 @@ void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out
     }
     // The persistent grid: every CTA resident at once (occupancy API x SMs), no more than tiles.
     const long long grid = std::min<long long>(static_cast<long long>(tiles), static_cast<long long>(per_sm) * ws.sms);
-    shape = Shape{TILE, S, R, W, ST, kThreads, per_sm, grid, smem};
+    shape = Shape{TILE, S, R, W, ST, D, LW, kThreads, per_sm, grid, smem};
     ws::Params p{in, out, n, ws.desc, ws.counter, static_cast<unsigned>(tiles), ws.epoch};
     kernel<<<static_cast<unsigned>(grid), kThreads, smem, s>>>(p);
     CUDA_CHECK_LAUNCH();
 }
 
-template <int TILE, int S, int R, int W, int ST, bool C>
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C>
 void launch_ws(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
                cudaStream_t s) {
     if (exclusive)
-        launch_ws_mode<TILE, S, R, W, ST, true, C>(ws, shape, in, out, n, s);
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C>(ws, shape, in, out, n, s);
     else
-        launch_ws_mode<TILE, S, R, W, ST, false, C>(ws, shape, in, out, n, s);
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C>(ws, shape, in, out, n, s);
 }
 
 using WsFn = void (*)(WsState&, Shape&, const unsigned*, unsigned*, std::size_t, bool, cudaStream_t);
@@ -107,13 +107,15 @@ struct Variant {
     bool copies() const { return kind == kWsCopy || kind == kMemcpy; }  // output == input
 };
 
-#define WS(TILE, S, R, W, ST)                                                                               \
-    Variant {                                                                                               \
-        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST, Variant::kWs, launch_ws<TILE, S, R, W, ST, false> \
+#define WS(TILE, S, R, W, ST, D, LW)                                                             \
+    Variant {                                                                                    \
+        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWs,           \
+            launch_ws<TILE, S, R, W, ST, D, LW, false>                                           \
     }
-#define WSCOPY(TILE, S, R, W, ST)                                                                                  \
-    Variant {                                                                                                      \
-        "wscopy_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST, Variant::kWsCopy, launch_ws<TILE, S, R, W, ST, true> \
+#define WSCOPY(TILE, S, R, W, ST, D, LW)                                                         \
+    Variant {                                                                                    \
+        "wscopy_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWsCopy,   \
+            launch_ws<TILE, S, R, W, ST, D, LW, true>                                            \
     }
 
 bool matches_filter(const std::string& name, const std::vector<std::string>& words) {
@@ -162,12 +164,14 @@ int run(int argc, char** argv) {
         start = comma + 1;
     }
 
-    // (tile ints, stages, reduce warps, scan warps, store: 0 registers -> 16-byte stores, 1 bulk)
+    // (tile ints, stages, reduce warps, scan warps, store: 0 registers -> 16-byte stores, 1 bulk;
+    //  d: 0 every tile drawn from the counter, 1 each CTA's first S tiles fixed; l: look-ahead warps)
     std::vector<Variant> variants = {
-        WS(8192, 6, 1, 8, 0),  WS(8192, 6, 1, 4, 0),  WS(8192, 6, 2, 8, 0),  WS(4096, 12, 1, 8, 0),
-        WS(4096, 12, 1, 4, 0), WS(8192, 3, 1, 8, 0),  WS(16384, 3, 1, 8, 0), WS(8192, 6, 1, 8, 1),
-        WS(4096, 12, 1, 8, 1), WS(4096, 6, 1, 4, 0),  WSCOPY(8192, 6, 1, 8, 0), WSCOPY(4096, 12, 1, 8, 0),
-        WSCOPY(8192, 6, 1, 8, 1),
+        WS(4096, 12, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 0, 0, 1), WS(4096, 12, 2, 4, 0, 0, 2),
+        WS(4096, 12, 2, 4, 0, 0, 1), WS(4096, 12, 1, 4, 0, 0, 1), WS(4096, 12, 1, 4, 0, 0, 2),
+        WS(4096, 13, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 1, 0, 2), WS(4096, 12, 2, 8, 0, 1, 2),
+        WS(8192, 6, 2, 8, 0, 0, 1),  WS(2048, 24, 1, 2, 0, 0, 4), WS(2048, 24, 2, 4, 0, 0, 4),
+        WSCOPY(4096, 12, 2, 8, 0, 0, 2),
     };
     {
         std::vector<Variant> kept;
@@ -182,7 +186,7 @@ int run(int argc, char** argv) {
     // without an sm_90 target) only the baselines run.
     {
         cudaFuncAttributes attr{};
-        CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<8192, 6, 1, 8, 0, false>));
+        CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<4096, 12, 1, 4, 0, 0, 2, false>));
         if (dev.cc_major < 9 || attr.binaryVersion < 90) {
             std::printf("no sm_90 code for this device (compute capability %d.%d, binary sm_%d): ws variants skipped\n",
                         dev.cc_major, dev.cc_minor, attr.binaryVersion);
@@ -200,8 +204,8 @@ int run(int argc, char** argv) {
     cw::check_output_path(csv, "CSV file");
     FILE* f = std::fopen(csv.c_str(), "w");
     if (f == nullptr) throw cw::UsageError("cannot write " + csv);
-    std::fprintf(f, "variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok,timed_runs_checked,tile,stages,reduce_warps,"
-                    "scan_warps,store,threads,blocks_per_sm,grid,copy_ms,cub_ms,device\n");
+    std::fprintf(f, "variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok,runs_checked,tile,stages,reduce_warps,"
+                    "scan_warps,store,sched,lookahead_warps,threads,blocks_per_sm,grid,copy_ms,cub_ms,device\n");
 
     // Input: uniform ints in [-10^6, 10^6] (their running sums wrap around 2^32 at 2^28).
     std::vector<unsigned> h(max_n), ref(max_n), got(max_n);
@@ -326,9 +330,10 @@ int run(int argc, char** argv) {
                     }
                     ok = ok && wrong_runs(3) == 0;
                     failures += ok ? 0 : 1;
-                    std::fprintf(f, "%s,%zu,%s,,,,,%d,4,%d,%d,%d,%d,%d,%d,%d,%lld,,,%s\n", v.name.c_str(), n, modes[m],
-                                 ok ? 1 : 0, v.shape.tile, v.shape.stages, v.shape.reduce_warps, v.shape.scan_warps,
-                                 v.shape.store, v.shape.threads, v.shape.blocks_per_sm, v.shape.grid, dev.name.c_str());
+                    const Shape& sh = v.shape;
+                    std::fprintf(f, "%s,%zu,%s,,,,,%d,4,%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,,,%s\n", v.name.c_str(), n,
+                                 modes[m], ok ? 1 : 0, sh.tile, sh.stages, sh.reduce_warps, sh.scan_warps, sh.store,
+                                 sh.sched, sh.lookahead_warps, sh.threads, sh.blocks_per_sm, sh.grid, dev.name.c_str());
                     if (!ok) std::printf("check n=%zu %s %s: WRONG\n", n, modes[m], v.name.c_str());
                 }
             }
@@ -395,10 +400,11 @@ int run(int argc, char** argv) {
             for (const Row& r : rows) {
                 failures += r.ok ? 0 : 1;
                 const Shape& s = r.v->shape;
-                std::fprintf(f, "%s,%zu,%s,%.5f,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%.5f,%.5f,%s\n",
+                std::fprintf(f, "%s,%zu,%s,%.5f,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%.5f,%.5f,%s\n",
                              r.v->name.c_str(), n, modes[m], r.ms, bytes / r.ms / 1e6, 100.0 * copy_ms / r.ms,
                              cub_ms / r.ms, r.ok ? 1 : 0, slots + 1, s.tile, s.stages, s.reduce_warps, s.scan_warps,
-                             s.store, s.threads, s.blocks_per_sm, s.grid, copy_ms, cub_ms, dev.name.c_str());
+                             s.store, s.sched, s.lookahead_warps, s.threads, s.blocks_per_sm, s.grid, copy_ms, cub_ms,
+                             dev.name.c_str());
                 std::printf("%-28s n=%-10zu %-9s %.5f ms %7.1f GB/s %6.2f%% of copy  x%.3f vs cub  %s\n",
                             r.v->name.c_str(), n, modes[m], r.ms, bytes / r.ms / 1e6, 100.0 * copy_ms / r.ms,
                             cub_ms / r.ms, r.ok ? "ok" : "WRONG");

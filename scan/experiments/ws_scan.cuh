@@ -186,18 +186,25 @@ __device__ __forceinline__ uint4 load_row_bounded(const unsigned* in, std::size_
 // TILE ints per tile, S stages, R reduce warps, W scan warps; kStore 0: 16-byte stores from
 // registers, 1: results written back into the stage and bulk-copied out, one copy per warp.
 // kCopy: the same pipeline without the scan (no look-ahead; the scan warps store the tile
-// unchanged): its ceiling. LA: descriptors per lane per look-ahead round.
-template <int TILE, int S, int R, int W, int kStore, bool kExclusive, bool kCopy = false, int LA = 8>
-__global__ void __launch_bounds__((2 + R + W) * 32, 1) ws_scan_kernel(Params p) {
+// unchanged): its ceiling. kSched: 0 every tile drawn from the counter, 1 the first S tiles
+// of each CTA fixed (blockIdx.x + k gridDim.x), the rest drawn. kDraws: counter draws in
+// flight. LW: look-ahead warps (warp j takes the CTA's tiles j, j + LW, ...: LW round trips
+// to L2 in flight). LA: descriptors per lane per look-ahead round.
+template <int TILE, int S, int R, int W, int kStore, int kSched, int LW, bool kExclusive, bool kCopy = false,
+          int kDraws = 4, int LA = 16>
+__global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int SEG = TILE / W;    // ints per scan warp
     constexpr int ROWS = SEG / 128;  // rows of 128 ints (a uint4 per lane) per segment
     constexpr unsigned kBytes = TILE * sizeof(unsigned);
     static_assert(SEG % 128 == 0 && ROWS >= 1, "a segment is whole rows of 128 ints");
     static_assert(W % R == 0, "each reduce warp sums W / R segments");
+    static_assert(S >= 2, "a bulk store's stage is released one tile later");
+    static_assert(LW >= 1 && LW <= S, "look-ahead warps");
+    constexpr int kFirstReduce = 1 + LW, kFirstScan = 1 + LW + R;
     extern __shared__ __align__(128) unsigned s_stage[];  // S x TILE ints
     // full: the producer's arrive + the copy's bytes; empty: one arrive per reading warp;
-    // reduced: one per reduce warp (segment totals written); prefixed: the look-ahead's lane 0.
+    // reduced: one per reduce warp (segment totals written); prefixed: a look-ahead lane 0.
     __shared__ __align__(8) unsigned long long s_full[S], s_empty[S], s_reduced[S], s_prefixed[S];
     __shared__ unsigned s_tile[S];
     __shared__ unsigned s_seg[S][W];
@@ -220,33 +227,58 @@ __global__ void __launch_bounds__((2 + R + W) * 32, 1) ws_scan_kernel(Params p) 
 
     if (warp == 0) {
         // ----------------------------------------------------------------- producer
+        // The CTA's k-th tile: with kSched 1, c + k G for k < S (the first tile of every
+        // stage fixed: all CTAs' stage-0 tiles are 0 .. G-1, so the first prefixes wait only for
+        // the first wave of copies), then dyn_base + the k-th draw; with kSched 0, every tile
+        // drawn. kDraws draws are in flight at once (their round trips overlap), in program
+        // order to one address: increasing.
+        // After the first tile id past the end, LW - 1 more: every look-ahead warp sees one.
         if (lane != 0) return;
-        unsigned next = atomicAdd(p.counter, 1u);
+        const unsigned G = gridDim.x, c = blockIdx.x;
+        int ends = 0;
+        const unsigned dyn_base = kSched == 1 ? S * G : 0u;
+        unsigned q[kDraws];
+#pragma unroll
+        for (int i = 0; i < kDraws; ++i) q[i] = atomicAdd(p.counter, 1u);
         for (unsigned k = 0;; ++k) {
             const int st = static_cast<int>(k % S);
-            const unsigned t = next;
-            if (t < num_tiles) next = atomicAdd(p.counter, 1u);  // in flight during the wait below
-            bulk::wait(&s_empty[st], ((k / S) & 1u) ^ 1u);         // the stage's previous use is over
+            unsigned t;
+            if (kSched == 1 && k < S) {
+                t = c + k * G;
+            } else {
+                t = dyn_base + q[0];
+#pragma unroll
+                for (int i = 0; i + 1 < kDraws; ++i) q[i] = q[i + 1];
+                q[kDraws - 1] = t < num_tiles ? atomicAdd(p.counter, 1u) : num_tiles;
+            }
+            bulk::wait(&s_empty[st], ((k / S) & 1u) ^ 1u);  // the stage's previous use is over
             s_tile[st] = t;
             if (t < num_tiles && is_full(t))
                 bulk::load(s_stage + st * TILE, p.in + static_cast<std::size_t>(t) * TILE, kBytes, &s_full[st]);
             else
                 dev::bar_arrive(&s_full[st]);  // the partial tile (read from global) or the end
-            if (t >= num_tiles) break;
+            if (t >= num_tiles && ++ends == LW) break;
         }
-        if (atomicAdd(p.counter + 1, 1u) == gridDim.x - 1) {  // every producer has drawn its last id
+        // Every draw of this CTA is done before it is counted (the fence orders the draws still
+        // in flight before the count); the last CTA counted resets both words for the next launch.
+        __threadfence();
+        if (atomicAdd(p.counter + 1, 1u) == gridDim.x - 1) {
             atomicExch(p.counter, 0u);
             atomicExch(p.counter + 1, 0u);
         }
         return;
     }
 
-    if (warp == 1) {
+    if (warp < kFirstReduce) {
         // ----------------------------------------------------------------- look-ahead
+        // Warp j: the CTA's tiles j, j + LW, ...; it starts once the tile's own bytes have
+        // landed (its predecessors' copies were issued no later, so most of their aggregates
+        // are published by then: starting at the tile id instead multiplied the polls, whose
+        // traffic through L2 cost up to 5% of the copy speed on an H100).
         if (kCopy) return;
         bool have_prev = false;
-        unsigned prev = 0, prev_prefix = 0;  // this CTA's previous tile and its exclusive prefix
-        for (unsigned k = 0;; ++k) {
+        unsigned prev = 0, prev_prefix = 0;  // this warp's previous tile and its exclusive prefix
+        for (unsigned k = static_cast<unsigned>(warp - 1);; k += LW) {
             const int st = static_cast<int>(k % S);
             bulk::wait(&s_full[st], (k / S) & 1u);
             const unsigned t = s_tile[st];
@@ -265,9 +297,9 @@ __global__ void __launch_bounds__((2 + R + W) * 32, 1) ws_scan_kernel(Params p) 
         return;
     }
 
-    if (warp < 2 + R) {
+    if (warp < kFirstScan) {
         // ----------------------------------------------------------------- reduce
-        const int r = warp - 2;
+        const int r = warp - kFirstReduce;
         for (unsigned k = 0;; ++k) {
             const int st = static_cast<int>(k % S);
             bulk::wait(&s_full[st], (k / S) & 1u);
@@ -316,7 +348,7 @@ __global__ void __launch_bounds__((2 + R + W) * 32, 1) ws_scan_kernel(Params p) 
     }
 
     // --------------------------------------------------------------------- scan + store
-    const int w = warp - 2 - R;
+    const int w = warp - kFirstScan;
     int pending = -1;  // store 1: the stage whose bulk store may still be reading it
     for (unsigned k = 0;; ++k) {
         const int st = static_cast<int>(k % S);
