@@ -164,14 +164,17 @@ int run(int argc, char** argv) {
         start = comma + 1;
     }
 
-    // (tile ints, stages, reduce warps, scan warps, store: 0 registers -> 16-byte stores, 1 bulk;
-    //  d: 0 every tile drawn from the counter, 1 each CTA's first S tiles fixed; l: look-ahead warps)
+    // Name: ws_t<tile ints>_s<stages>_r<reduce warps>_w<scan warps>_st<store: 0 16-byte stores
+    // from registers, 1 bulk stores>_d<0 every tile drawn from the counter, 1 each CTA's first
+    // S tiles fixed>_l<look-ahead warps>. The first is the chosen one (all targets met on an
+    // H100 and an H200); the others change one or two choices each. wscopy: the same pipeline
+    // storing its input unchanged (no look-ahead): its ceiling.
     std::vector<Variant> variants = {
-        WS(4096, 12, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 0, 0, 1), WS(4096, 12, 2, 4, 0, 0, 2),
-        WS(4096, 12, 2, 4, 0, 0, 1), WS(4096, 12, 1, 4, 0, 0, 1), WS(4096, 12, 1, 4, 0, 0, 2),
+        WS(4096, 12, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 0, 0, 1), WS(4096, 12, 2, 8, 0, 0, 3),
+        WS(4096, 12, 2, 8, 0, 0, 4), WS(4096, 12, 2, 4, 0, 0, 2), WS(4096, 12, 1, 4, 0, 0, 2),
         WS(4096, 13, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 1, 0, 2), WS(4096, 12, 2, 8, 0, 1, 2),
-        WS(8192, 6, 2, 8, 0, 0, 1),  WS(2048, 24, 1, 2, 0, 0, 4), WS(2048, 24, 2, 4, 0, 0, 4),
-        WSCOPY(4096, 12, 2, 8, 0, 0, 2),
+        WS(4096, 6, 2, 8, 0, 0, 2),  WS(8192, 6, 2, 8, 0, 0, 1),  WS(8192, 6, 2, 8, 0, 0, 2),
+        WS(2048, 24, 2, 4, 0, 0, 4), WSCOPY(4096, 12, 2, 8, 0, 0, 2),
     };
     {
         std::vector<Variant> kept;

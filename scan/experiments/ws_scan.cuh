@@ -3,36 +3,50 @@
 // `__CUDA_ARCH__ >= 900` guards: on older targets the kernel is an empty body that the host
 // never launches (ws_scan.cu checks the binary's architecture first).
 //
-// Design (one persistent CTA per resident slot, all of them draining one tile queue):
-//   warp 0, producer   draws tile ids from a global atomic counter, always one draw ahead of
-//                      use (the atomic's round trip overlaps the wait for a free stage), and
-//                      streams each tile into a ring of S shared-memory stages with one bulk
-//                      asynchronous copy (cp.async.bulk, completing on the stage's `full`
-//                      mbarrier). It waits only for a stage to be free (`empty`), never for a
-//                      scan result: the bytes of S - 1 tiles stay in flight whatever the other
-//                      warps are doing.
-//   warps 2..2+R-1,    reduce: read each landed tile once (16-byte shared loads, a warp
-//   reduce             reads 512 contiguous bytes per instruction: conflict-free) and write
-//                      the totals of its W segments (one per scan warp) to shared memory; the
-//                      tile's sum is published at once as an aggregate-only descriptor
+// Design (one persistent CTA per resident slot, all of them draining one tile queue; warps
+// by role, in this order):
+//   warp 0, producer   (one lane) draws tile ids from a global atomic counter, 4 draws in
+//                      flight (their round trips overlap each other and the wait for a free
+//                      stage), and streams each tile into a ring of S shared-memory stages with
+//                      one bulk asynchronous copy (cp.async.bulk, completing on the stage's
+//                      `full` mbarrier). It waits only for a stage to be free (`empty`), never
+//                      for a scan result: the bytes of the free stages are always in flight.
+//   warps 1..LW,       the tile's exclusive prefix, for the CTA's tiles in order (warp j takes
+//   look-ahead         the CTA's j-th, (j+LW)-th, ... tile, so LW polls of L2 are in flight):
+//                      the exclusive prefix of this warp's previous tile (known locally) plus
+//                      the published aggregates of every tile from that previous tile up to the
+//                      current one (about LW per CTA of the grid: one round of up to 16
+//                      descriptors per lane, re-polled from the first unpublished one). It
+//                      starts once its tile has landed, and then signals `prefixed`.
+//   R warps, reduce    read each landed tile once (16-byte shared loads: a warp reads 512
+//                      contiguous bytes per instruction, conflict-free without padding) and
+//                      write the totals of its W segments (one per scan warp) to shared memory;
+//                      the tile's sum is published at once as an aggregate-only descriptor
 //                      (epoch << 32 | sum). A reduction depends on nothing but its own tile's
 //                      data, so no chain of waits ever runs through the descriptors.
-//   warp 1, look-ahead for the CTA's tiles in order: the tile's exclusive prefix is the
-//                      previous tile of this CTA's exclusive prefix (known locally) plus the
-//                      published aggregates of every tile from that previous tile up to the
-//                      current one (about one per CTA of the grid: 8 descriptors per lane per
-//                      round of polling). Then it signals `prefixed`.
-//   warps 2+R..,       scan + store: each warp takes one segment of the tile (TILE / W ints,
-//   scan (W warps)     rows of 128 ints: a uint4 per lane), waits for `prefixed`, adds the
+//   W warps, scan +    each warp takes one segment of the tile (TILE / W ints, rows of 128
+//   store              ints: a uint4 per lane), waits for `reduced` and `prefixed`, adds the
 //                      tile prefix and the totals of the segments before its own, scans each
 //                      row by lane (4 ints) and by warp (shuffles), and writes the row out:
 //                      16-byte global stores from registers (store 0), or back into the stage
-//                      and out by one bulk copy per warp (store 1, cp.async.bulk
-//                      shared::cta -> global, the stage freed once the copy has read it).
+//                      (same conflict-free pattern) and out by one bulk copy per warp (store 1,
+//                      cp.async.bulk shared::cta -> global, the stage freed once the copy has
+//                      read it).
 //   Every reader of a stage (reduce and scan warps) fences (fence.proxy.async) and then
 //   arrives on `empty` once per warp; the producer refills the stage after that phase.
 // The last, partial tile is not bulk-copied: the producer only signals it, and the reduce and
 // scan warps read (and write) it from global memory with bounds.
+//
+// What the measurements chose (ws_scan.cu; results/ws_scan.csv, results/h200/ws_scan.csv):
+// 4096-int tiles x 12 stages (192 KiB, one CTA per SM), 2 reduce warps, 8 scan warps, 2
+// look-ahead warps, 16-byte stores. A tile's prefix needs every earlier tile to have landed, so
+// a stage stays busy for about the slowest of ~G concurrent copies plus the look-ahead's L2
+// round trip: many small stages beat few large ones (6 x 8192 ints: 97% of copy on an H100,
+// 95% on an H200; 6 x 4096: 84-88%). One look-ahead warp is one L2 round trip per tile, which
+// caps an H200 at ~76% of copy; two lift it to 96%; three or four poll more than they gain
+// (the polls share the L2 with the data: ncu put the L2 at 88% of its peak on an H200). One
+// reduce warp instead of two (4096-int tiles, 4 scan warps) costs up to 10 points: 86% of copy
+// instead of 96% at 2^28 on an H200, 81% instead of 88% at 20M on an H100.
 //
 // Memory model:
 // - Between CTAs, only descriptors are communicated, and a descriptor carries the value and
@@ -55,8 +69,8 @@
 // - Descriptors from older launches carry an older epoch and read as "not yet published";
 //   the host bumps the epoch per launch and clears the array when the 32-bit epoch wraps.
 //
-// Forward progress: every tile is drawn by a running CTA (the counter is read only by
-// running producers, in increasing order per CTA), and a CTA processes its tiles in draw
+// Forward progress (kSched 0): every tile is drawn by a running CTA (the counter is read only
+// by running producers, in increasing order per CTA), and a CTA processes its tiles in draw
 // order. Take the smallest tile t whose aggregate is never published: its CTA's earlier
 // tiles are all smaller than t, their look-aheads wait only for aggregates of tiles smaller
 // than themselves (all published, by minimality), so they are scanned, stored and their stages
@@ -64,7 +78,10 @@
 // publish it: contradiction. So every aggregate is published, every look-ahead ends, and every
 // CTA drains. This needs no assumption on which CTAs are resident; the grid is nevertheless
 // the resident one (occupancy API x SMs, checked on the host), so that no CTA waits for a
-// slot and all of them share the queue from the start.
+// slot and all of them share the queue from the start. kSched 1 (each CTA's first S tiles
+// fixed, blockIdx.x + k gridDim.x) does rely on it: tile c + k G is waited for by others before
+// CTA c has drawn anything, so every CTA of the grid must be resident at once, which the grid
+// size from the occupancy API gives when nothing else runs on the GPU (it measured no better).
 //
 // The counter is reset for the next launch by the last CTA to finish drawing (counter[1]
 // counts producers that drew past the end: once all have, nobody draws again).
