@@ -1,0 +1,432 @@
+// The warp-specialised persistent scan of issue #24 (experiments/ws_scan.cuh: design, memory
+// model, forward progress), against CUB, the committed `lookback` and a device-to-device copy
+// of the same bytes, in one process (compiled by `make experiments`; sm_90 only at run time):
+//
+//   build/experiments/ws_scan --csv=FILE [--sizes=20000000,2^28] [--check-sizes=1,1000,...]
+//                             [--repeat=30] [--warmup=3] [--only=word,word]
+//
+// For each timed size and each mode (inclusive, exclusive): a cudaMemcpy of the same n ints
+// is timed before and after the variants (its mean is the copy reference), then CUB
+// (cub::DeviceScan::InclusiveSum / ExclusiveSum on unsigned), the committed lookback and every
+// variant. Every run is validated exactly: the first run of each by a copy to the host and a
+// comparison with the CPU's scan there, and every warm-up and timed run after it on the GPU
+// against the same CPU reference uploaded (a comparison kernel launched after the stop event,
+// outside the timed interval; the comparison itself is checked against a planted
+// difference). Times: CUDA events, median of --repeat runs after --warmup, the L2 flushed
+// before each timed run. The --check-sizes (awkward sizes: one element, partial tiles, exact
+// multiples) are validated the same way, once per variant and mode, and not timed.
+// CSV: variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok, then the variant's shape and the
+// references (copy_ms, cub_ms) and the device. GBps counts bytes read + written (8 per int).
+// Exit status 1 if any run of any variant is wrong.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common.cuh"
+#include "scan_kernels.cuh"
+#include "scan_policy.h"
+#include "ws_scan.cuh"
+
+namespace {
+
+// Counts the positions where got differs from want into *count.
+__global__ void count_mismatches(const unsigned* __restrict__ got, const unsigned* __restrict__ want, std::size_t n,
+                                 unsigned long long* count) {
+    unsigned long long local = 0;
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        local += got[i] != want[i] ? 1u : 0u;
+    if (local != 0) atomicAdd(count, local);
+}
+
+struct WsState {
+    unsigned long long* desc = nullptr;
+    std::size_t max_tiles = 0;
+    unsigned* counter = nullptr;
+    unsigned epoch = 0;
+    int sms = 0;
+};
+
+// What a variant's last launch looked like (for the CSV).
+struct Shape {
+    int tile = 0, stages = 0, reduce_warps = 0, scan_warps = 0, store = 0, sched = 0, lookahead_warps = 0, threads = 0;
+    int blocks_per_sm = 0;
+    long long grid = 0;
+    int smem = 0;
+};
+
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C>
+void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C>;
+    constexpr int kThreads = (1 + LW + R + W) * 32;
+    const int smem = S * TILE * static_cast<int>(sizeof(unsigned));
+    static int per_sm = -1;
+    if (per_sm < 0) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem));
+        if (per_sm < 1) throw std::runtime_error("ws_scan: a variant does not fit on an SM");
+    }
+    const std::size_t tiles = (n + TILE - 1) / TILE;
+    if (tiles > ws.max_tiles) throw std::runtime_error("ws_scan: more tiles than descriptors");
+    // Epochs 1 .. 2^32 - 1; on wrap-around the descriptors are cleared.
+    if (++ws.epoch == 0) {
+        ws.epoch = 1;
+        CUDA_CHECK(cudaMemsetAsync(ws.desc, 0, ws.max_tiles * sizeof(unsigned long long), s));
+    }
+    // The persistent grid: every CTA resident at once (occupancy API x SMs), no more than tiles.
+    const long long grid = std::min<long long>(static_cast<long long>(tiles), static_cast<long long>(per_sm) * ws.sms);
+    shape = Shape{TILE, S, R, W, ST, D, LW, kThreads, per_sm, grid, smem};
+    ws::Params p{in, out, n, ws.desc, ws.counter, static_cast<unsigned>(tiles), ws.epoch};
+    kernel<<<static_cast<unsigned>(grid), kThreads, smem, s>>>(p);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C>
+void launch_ws(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
+               cudaStream_t s) {
+    if (exclusive)
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C>(ws, shape, in, out, n, s);
+    else
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C>(ws, shape, in, out, n, s);
+}
+
+using WsFn = void (*)(WsState&, Shape&, const unsigned*, unsigned*, std::size_t, bool, cudaStream_t);
+struct Variant {
+    enum Kind { kWs, kWsCopy, kCub, kLookback, kMemcpy };
+    Variant(std::string name_, Kind kind_, WsFn fn = nullptr) : name(std::move(name_)), kind(kind_), ws_fn(fn) {}
+    std::string name;
+    Kind kind;
+    WsFn ws_fn;
+    Shape shape;
+    bool copies() const { return kind == kWsCopy || kind == kMemcpy; }  // output == input
+};
+
+#define WS(TILE, S, R, W, ST, D, LW)                                                             \
+    Variant {                                                                                    \
+        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWs,           \
+            launch_ws<TILE, S, R, W, ST, D, LW, false>                                           \
+    }
+#define WSCOPY(TILE, S, R, W, ST, D, LW)                                                         \
+    Variant {                                                                                    \
+        "wscopy_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWsCopy,   \
+            launch_ws<TILE, S, R, W, ST, D, LW, true>                                            \
+    }
+
+bool matches_filter(const std::string& name, const std::vector<std::string>& words) {
+    if (words.empty()) return true;
+    for (const std::string& w : words)
+        if (!w.empty() && name.find(w) != std::string::npos) return true;
+    return false;
+}
+
+int run(int argc, char** argv) {
+    std::string csv, only;
+    std::vector<long long> sizes = {20000000, 1LL << 28};
+    std::vector<long long> check_sizes = {1, 1000, 1000003, 4096, 8192 * 7, (1 << 20) + 1, 3 * 16384 + 5};
+    int warmup = 3, repeat = 30;
+    for (int a = 1; a < argc; ++a) {
+        const std::string arg = argv[a];
+        auto value = [&](const char* opt) -> const char* {
+            const std::string prefix = std::string(opt) + "=";
+            return arg.compare(0, prefix.size(), prefix) == 0 ? argv[a] + prefix.size() : nullptr;
+        };
+        if (const char* v = value("--csv")) {
+            csv = v;
+        } else if (const char* v = value("--sizes")) {
+            sizes = cw::parse_size_list("sizes", v, 1, 1LL << 30);
+        } else if (const char* v = value("--check-sizes")) {
+            check_sizes = std::string(v).empty() ? std::vector<long long>{} : cw::parse_size_list("check-sizes", v, 1, 1LL << 30);
+        } else if (const char* v = value("--repeat")) {
+            repeat = static_cast<int>(cw::parse_integer("repeat", v, 1, 1000));
+        } else if (const char* v = value("--warmup")) {
+            warmup = static_cast<int>(cw::parse_integer("warmup", v, 0, 1000));
+        } else if (const char* v = value("--only")) {
+            only = v;
+        } else if (arg == "--help") {
+            std::printf("usage: ws_scan --csv=FILE [--sizes=LIST] [--check-sizes=LIST] [--repeat=R] [--warmup=W]\n"
+                        "               [--only=word,word]  (variants whose name holds a word; baselines always)\n");
+            return 0;
+        } else {
+            throw cw::UsageError("unknown option " + arg + " (--help lists them)");
+        }
+    }
+    if (csv.empty()) throw cw::UsageError("option --csv=FILE is required");
+    std::vector<std::string> words;
+    for (std::size_t start = 0; start <= only.size() && !only.empty();) {
+        const std::size_t comma = std::min(only.find(',', start), only.size());
+        words.push_back(only.substr(start, comma - start));
+        start = comma + 1;
+    }
+
+    // Name: ws_t<tile ints>_s<stages>_r<reduce warps>_w<scan warps>_st<store: 0 16-byte stores
+    // from registers, 1 bulk stores>_d<0 every tile drawn from the counter, 1 each CTA's first
+    // S tiles fixed>_l<look-ahead warps>. The first is the chosen one (all targets met on an
+    // H100 and an H200); the others change one or two choices each. wscopy: the same pipeline
+    // storing its input unchanged (no look-ahead): its ceiling.
+    std::vector<Variant> variants = {
+        WS(4096, 12, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 0, 0, 1), WS(4096, 12, 2, 8, 0, 0, 3),
+        WS(4096, 12, 2, 8, 0, 0, 4), WS(4096, 12, 2, 4, 0, 0, 2), WS(4096, 12, 1, 4, 0, 0, 2),
+        WS(4096, 13, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 1, 0, 2), WS(4096, 12, 2, 8, 0, 1, 2),
+        WS(4096, 6, 2, 8, 0, 0, 2),  WS(8192, 6, 2, 8, 0, 0, 1),  WS(8192, 6, 2, 8, 0, 0, 2),
+        WS(2048, 24, 2, 4, 0, 0, 4), WSCOPY(4096, 12, 2, 8, 0, 0, 2),
+    };
+    {
+        std::vector<Variant> kept;
+        for (const Variant& v : variants)
+            if (matches_filter(v.name, words)) kept.push_back(v);
+        variants = kept;
+    }
+
+    const cw::DeviceInfo dev = cw::select_device(0);
+    std::printf("%s\n", dev.describe().c_str());
+    // The ws kernels exist only as sm_90 code: without it (an older GPU, or a binary built
+    // without an sm_90 target) only the baselines run.
+    {
+        cudaFuncAttributes attr{};
+        CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<4096, 12, 1, 4, 0, 0, 2, false>));
+        if (dev.cc_major < 9 || attr.binaryVersion < 90) {
+            std::printf("no sm_90 code for this device (compute capability %d.%d, binary sm_%d): ws variants skipped\n",
+                        dev.cc_major, dev.cc_minor, attr.binaryVersion);
+            variants.clear();
+        }
+    }
+    std::vector<Variant> all = {{"memcpy_d2d", Variant::kMemcpy}, {"cub", Variant::kCub}, {"lookback", Variant::kLookback}};
+    all.insert(all.end(), variants.begin(), variants.end());
+
+    std::size_t max_n = 1;
+    for (long long n : sizes) max_n = std::max<std::size_t>(max_n, static_cast<std::size_t>(n));
+    for (long long n : check_sizes) max_n = std::max<std::size_t>(max_n, static_cast<std::size_t>(n));
+    cw::require_device_memory(3 * max_n * sizeof(unsigned) + (512u << 20), "ws_scan");
+
+    cw::check_output_path(csv, "CSV file");
+    FILE* f = std::fopen(csv.c_str(), "w");
+    if (f == nullptr) throw cw::UsageError("cannot write " + csv);
+    std::fprintf(f, "variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok,runs_checked,tile,stages,reduce_warps,"
+                    "scan_warps,store,sched,lookahead_warps,threads,blocks_per_sm,grid,copy_ms,cub_ms,device\n");
+
+    // Input: uniform ints in [-10^6, 10^6] (their running sums wrap around 2^32 at 2^28).
+    std::vector<unsigned> h(max_n), ref(max_n), got(max_n);
+    cw::fill_uniform_int(h.data(), max_n, -1000000, 1000000, 7);
+    unsigned *din = nullptr, *dout = nullptr, *dref = nullptr;
+    unsigned long long* dcount = nullptr;
+    constexpr int kMaxCounts = 4096;
+    CUDA_CHECK(cudaMalloc(&din, max_n * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&dout, max_n * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&dref, max_n * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&dcount, kMaxCounts * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemcpy(din, h.data(), max_n * sizeof(unsigned), cudaMemcpyHostToDevice));
+
+    WsState ws;
+    ws.sms = dev.sm_count;
+    ws.max_tiles = max_n / 2048 + 2;
+    CUDA_CHECK(cudaMalloc(&ws.desc, ws.max_tiles * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(ws.desc, 0, ws.max_tiles * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&ws.counter, 2 * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(ws.counter, 0, 2 * sizeof(unsigned)));
+
+    scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_current_device(0));
+    void* cub_temp = nullptr;
+    std::size_t cub_bytes = 0, cub_bytes2 = 0;
+    CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, din, dout, static_cast<int>(max_n)));
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes2, din, dout, static_cast<int>(max_n)));
+    cub_bytes = std::max(cub_bytes, cub_bytes2);
+    CUDA_CHECK(cudaMalloc(&cub_temp, cub_bytes));
+    cw::L2Flusher flusher;
+
+    auto launch = [&](Variant& v, std::size_t n, bool exclusive, cudaStream_t s) {
+        switch (v.kind) {
+            case Variant::kMemcpy:
+                CUDA_CHECK(cudaMemcpyAsync(dout, din, n * sizeof(unsigned), cudaMemcpyDeviceToDevice, s));
+                break;
+            case Variant::kCub: {
+                std::size_t b = cub_bytes;
+                if (exclusive)
+                    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, b, din, dout, static_cast<int>(n), s));
+                else
+                    CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_temp, b, din, dout, static_cast<int>(n), s));
+                break;
+            }
+            case Variant::kLookback: lookback.run(din, dout, n, exclusive, s); break;
+            default: v.ws_fn(ws, v.shape, din, dout, n, exclusive, s);
+        }
+    };
+    // The GPU comparison of dout with dref (first n) into dcount[slot].
+    auto compare_on_gpu = [&](std::size_t n, int slot, cudaStream_t s) {
+        count_mismatches<<<1024, 256, 0, s>>>(dout, dref, n, dcount + slot);
+        CUDA_CHECK_LAUNCH();
+    };
+    auto wrong_runs = [&](int slots) {
+        std::vector<unsigned long long> c(slots);
+        CUDA_CHECK(cudaMemcpy(c.data(), dcount, slots * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+        int wrong = 0;
+        for (unsigned long long x : c) wrong += x != 0 ? 1 : 0;
+        return wrong;
+    };
+    // The expected output of n ints (scan or copy) into ref and dref.
+    auto prepare_reference = [&](std::size_t n, bool exclusive, bool copy) {
+        unsigned run = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const unsigned x = h[i];
+            run += x;
+            ref[i] = copy ? x : exclusive ? run - x : run;
+        }
+        CUDA_CHECK(cudaMemcpy(dref, ref.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+    };
+    // One run, poisoned output first, compared on the host with the CPU reference.
+    auto validate_on_host = [&](Variant& v, std::size_t n, bool exclusive) {
+        CUDA_CHECK(cudaMemset(dout, 0xff, n * sizeof(unsigned)));
+        launch(v, n, exclusive, 0);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaMemcpy(got.data(), dout, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        std::size_t bad = 0, first = n;
+        for (std::size_t i = 0; i < n; ++i)
+            if (got[i] != ref[i]) {
+                if (bad++ == 0) first = i;
+            }
+        if (bad != 0)
+            std::printf("  %s n=%zu %s: %zu wrong, first at %zu (got %u, want %u)\n", v.name.c_str(), n,
+                        exclusive ? "exclusive" : "inclusive", bad, first, got[first], ref[first]);
+        return bad == 0;
+    };
+
+    // The GPU comparison, checked: a planted difference must count 1.
+    {
+        const std::size_t n = std::min<std::size_t>(max_n, 1 << 20);
+        prepare_reference(n, false, true);
+        CUDA_CHECK(cudaMemcpy(dout, din, n * sizeof(unsigned), cudaMemcpyDeviceToDevice));
+        const unsigned planted = h[n / 2] ^ 1u;
+        CUDA_CHECK(cudaMemcpy(dout + n / 2, &planted, sizeof planted, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemset(dcount, 0, sizeof(unsigned long long)));
+        compare_on_gpu(n, 0, 0);
+        unsigned long long c = 0;
+        CUDA_CHECK(cudaMemcpy(&c, dcount, sizeof c, cudaMemcpyDeviceToHost));
+        if (c != 1) {
+            std::fprintf(stderr, "ws_scan: the comparison kernel missed a planted difference\n");
+            return 1;
+        }
+    }
+
+    int failures = 0;
+    const char* modes[2] = {"inclusive", "exclusive"};
+    // Awkward sizes: validation only (host comparison, then 3 more runs compared on the GPU:
+    // the counter reset and the epochs between launches).
+    for (long long nn : check_sizes) {
+        const std::size_t n = static_cast<std::size_t>(nn);
+        for (int m = 0; m < 2; ++m) {
+            const bool exclusive = m == 1;
+            for (int copy = 0; copy < 2; ++copy) {
+                prepare_reference(n, exclusive, copy == 1);
+                for (Variant& v : all) {
+                    if (v.copies() != (copy == 1)) continue;
+                    bool ok = validate_on_host(v, n, exclusive);
+                    CUDA_CHECK(cudaMemset(dcount, 0, 3 * sizeof(unsigned long long)));
+                    for (int r = 0; r < 3; ++r) {
+                        CUDA_CHECK(cudaMemset(dout, 0xff, n * sizeof(unsigned)));
+                        launch(v, n, exclusive, 0);
+                        compare_on_gpu(n, r, 0);
+                    }
+                    ok = ok && wrong_runs(3) == 0;
+                    failures += ok ? 0 : 1;
+                    const Shape& sh = v.shape;
+                    std::fprintf(f, "%s,%zu,%s,,,,,%d,4,%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,,,%s\n", v.name.c_str(), n,
+                                 modes[m], ok ? 1 : 0, sh.tile, sh.stages, sh.reduce_warps, sh.scan_warps, sh.store,
+                                 sh.sched, sh.lookahead_warps, sh.threads, sh.blocks_per_sm, sh.grid, dev.name.c_str());
+                    if (!ok) std::printf("check n=%zu %s %s: WRONG\n", n, modes[m], v.name.c_str());
+                }
+            }
+        }
+        std::printf("check n=%zu: validated\n", n);
+    }
+    std::fflush(f);
+
+    const int slots = warmup + repeat;
+    if (slots > kMaxCounts) throw cw::UsageError("--warmup + --repeat must be at most 4096");
+    for (long long nn : sizes) {
+        const std::size_t n = static_cast<std::size_t>(nn);
+        const double bytes = 2.0 * static_cast<double>(n) * sizeof(unsigned);
+        for (int m = 0; m < 2; ++m) {
+            const bool exclusive = m == 1;
+            struct Row {
+                Variant* v;
+                double ms;
+                bool ok;
+            };
+            std::vector<Row> rows;
+            auto timed = [&](Variant& v) {
+                // Every run, warm-up and timed, compared on the GPU after its stop event.
+                CUDA_CHECK(cudaMemset(dcount, 0, slots * sizeof(unsigned long long)));
+                for (int i = 0; i < warmup; ++i) {
+                    launch(v, n, exclusive, 0);
+                    compare_on_gpu(n, i, 0);
+                }
+                cw::GpuTimer timer;
+                std::vector<double> samples;
+                for (int i = 0; i < repeat; ++i) {
+                    flusher.flush(0);
+                    timer.start(0);
+                    launch(v, n, exclusive, 0);
+                    samples.push_back(timer.stop(0));
+                    compare_on_gpu(n, warmup + i, 0);
+                }
+                const int wrong = wrong_runs(slots);
+                if (wrong != 0) std::printf("  %s: %d of %d runs wrong\n", v.name.c_str(), wrong, slots);
+                return std::make_pair(cw::median(samples), wrong == 0);
+            };
+            for (int copy = 1; copy >= 0; --copy) {
+                prepare_reference(n, exclusive, copy == 1);
+                for (Variant& v : all) {
+                    if (v.copies() != (copy == 1)) continue;
+                    const bool ok_host = validate_on_host(v, n, exclusive);
+                    const auto t = timed(v);
+                    rows.push_back({&v, t.first, ok_host && t.second});
+                }
+            }
+            // The copy again, last (the reference is the mean of both medians).
+            prepare_reference(n, exclusive, true);
+            Variant& memcpy_v = all[0];
+            const auto copy_again = timed(memcpy_v);
+            double copy_ms = 0, cub_ms = 0;
+            for (Row& r : rows) {
+                if (r.v->kind == Variant::kMemcpy) {
+                    copy_ms = 0.5 * (r.ms + copy_again.first);
+                    r.ms = copy_ms;
+                    r.ok = r.ok && copy_again.second;
+                }
+                if (r.v->kind == Variant::kCub) cub_ms = r.ms;
+            }
+            for (const Row& r : rows) {
+                failures += r.ok ? 0 : 1;
+                const Shape& s = r.v->shape;
+                std::fprintf(f, "%s,%zu,%s,%.5f,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%.5f,%.5f,%s\n",
+                             r.v->name.c_str(), n, modes[m], r.ms, bytes / r.ms / 1e6, 100.0 * copy_ms / r.ms,
+                             cub_ms / r.ms, r.ok ? 1 : 0, slots + 1, s.tile, s.stages, s.reduce_warps, s.scan_warps,
+                             s.store, s.sched, s.lookahead_warps, s.threads, s.blocks_per_sm, s.grid, copy_ms, cub_ms,
+                             dev.name.c_str());
+                std::printf("%-28s n=%-10zu %-9s %.5f ms %7.1f GB/s %6.2f%% of copy  x%.3f vs cub  %s\n",
+                            r.v->name.c_str(), n, modes[m], r.ms, bytes / r.ms / 1e6, 100.0 * copy_ms / r.ms,
+                            cub_ms / r.ms, r.ok ? "ok" : "WRONG");
+            }
+            std::fflush(f);
+        }
+    }
+    std::fclose(f);
+    CUDA_CHECK(cudaFree(din));
+    CUDA_CHECK(cudaFree(dout));
+    CUDA_CHECK(cudaFree(dref));
+    CUDA_CHECK(cudaFree(dcount));
+    CUDA_CHECK(cudaFree(ws.desc));
+    CUDA_CHECK(cudaFree(ws.counter));
+    CUDA_CHECK(cudaFree(cub_temp));
+    std::printf("Result = %s\n", failures == 0 ? "PASS" : "FAIL");
+    return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return cw::run_main("ws_scan", [&]() { return run(argc, argv); }); }
