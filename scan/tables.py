@@ -754,6 +754,52 @@ def memcpy(readme):
     readme.block("memcpy", md_table(out, columns))
 
 
+# --- The warp-specialised look-ahead scan (experiments/ws_scan.cu): both GPUs' CSVs ---------
+
+WS_FILES = (("results/ws_scan.csv", "results/"), ("results/h200/ws_scan.csv", "results/h200/"))
+WS_CHOSEN = "ws_t4096_s12_r2_w8_st0_d0_l2"  # the design experiments/ws_scan.cuh describes
+
+
+def ws_scan_block():
+    """Block 'ws_scan': per GPU, size and mode, the copy, CUB, the committed `lookback` and the
+    chosen warp-specialised variant of one ws_scan run (ratios within that run), then one
+    generated bullet per GPU on the targets of issue #24 (95 % / 90 % of copy, 1.10x CUB)."""
+    gpus = [(folder, read_csv(os.path.join(HERE, rel))) for rel, folder in WS_FILES
+            if os.path.exists(os.path.join(HERE, rel))]
+    if not gpus:
+        return "*(not measured yet: run `build/experiments/ws_scan --csv=results/ws_scan.csv` on a GPU)*"
+    out, bullets = [], []
+    for folder, rows in gpus:
+        timed = [r for r in rows if r["ms"]]
+        device = timed[0]["device"]
+        mine = [r for r in timed if r["variant"] == WS_CHOSEN]
+        for w in mine:
+            same = {r["variant"]: r for r in timed if r["n"] == w["n"] and r["mode"] == w["mode"]}
+            lb = same.get("lookback")
+            out.append({"gpu": "%s (`%s`)" % (device, folder), "n": pow2(int(w["n"])), "mode": w["mode"],
+                        "copy": "%.1f" % (8.0 * int(w["n"]) / (num(w, "copy_ms") * 1e6)),
+                        "cub": "%.4f" % num(w, "cub_ms"),
+                        "lookback": "%.4f (%.1f %%, %.3f×)" % (num(lb, "ms"), num(lb, "pct_of_copy"),
+                                                               num(lb, "speedup_vs_cub")) if lb else "",
+                        "ws": "%.4f (%.1f %%, %.3f×)" % (num(w, "ms"), num(w, "pct_of_copy"), num(w, "speedup_vs_cub")),
+                        "ok": "all %d" % len(rows) if all(r["ok"] == "1" for r in rows) else "NOT all"})
+        big = [w for w in mine if int(w["n"]) == max(int(r["n"]) for r in mine)]
+        goal = 95.0 if "H100" in device else 90.0
+        low_pct = min(num(w, "pct_of_copy") for w in big)
+        low_x = min(num(w, "speedup_vs_cub") for w in mine)
+        bullets.append("- %s: at 2^%d ints, %.1f–%.1f %% of the same run's copy (target %.0f %% %s); against "
+                       "CUB %.3f–%.3f× over both sizes and modes (target 1.10× %s); %d of %d runs validated." % (
+                           device, round(math.log2(int(big[0]["n"]))), low_pct,
+                           max(num(w, "pct_of_copy") for w in big), goal, verdict(compare(low_pct, ">=", goal)),
+                           low_x, max(num(w, "speedup_vs_cub") for w in mine), verdict(compare(low_x, ">=", 1.10)),
+                           sum(r["ok"] == "1" for r in rows), len(rows)))
+    columns = [("gpu", "GPU (results folder)", "{}"), ("n", "n", "{}"), ("mode", "mode", "{}"),
+               ("copy", "copy (GB/s)", "{}"), ("cub", "CUB (ms)", "{}"),
+               ("lookback", "`lookback` (ms, % of copy, × CUB)", "{}"),
+               ("ws", "warp-specialised (ms, % of copy, × CUB)", "{}"), ("ok", "rows validated", "{}")]
+    return md_table(out, columns) + "\n\n" + "\n".join(shared_wrap(b, "", "  ") for b in bullets)
+
+
 # --- The copy budget (experiments/copy_budget.cu): both GPUs' CSVs -------------------------
 
 BUDGET_CYCLES = (0, 2048, 4096, 6144, 8192, 12288, 16384)
@@ -1158,6 +1204,7 @@ def main():
     readme.block("target_verdict", target_block(vals))
     memcpy(readme)
     readme.block("copy_budget", copy_budget_block())
+    readme.block("ws_scan", ws_scan_block())
     readme.tables(report_tables(table, sweep) + [per_thread_spec(per_thread)], RESULTS)
     readme.save()
     print("tables.py: README.md tables regenerated from", ", ".join(
