@@ -1,7 +1,6 @@
-// reduction_versions: sum of 32-bit integers (report 004, after M. Harris, "Optimizing Parallel
-// Reduction in CUDA", 2007) as a description for the shared run loop (common/run_loop.cuh):
-// options, the plans (sizes x --threads items), the data and serial CPU sum, the exact check,
-// the CSV row. The runners and registry() are in reduction_versions_versions.cu.
+// reduction_versions: sum of 32-bit integers (report 004, after Harris 2007) as a description for
+// the shared run loop (common/run_loop.cuh): options, plans (sizes x --threads items), data and
+// serial CPU sum, exact check, CSV row; the runners and registry() are in *_versions.cu.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -17,7 +16,6 @@
 namespace {
 
 using rv::Plan;
-
 // A demonstration's checked runs beyond every version's 2: a race may show only now and then.
 constexpr int kDemonstrationExtraChecks = 18;
 
@@ -150,6 +148,8 @@ class ReductionVersions : public cw::Program<Plan, rv::Version, Extra> {
                            CUDA_CHECK(cudaMemcpy(&back, d_in_->data(), sizeof back, cudaMemcpyDeviceToHost));
                        }).median_ms();
     }
+    // --warmup + 1 untimed runs: a version's first launch is never timed (--warmup=0 included).
+    std::pair<int, int> warmup_repeat(const V&) override { return std::make_pair(c_.warmup + 1, c_.repeat); }
     void inject_fault(const Plan&, const V&) override { got_.sum ^= 1; }  // a sum one off the right one
     void check(const Plan& p, const V& v, cw::Runner& runner, Result& r, cw::Session&) override;
     std::string progress_text(const Plan& p, const V& v, const Result& r) const override {
