@@ -1,6 +1,7 @@
 // CPU reference and host-side helpers of reduction_versions (see reduction_versions_cpu.h).
 #include "reduction_versions_cpu.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "common.h"
@@ -17,6 +18,17 @@ std::int32_t sum_wrap(const std::int32_t* x, std::size_t n) {
     std::uint32_t sum = 0;
     for (std::size_t i = 0; i < n; ++i) sum += static_cast<std::uint32_t>(x[i]);  // modulo 2^32
     return wrap_to_int32(sum);
+}
+
+std::int32_t sum_wrap_timed(const std::int32_t* x, std::size_t n, int repeat, double* median_ms, int* runs) {
+    cw::HostStopwatch first;
+    const std::int32_t sum = sum_wrap(x, n);
+    const double first_ms = first.elapsed_ms();
+    *runs = static_cast<int>(std::max(1.0, std::min<double>(repeat, 300.0 / std::max(first_ms, 1e-3))));
+    volatile std::int32_t sink = 0;
+    *median_ms = cw::time_host(0, *runs, [&]() { sink = sum_wrap(x, n); }).median_ms();
+    (void)sink;
+    return sum;
 }
 
 std::int64_t sum_exact(const std::int32_t* x, std::size_t n) {

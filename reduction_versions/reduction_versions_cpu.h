@@ -23,6 +23,11 @@ std::int32_t wrap_to_int32(std::uint32_t u);
 // Serial sum, one element after the other (the report's "serial version"), modulo 2^32.
 std::int32_t sum_wrap(const std::int32_t* x, std::size_t n);
 
+// The serial sum timed as the report's serial version: median of up to `repeat` runs (fewer
+// when one run is long, about 0.3 s in all) into *median_ms, their number into *runs; returns
+// the sum.
+std::int32_t sum_wrap_timed(const std::int32_t* x, std::size_t n, int repeat, double* median_ms, int* runs);
+
 // Exact sum in 64 bits (no overflow for n < 2^32): used by the tests to check sum_wrap.
 std::int64_t sum_exact(const std::int32_t* x, std::size_t n);
 

@@ -1,4 +1,5 @@
-// Every GPU version of the integer sum (report 004 / Harris 2007) and their launch code.
+// Every GPU kernel of the integer sum (report 004 / Harris 2007) and its launch code; the
+// versions that run them are the registry's (reduction_versions_versions.cu).
 //
 // Common fixes against the report's code (README, "Bugs of the report's code"):
 //  - each kernel writes its block partial to a separate buffer, not back into the input
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common.cuh"
 #include "reduction_cub.cuh"
@@ -22,6 +25,26 @@ namespace rv {
 namespace {
 
 constexpr unsigned kFullMask = 0xffffffffu;
+
+// The one-pass kernels by name: the registry finds a version's launcher by its `kernel` field
+// (pass_kernel), so that a new kernel is known to it by one line after its definition,
+// REDUCE_PASS_KERNEL(name), and needs no declaration in a header.
+std::vector<std::pair<std::string, PassLauncher>>& pass_kernels() {
+    static std::vector<std::pair<std::string, PassLauncher>> table;
+    return table;
+}
+struct PassKernelName {
+    PassKernelName(const char* name, PassLauncher launcher) { pass_kernels().emplace_back(name, launcher); }
+};
+
+// One pass of a kernel whose block size is a launch parameter: grid blocks of `threads`
+// threads, one unsigned of shared memory per thread.
+template <void (*KERNEL)(const unsigned* __restrict__, unsigned* __restrict__, unsigned)>
+void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid, cudaStream_t s) {
+    KERNEL<<<grid, threads, static_cast<std::size_t>(threads) * sizeof(unsigned), s>>>(in, out,
+                                                                                       static_cast<unsigned>(m));
+}
+#define REDUCE_PASS_KERNEL(KERNEL) const PassKernelName KERNEL##_name(#KERNEL, launch_plain<KERNEL>)
 
 // ---------------------------------------------------------------------------------------
 // version=1: interleaved addressing with the divergent `%` branch (report's version 1, Harris's
@@ -40,6 +63,7 @@ __global__ void reduce_interleaved_divergent(const unsigned* __restrict__ in, un
     }
     if (tid == 0) out[blockIdx.x] = sm[0];  // fix: a separate output, not the input
 }
+REDUCE_PASS_KERNEL(reduce_interleaved_divergent);
 
 // version=2: interleaved addressing with a strided index (report's version 2, Harris 2).
 //   why: consecutive threads stay active, so warps do not diverge and no `%` is computed;
@@ -58,6 +82,7 @@ __global__ void reduce_interleaved_strided(const unsigned* __restrict__ in, unsi
     }
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
+REDUCE_PASS_KERNEL(reduce_interleaved_strided);
 
 // version=3: sequential addressing (report's version 3, Harris 3).
 //   why: threads tid and tid+stride touch consecutive words, so there are no bank conflicts;
@@ -75,6 +100,7 @@ __global__ void reduce_sequential_addressing(const unsigned* __restrict__ in, un
     }
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
+REDUCE_PASS_KERNEL(reduce_sequential_addressing);
 
 // Version 4's step, kept by versions 5, 5-unfixed and 6: each block reduces 2*block elements
 // (block = its number of threads), each thread adding two of them, `block` apart, in a
@@ -102,6 +128,7 @@ __global__ void reduce_first_add_during_load(const unsigned* __restrict__ in, un
     }
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
+REDUCE_PASS_KERNEL(reduce_first_add_during_load);
 
 // The last six steps of the tree inside one warp (tid < 32; blockDim.x >= 64), with the
 // report's structure (sm[tid] += sm[tid + 32], + 16, ..., + 1) made correct: each value is
@@ -140,6 +167,7 @@ __global__ void reduce_unrolled_last_warp(const unsigned* __restrict__ in, unsig
     }
     if (tid < 32) warp_reduce_synced(sm, tid, out + blockIdx.x);
 }
+REDUCE_PASS_KERNEL(reduce_unrolled_last_warp);
 
 // version=5-unfixed: the report's version 5 exactly as printed (no volatile, no warp
 // synchronisation). A demonstration of the race only: excluded from PASS/FAIL, from the
@@ -163,6 +191,7 @@ __global__ void reduce_unrolled_last_warp_as_printed(const unsigned* __restrict_
     }
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
+REDUCE_PASS_KERNEL(reduce_unrolled_last_warp_as_printed);
 
 // The shared-memory tree of versions 6 and 7, completely unrolled for a block size known at
 // compile time (BLOCK >= 64), ending in the synchronised last warp: the strides BLOCK/2 ... 64
@@ -286,7 +315,7 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
 }
 
 // ---------------------------------------------------------------------------------------
-// Host side: launches, the per-architecture policy and the registry.
+// Host side: the launches (the versions that make them are in reduction_versions_versions.cu).
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
@@ -308,16 +337,6 @@ auto with_block_size(int threads, const char* kernel, const Op& op) -> decltype(
         case 1024: return op.template run<1024>();
     }
     unsupported_block_size(kernel, threads);
-}
-
-// One pass of a version: m elements of `in` -> `grid` block partials in `out`.
-using PassLauncher = void (*)(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
-                              cudaStream_t s);
-
-template <void (*KERNEL)(const unsigned* __restrict__, unsigned* __restrict__, unsigned)>
-void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid, cudaStream_t s) {
-    KERNEL<<<grid, threads, static_cast<std::size_t>(threads) * sizeof(unsigned), s>>>(in, out,
-                                                                                       static_cast<unsigned>(m));
 }
 
 // The block-size template kernels (versions 6 and 7): Kernel::at<BLOCK>() is the
@@ -358,6 +377,8 @@ void launch_at_block_size(const unsigned* in, unsigned* out, std::size_t m, int 
     with_block_size(threads, Kernel::kName,
                     LaunchAtBlockSize<Kernel>{in, out, static_cast<typename Kernel::Count>(m), grid, s});
 }
+const PassKernelName complete_unroll_name(CompleteUnroll::kName, launch_at_block_size<CompleteUnroll>);
+const PassKernelName multiple_per_thread_name(MultiplePerThread::kName, launch_at_block_size<MultiplePerThread>);
 
 // The grid of the first pass of a pass-based version (versions 1-7): one block per
 // items_per_thread x threads elements, capped by `grid_cap` (version 7) when > 0.
@@ -365,37 +386,6 @@ std::size_t first_grid(std::size_t n, int items_per_thread, int threads, long lo
     std::size_t grid = ceil_div(n, static_cast<std::size_t>(items_per_thread) * static_cast<std::size_t>(threads));
     if (grid_cap > 0) grid = std::min(grid, static_cast<std::size_t>(grid_cap));
     return std::max<std::size_t>(grid, 1);
-}
-
-// Versions 1-7: passes of the same kernel on the block partials, ping-ponging between two
-// halves of the workspace (the first holds the first pass's partials, the second the next
-// pass's, which are fewer), until a single block has written the single value.
-const unsigned* enqueue_passes(const Launch& l, int items_per_thread, PassLauncher launch, long long grid_cap,
-                               cudaStream_t stream, LaunchPlan* plan) {
-    LaunchPlan local;
-    local.launches = 0;
-    local.memsets = 0;
-    const std::size_t capacity = first_grid(l.n, items_per_thread, l.threads, grid_cap);
-    const unsigned* src = l.in;
-    unsigned* dst = static_cast<unsigned*>(l.workspace);
-    unsigned* other = dst + capacity;
-    std::size_t m = l.n;
-    for (;;) {
-        const std::size_t grid = first_grid(m, items_per_thread, l.threads, grid_cap);
-        launch(src, dst, m, l.threads, static_cast<unsigned>(grid), stream);
-        CUDA_CHECK_LAUNCH();
-        if (local.launches++ == 0) local.first_grid = static_cast<long long>(grid);
-        if (grid == 1) break;
-        m = grid;
-        src = dst;
-        std::swap(dst, other);
-    }
-    if (plan != nullptr) *plan = local;
-    return dst;
-}
-
-std::size_t passes_workspace(std::size_t n, int items_per_thread, int threads, long long grid_cap) {
-    return 2 * first_grid(n, items_per_thread, threads, grid_cap) * sizeof(unsigned);
 }
 
 struct OccupancyMultiplePerThread {
@@ -419,6 +409,66 @@ std::size_t vectorized_grid(std::size_t n, int threads, long long grid_cap) {
     return grid;
 }
 
+// cub::DeviceReduce::Sum's temporary storage, rounded up to 256 bytes (the result follows it).
+std::size_t cub_temp_bytes(std::size_t n) {
+    std::size_t bytes = 0;
+    CUDA_CHECK(cub_sum_temp_bytes(n, &bytes));
+    return (bytes + 255) / 256 * 256;
+}
+
+}  // namespace
+
+constexpr int Policy::kItemsPerThreadTree;
+constexpr int Policy::kItemsPerThreadFirstAdd;
+constexpr int Policy::kIntsPerVector;
+constexpr int Policy::kVectorsInFlight;
+
+PassLauncher pass_kernel(const std::string& kernel) {
+    for (const auto& entry : pass_kernels())
+        if (entry.first == kernel) return entry.second;
+    throw std::logic_error("no one-pass kernel named " + kernel + " (REDUCE_PASS_KERNEL after its definition)");
+}
+
+// Passes of the same kernel on the block partials, ping-ponging between two halves of the
+// workspace (the first holds the first pass's partials, the second the next pass's, which
+// are fewer), until a single block has written the single value.
+const unsigned* enqueue_passes(const Launch& l, int items_per_thread, PassLauncher launch, cudaStream_t stream,
+                               LaunchPlan* plan) {
+    LaunchPlan local;
+    local.launches = 0;
+    local.memsets = 0;
+    const std::size_t capacity = first_grid(l.n, items_per_thread, l.threads, l.grid);
+    const unsigned* src = l.in;
+    unsigned* dst = static_cast<unsigned*>(l.workspace);
+    unsigned* other = dst + capacity;
+    std::size_t m = l.n;
+    for (;;) {
+        const std::size_t grid = first_grid(m, items_per_thread, l.threads, l.grid);
+        launch(src, dst, m, l.threads, static_cast<unsigned>(grid), stream);
+        CUDA_CHECK_LAUNCH();
+        if (local.launches++ == 0) local.first_grid = static_cast<long long>(grid);
+        if (grid == 1) break;
+        m = grid;
+        src = dst;
+        std::swap(dst, other);
+    }
+    if (plan != nullptr) *plan = local;
+    return dst;
+}
+
+std::size_t passes_workspace(std::size_t n, int items_per_thread, int threads, long long grid_cap) {
+    return 2 * first_grid(n, items_per_thread, threads, grid_cap) * sizeof(unsigned);
+}
+
+long long multiple_per_thread_resident_grid(int sm_count, std::size_t n, int threads) {
+    return with_block_size(threads, MultiplePerThread::kName, OccupancyMultiplePerThread{sm_count, n});
+}
+
+long long vectorized_resident_grid(int sm_count, std::size_t n, int threads) {
+    return cw::occupancy_grid(reduce_vectorized_shuffle_atomic, threads, 0, sm_count, n / Policy::kIntsPerVector,
+                              static_cast<unsigned long long>(threads));
+}
+
 const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchPlan* plan) {
     if (!is_vector_aligned(l.in))
         throw std::logic_error("version 8 (reduce_vectorized_shuffle_atomic) reads 16-byte int4 vectors and needs a "
@@ -436,154 +486,13 @@ const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchP
     return result;
 }
 
-// cub::DeviceReduce::Sum: its temporary storage at the start of the workspace, the result
-// after it (256-byte aligned).
-std::size_t cub_temp_bytes(std::size_t n) {
-    std::size_t bytes = 0;
-    CUDA_CHECK(cub_sum_temp_bytes(n, &bytes));
-    return (bytes + 255) / 256 * 256;
-}
-const unsigned* enqueue_cub(const Launch& l, cudaStream_t stream) {
+std::size_t cub_workspace(std::size_t n) { return cub_temp_bytes(n) + sizeof(unsigned); }
+
+const unsigned* enqueue_cub(const Launch& l, cudaStream_t stream, LaunchPlan* plan) {
     const std::size_t temp = cub_temp_bytes(l.n);
     unsigned* out = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(l.workspace) + temp);
     CUDA_CHECK(cub_sum(l.workspace, temp, l.in, out, l.n, stream));
-    return out;
-}
-
-// A pass-based entry (versions 1-6, 5-unfixed).
-Version pass_version(const char* label, const char* kernel, const char* summary, const char* launch,
-                     int items_per_thread, PassLauncher launcher) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.launch = launch;
-    v.threads = &Policy::threads_tree;
-    v.workspace_bytes = [items_per_thread](std::size_t n, int threads, long long) {
-        return passes_workspace(n, items_per_thread, threads, 0);
-    };
-    v.enqueue = [items_per_thread, launcher](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
-        return enqueue_passes(l, items_per_thread, launcher, 0, s, plan);
-    };
-    return v;
-}
-
-std::vector<Version> make_registry() {
-    constexpr int kTree = Policy::kItemsPerThreadTree;
-    constexpr int kFirstAdd = Policy::kItemsPerThreadFirstAdd;
-    std::vector<Version> r;
-    r.push_back(pass_version("1", "reduce_interleaved_divergent",
-                             "interleaved addressing, divergent % branch (report's version 1)",
-                             "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree,
-                             launch_plain<reduce_interleaved_divergent>));
-    r.push_back(pass_version("2", "reduce_interleaved_strided",
-                             "interleaved addressing, strided index (report's version 2)",
-                             "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree,
-                             launch_plain<reduce_interleaved_strided>));
-    r.push_back(pass_version("3", "reduce_sequential_addressing", "sequential addressing (report's version 3)",
-                             "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree,
-                             launch_plain<reduce_sequential_addressing>));
-    r.push_back(pass_version("4", "reduce_first_add_during_load", "first add during load (report's version 4)",
-                             "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
-                             launch_plain<reduce_first_add_during_load>));
-    r.push_back(pass_version("5", "reduce_unrolled_last_warp",
-                             "last warp unrolled, fixed with __syncwarp (report's version 5)",
-                             "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
-                             launch_plain<reduce_unrolled_last_warp>));
-    r.push_back(pass_version("6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)",
-                             "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
-                             launch_at_block_size<CompleteUnroll>));
-    {
-        Version v;
-        v.label = "7";
-        v.kernel = "reduce_multiple_per_thread";
-        v.summary = "grid-stride loop, many elements per thread (Harris 7)";
-        v.launch = "min(ceil(n/2T), --blocks or resident blocks) blocks, grid-stride; passes until 1 block";
-        v.threads = &Policy::threads_grid_stride;
-        v.grid_stride = true;
-        v.workspace_bytes = [](std::size_t n, int threads, long long grid) {
-            return passes_workspace(n, kFirstAdd, threads, grid);
-        };
-        v.auto_grid = [](const cw::DeviceInfo& dev, const Policy& policy, std::size_t n, int threads) {
-            return with_block_size(threads, MultiplePerThread::kName,
-                                   OccupancyMultiplePerThread{dev.sm_count * policy.grid_waves, n});
-        };
-        v.enqueue = [](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
-            return enqueue_passes(l, kFirstAdd, launch_at_block_size<MultiplePerThread>, l.grid, s, plan);
-        };
-        r.push_back(v);
-    }
-    {
-        Version v;
-        v.label = "8";
-        v.kernel = "reduce_vectorized_shuffle_atomic";
-        v.summary = "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)";
-        v.launch = "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; 1 launch";
-        v.threads = &Policy::threads_vectorized;
-        v.grid_stride = true;
-        v.workspace_bytes = [](std::size_t, int, long long) { return sizeof(unsigned); };
-        v.auto_grid = [](const cw::DeviceInfo& dev, const Policy& policy, std::size_t n, int threads) {
-            return cw::occupancy_grid(reduce_vectorized_shuffle_atomic, threads, 0, dev.sm_count * policy.grid_waves,
-                                      n / Policy::kIntsPerVector, static_cast<unsigned long long>(threads));
-        };
-        v.enqueue = enqueue_vectorized;
-        r.push_back(v);
-    }
-    {
-        Version v;
-        v.label = "cub";
-        v.kernel = "cub::DeviceReduce::Sum";
-        v.summary = "cub::DeviceReduce::Sum (the library baseline, reduction_cub.cu)";
-        v.launch = "the library's choice";
-        v.is_baseline = true;
-        v.workspace_bytes = [](std::size_t n, int, long long) { return cub_temp_bytes(n) + sizeof(unsigned); };
-        v.enqueue = [](const Launch& l, cudaStream_t s, LaunchPlan* plan) {
-            if (plan != nullptr) *plan = LaunchPlan();
-            return enqueue_cub(l, s);
-        };
-        r.push_back(v);
-    }
-    Version unfixed = pass_version("5-unfixed", "reduce_unrolled_last_warp_as_printed",
-                                   "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
-                                   "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd,
-                                   launch_plain<reduce_unrolled_last_warp_as_printed>);
-    unfixed.validated = false;
-    unfixed.by_default = false;
-    r.push_back(unfixed);
-    return r;
-}
-
-}  // namespace
-
-constexpr int Policy::kItemsPerThreadTree;
-constexpr int Policy::kItemsPerThreadFirstAdd;
-constexpr int Policy::kIntsPerVector;
-constexpr int Policy::kVectorsInFlight;
-
-// One policy so far for every architecture: the block sizes and the single wave of resident
-// blocks were chosen on the H100 (sm_90, results/threads.csv); no other architecture has
-// been measured to differ. An architecture that needs other values gets its own entry here,
-// selected by compute capability.
-Policy Policy::for_device(const cw::DeviceInfo& dev) {
-    (void)dev;
-    Policy p;
-    p.threads_tree = 256;
-    p.threads_grid_stride = 256;
-    p.threads_vectorized = 256;
-    p.grid_waves = 1;
-    return p;
-}
-
-const std::vector<Version>& registry() {
-    static const std::vector<Version> r = make_registry();
-    return r;
-}
-
-std::string versions_epilog() {
-    std::string out = cw::versions_help(registry());
-    out += "\nLaunch of each version (T = threads per block):";
-    for (const Version& v : registry()) {
-        std::string left = "  " + v.label;
-        left += std::string(left.size() < 14 ? 14 - left.size() : 1, ' ');
-        out += "\n" + left + v.launch;
-    }
+    if (plan != nullptr) *plan = LaunchPlan();
     return out;
 }
 

@@ -1,16 +1,16 @@
-// Every GPU version of the integer sum (report 004, after Harris 2007) and the one registry
-// that lists them: the driver, --only, --help, the CSV rows and the tests all come from
-// rv::registry(). The data are int32 held as unsigned int on the device: the same bits, but
-// overflow is defined (sum modulo 2^32, see reduction_versions_cpu.h).
+// Every GPU kernel of the integer sum (report 004, after Harris 2007), reached through the
+// launches declared here; the versions that make them are the registry's
+// (reduction_versions_versions.cu, rv::registry()). The data are int32 held as unsigned int on
+// the device: the same bits, but overflow is defined (sum modulo 2^32, see
+// reduction_versions_cpu.h).
 //
-// Adding a version: write its kernel in reduction_versions_kernels.cu and add one entry to
-// the registry there.
+// Adding a version: write its kernel in reduction_versions_kernels.cu (a one-pass kernel is
+// followed by REDUCE_PASS_KERNEL(name)) and add one entry to registry() in
+// reduction_versions_versions.cu.
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <string>
-#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -18,9 +18,9 @@
 
 namespace rv {
 
-// The tuning of the versions, one instance per architecture (Policy::for_device). Block sizes
-// apply under --threads=0 (automatic), grids under --blocks=0 (automatic); results/threads.csv
-// measures the block sizes against each other.
+// The tuning of the versions: block sizes under --threads=0 (automatic), grids under
+// --blocks=0 (automatic). It does not depend on the device: one constant (kPolicy);
+// results/threads.csv measures the block sizes against each other.
 struct Policy {
     int threads_tree;         // versions 1-6 and 5-unfixed: block size
     int threads_grid_stride;  // version 7: block size
@@ -35,19 +35,26 @@ struct Policy {
     static constexpr int kItemsPerThreadFirstAdd = 2;  // versions 4-7 and 5-unfixed: two loads per thread
     static constexpr int kIntsPerVector = 4;           // version 8: one 16-byte int4 load = 4 ints
     static constexpr int kVectorsInFlight = 4;         // version 8: independent int4 loads per thread per iteration
-
-    // The policy of the architecture of `dev`.
-    static Policy for_device(const cw::DeviceInfo& dev);
 };
+
+constexpr Policy make_policy() {
+    Policy p{};
+    p.threads_tree = 256;
+    p.threads_grid_stride = 256;
+    p.threads_vectorized = 256;
+    p.grid_waves = 1;
+    return p;
+}
+constexpr Policy kPolicy = make_policy();
 
 // The block sizes the templated versions (6, 7) are instantiated for; --threads accepts
 // exactly these (or 0, automatic). Any other size reaching their dispatch is an internal
 // error (std::logic_error), never a silent launch of another instantiation.
 constexpr int kBlockSizes[] = {64, 128, 256, 512, 1024};
 
-// One run of a version: the input, its size, the block size, the grid (versions 7 and 8:
-// the grid of the grid-stride kernel, from --blocks or auto_grid; 0 for the others, whose
-// grid follows from n) and the device workspace (at least workspace_bytes(n, threads, grid)
+// One run of a version: the input, its size, the block size, the grid cap (versions 7 and 8:
+// the grid of the grid-stride kernel, from --blocks or the resident grid; 0 for the others,
+// whose grid follows from n) and the device workspace (at least the version's workspace
 // bytes, 256-byte aligned: cudaMalloc).
 struct Launch {
     const unsigned* in = nullptr;
@@ -65,30 +72,33 @@ struct LaunchPlan {
     int memsets = -1;
 };
 
-// A block-size member of Policy (&Policy::threads_tree, ...).
-using PolicyThreads = int Policy::*;
+// One pass of a kernel: m elements of `in` -> `grid` block partials in `out`.
+using PassLauncher = void (*)(const unsigned* in, unsigned* out, std::size_t m, int threads, unsigned grid,
+                              cudaStream_t s);
 
-// One registry entry.
-struct Version : cw::VersionInfo {
-    std::string launch;  // the launch configuration in words (T = threads per block), for --help
-    // Block size under --threads=0; nullptr for the library baseline (its own launch).
-    PolicyThreads threads = nullptr;
-    bool grid_stride = false;  // takes --blocks (versions 7 and 8)
-    // Device bytes of scratch one run needs (block partials, the result, CUB's storage).
-    std::function<std::size_t(std::size_t n, int threads, long long grid)> workspace_bytes;
-    // Versions 7 and 8: the grid under --blocks=0 (occupancy API; call outside timed regions).
-    std::function<long long(const cw::DeviceInfo& dev, const Policy& policy, std::size_t n, int threads)> auto_grid;
-    // Enqueues the whole reduction of in[0..n) on `stream` and returns the device address of
-    // the single sum (inside the workspace). `plan` may be null.
-    std::function<const unsigned*(const Launch& launch, cudaStream_t stream, LaunchPlan* plan)> enqueue;
-};
+// The launcher of the one-pass kernel named `kernel` (REDUCE_PASS_KERNEL in
+// reduction_versions_kernels.cu; std::logic_error for a name that is not there).
+PassLauncher pass_kernel(const std::string& kernel);
 
-// Versions 1..8, cub (the library baseline), and 5-unfixed (the report's version 5 as printed:
-// a racy demonstration, validated = false, run only when --only names it).
-const std::vector<Version>& registry();
+// Versions 1-7 and 5-unfixed: passes of `launch` (items_per_thread elements per thread, the
+// first grid capped by l.grid when > 0) until one block writes the single sum; returns its
+// device address (inside the workspace). `plan` may be null.
+const unsigned* enqueue_passes(const Launch& l, int items_per_thread, PassLauncher launch, cudaStream_t stream,
+                               LaunchPlan* plan);
+std::size_t passes_workspace(std::size_t n, int items_per_thread, int threads, long long grid_cap);
 
-// The version list and the launch list of --help.
-std::string versions_epilog();
+// Versions 7 and 8 under --blocks=0: the blocks resident at once on `sm_count` SMs (occupancy
+// API; call outside timed regions), capped by the blocks the work needs.
+long long multiple_per_thread_resident_grid(int sm_count, std::size_t n, int threads);
+long long vectorized_resident_grid(int sm_count, std::size_t n, int threads);
+
+// Version 8: one launch (its workspace: the one unsigned of the result).
+const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchPlan* plan);
+
+// cub::DeviceReduce::Sum: its temporary storage at the start of the workspace, the result
+// after it (256-byte aligned); cub_workspace(n) bytes in all.
+std::size_t cub_workspace(std::size_t n);
+const unsigned* enqueue_cub(const Launch& l, cudaStream_t stream, LaunchPlan* plan);
 
 // Version 8 reads its input as 16-byte int4 vectors: `in` must be 16-byte aligned (cudaMalloc
 // gives 256). Its enqueue checks this on the host and refuses a misaligned pointer

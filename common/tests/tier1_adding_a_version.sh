@@ -1,7 +1,8 @@
 # Tier 1: common/README.md's "Adding a version" worked example is applied to a copy of
-# reduction_versions/ (kernel before the comment of version 5's warp helper, registry entry
-# before version 5's), which must build warning-free and list the new version; on a GPU the
-# new version must pass. Keeps the README's example true.
+# reduction_versions/ (the kernel in reduction_versions_kernels.cu before the comment of
+# version 5's warp helper, the registry entry in reduction_versions_versions.cu before version
+# 5's), which must build warning-free and list the new version in --help and --list-versions;
+# on a GPU the new version must pass. Keeps the README's example true: two steps, nothing else.
 av_dir=$CW_TEST_TMP/adding-a-version
 av_src=$CW_COMMON_DIR/../reduction_versions
 if ! command -v "${NVCC:-nvcc}" >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
@@ -10,23 +11,24 @@ else
   rm -rf "$av_dir"; mkdir -p "$av_dir"
   cp -r "$av_src" "$av_dir/reduction_versions"
   rm -rf "$av_dir/reduction_versions/build" "$av_dir/reduction_versions/bin"
-  if ! python3 - "$CW_COMMON_DIR/README.md" "$av_dir/reduction_versions/reduction_versions_kernels.cu" <<'PY'
-import re, sys
-readme, target = sys.argv[1], sys.argv[2]
+  if ! python3 - "$CW_COMMON_DIR/README.md" "$av_dir/reduction_versions" <<'PY'
+import os, re, sys
+readme, folder = sys.argv[1], sys.argv[2]
 text = open(readme).read()
 def block(marker):
     m = re.search(r"<!-- example: " + marker + r" -->\s*```[a-z+]*\n(.*?)```", text, re.S)
     if not m:
         sys.exit(f"README has no '{marker}' example block")
     return m.group(1)
-src = open(target).read()
-anchors = {"kernel": "// The last six steps of the tree inside one warp",
-           "registry": '    r.push_back(pass_version("5", "reduce_unrolled_last_warp",'}
-for marker, anchor in anchors.items():
+anchors = {"kernel": ("reduction_versions_kernels.cu", "// The last six steps of the tree inside one warp"),
+           "registry": ("reduction_versions_versions.cu", '        r.push_back(pass_version("5", "reduce_unrolled_last_warp",')}
+for marker, (name, anchor) in anchors.items():
+    target = os.path.join(folder, name)
+    src = open(target).read()
     if src.count(anchor) != 1:
         sys.exit(f"anchor for the {marker} example not found once in {target}")
     src = src.replace(anchor, block(marker) + ("\n" if marker == "kernel" else "") + anchor, 1)
-open(target, "w").write(src)
+    open(target, "w").write(src)
 PY
   then
     t_fail "README example: adding version 4w builds and runs" "could not apply the README's example"
@@ -37,8 +39,10 @@ PY
       t_fail "README example: adding version 4w builds" "make exited $T_STATUS"; t_show_failure
     elif ! "$av_dir/reduction_versions/bin/reduction_versions" --help | grep -Eq '^\s+\* 4w\s+version 4, last warp by shuffles'; then
       t_fail "README example: adding version 4w builds" "--help does not list 4w"
+    elif ! "$av_dir/reduction_versions/bin/reduction_versions" --list-versions | grep -qx '4w validated kernel default'; then
+      t_fail "README example: adding version 4w builds" "--list-versions does not show '4w validated kernel default'"
     else
-      t_pass "README example: adding version 4w builds warning-free and --help lists it"
+      t_pass "README example: adding version 4w builds warning-free, --help and --list-versions list it"
       gpu_case "README example: version 4w passes at awkward sizes" \
         "$av_dir/reduction_versions/bin/reduction_versions" --only=4w,cub --sizes=1,33,1025,100003
     fi

@@ -1,0 +1,235 @@
+// reduction_versions' versions: one runner per kind of launch (the passes of versions 1-7,
+// version 8's single launch, CUB) and the registry. Adding a version: its kernel in
+// reduction_versions_kernels.cu and one entry here; --help, --only, --list-versions, the CSV,
+// the tables and the tests follow.
+#include "reduction_versions_versions.cuh"
+
+#include <memory>
+#include <string>
+
+#include "reduction_versions_cpu.h"
+
+namespace rv {
+namespace {
+
+constexpr int kTree = Policy::kItemsPerThreadTree;
+constexpr int kFirstAdd = Policy::kItemsPerThreadFirstAdd;
+
+// The block size of a version at a plan: the --threads item, or the policy's (automatic).
+int block_size(const Plan& p, int automatic) { return p.threads != 0 ? p.threads : automatic; }
+
+// Every version's runner: its workspace (block partials, the result, CUB's storage), poisoned
+// with 0xA5 before a checked run so that a stale value cannot pass for a sum; its launch (one
+// enqueue of the whole reduction); the fetch of the single sum it leaves in the workspace.
+class SumRunner : public cw::Runner {
+  public:
+    SumRunner(const Plan& p, int threads, long long grid, std::size_t workspace_bytes)
+        : got_(p.got), threads_(threads), workspace_(workspace_bytes) {
+        args_.in = p.d_in;
+        args_.n = static_cast<std::size_t>(p.n);
+        args_.threads = threads;
+        args_.grid = grid;
+        args_.workspace = workspace_.data();
+    }
+    void launch(cudaStream_t stream) override { result_ = enqueue(args_, stream, &launched_); }
+    void poison(cudaStream_t stream) override {
+        CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0xA5, workspace_.size(), stream));
+    }
+    void fetch(cudaStream_t stream) override {
+        unsigned sum = 0;
+        CUDA_CHECK(cudaMemcpyAsync(&sum, result_, sizeof sum, cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        got_->sum = wrap_to_int32(sum);
+        got_->threads = threads_;
+        got_->launch = launched_;
+    }
+
+  protected:
+    virtual const unsigned* enqueue(const Launch& l, cudaStream_t stream, LaunchPlan* plan) = 0;
+
+  private:
+    Fetched* got_;
+    int threads_;
+    cw::DeviceBuffer<unsigned char> workspace_;
+    Launch args_;
+    const unsigned* result_ = nullptr;
+    LaunchPlan launched_;
+};
+
+// Versions 1-7 and 5-unfixed: passes of one kernel until a single block is left.
+class PassRunner : public SumRunner {
+  public:
+    PassRunner(const Plan& p, int threads, long long grid_cap, int items_per_thread, PassLauncher pass)
+        : SumRunner(p, threads, grid_cap,
+                    passes_workspace(static_cast<std::size_t>(p.n), items_per_thread, threads, grid_cap)),
+          items_per_thread_(items_per_thread), pass_(pass) {}
+
+  protected:
+    const unsigned* enqueue(const Launch& l, cudaStream_t stream, LaunchPlan* plan) override {
+        return enqueue_passes(l, items_per_thread_, pass_, stream, plan);
+    }
+
+  private:
+    int items_per_thread_;
+    PassLauncher pass_;
+};
+
+// Version 8: one launch; its workspace is the result.
+class VectorizedRunner : public SumRunner {
+  public:
+    VectorizedRunner(const Plan& p, int threads, long long grid) : SumRunner(p, threads, grid, sizeof(unsigned)) {}
+
+  protected:
+    const unsigned* enqueue(const Launch& l, cudaStream_t stream, LaunchPlan* plan) override {
+        return enqueue_vectorized(l, stream, plan);
+    }
+};
+
+// cub::DeviceReduce::Sum, the library baseline: its own launch.
+class CubRunner : public SumRunner {
+  public:
+    explicit CubRunner(const Plan& p) : SumRunner(p, -1, 0, cub_workspace(static_cast<std::size_t>(p.n))) {}
+
+  protected:
+    const unsigned* enqueue(const Launch& l, cudaStream_t stream, LaunchPlan* plan) override {
+        return enqueue_cub(l, stream, plan);
+    }
+};
+
+std::unique_ptr<cw::Runner> runner(cw::Runner* r) { return std::unique_ptr<cw::Runner>(r); }
+
+// Versions 7 and 8: --blocks, or the blocks resident at once (kPolicy.grid_waves waves).
+long long grid_stride_grid(const Plan& p, int threads,
+                           long long (*resident_grid)(int sm_count, std::size_t n, int threads)) {
+    if (p.blocks > 0) return p.blocks;
+    return resident_grid(p.sm_count * kPolicy.grid_waves, static_cast<std::size_t>(p.n), threads);
+}
+
+// The entry of a version whose kernel is a one-pass kernel (REDUCE_PASS_KERNEL), with
+// items_per_thread elements per thread: passes until 1 block, block size kPolicy.threads_tree
+// under --threads=0.
+Version pass_version(const char* label, const char* kernel, const char* summary, const char* launch,
+                     int items_per_thread) {
+    Version v = cw::version_entry<Version>(label, kernel, summary);
+    v.launch = launch;
+    const PassLauncher pass = pass_kernel(kernel);
+    v.workspace_bytes = [items_per_thread](const Plan& p) {
+        return static_cast<double>(passes_workspace(static_cast<std::size_t>(p.n), items_per_thread,
+                                                    block_size(p, kPolicy.threads_tree), 0));
+    };
+    v.make = [items_per_thread, pass](const Plan& p) {
+        return runner(new PassRunner(p, block_size(p, kPolicy.threads_tree), 0, items_per_thread, pass));
+    };
+    return v;
+}
+
+// Version 7: the passes of reduce_multiple_per_thread, its first grid the grid-stride grid.
+Version grid_stride_version(const char* label, const char* kernel, const char* summary, const char* launch) {
+    Version v = cw::version_entry<Version>(label, kernel, summary);
+    v.launch = launch;
+    v.takes_blocks = true;
+    const PassLauncher pass = pass_kernel(kernel);
+    auto grid = [](const Plan& p) {
+        return grid_stride_grid(p, block_size(p, kPolicy.threads_grid_stride), multiple_per_thread_resident_grid);
+    };
+    v.workspace_bytes = [grid](const Plan& p) {
+        return static_cast<double>(passes_workspace(static_cast<std::size_t>(p.n), kFirstAdd,
+                                                    block_size(p, kPolicy.threads_grid_stride), grid(p)));
+    };
+    v.make = [grid, pass](const Plan& p) {
+        return runner(new PassRunner(p, block_size(p, kPolicy.threads_grid_stride), grid(p), kFirstAdd, pass));
+    };
+    return v;
+}
+
+// Version 8: one launch of reduce_vectorized_shuffle_atomic.
+Version vectorized_version(const char* label, const char* kernel, const char* summary, const char* launch) {
+    Version v = cw::version_entry<Version>(label, kernel, summary);
+    v.launch = launch;
+    v.takes_blocks = true;
+    v.workspace_bytes = [](const Plan&) { return static_cast<double>(sizeof(unsigned)); };
+    v.make = [](const Plan& p) {
+        const int threads = block_size(p, kPolicy.threads_vectorized);
+        return runner(new VectorizedRunner(p, threads, grid_stride_grid(p, threads, vectorized_resident_grid)));
+    };
+    return v;
+}
+
+// The library baseline: one row per size (its launch does not depend on --threads), at the
+// size's first --threads item; its time is on every row of the size.
+Version cub_version() {
+    Version v = cw::version_entry<Version>("cub", "cub::DeviceReduce::Sum",
+                                           "cub::DeviceReduce::Sum (the library baseline, reduction_cub.cu)");
+    v.is_baseline = true;
+    v.launch = "the library's choice";
+    v.cannot_run = [](const Plan& p) {
+        return p.first_threads ? std::string()
+                               : std::string("its own launch: one row per size, at the first --threads item");
+    };
+    v.workspace_bytes = [](const Plan& p) { return static_cast<double>(cub_workspace(static_cast<std::size_t>(p.n))); };
+    v.make = [](const Plan& p) { return runner(new CubRunner(p)); };
+    return v;
+}
+
+}  // namespace
+
+std::string Fetched::launch_text() const {
+    if (threads < 0) return "launch chosen by CUB";
+    return cw::format("block=%d grid=%lld launches=%d", threads, launch.first_grid, launch.launches);
+}
+
+const std::vector<Version>& registry() {
+    static const std::vector<Version> versions = [] {
+        std::vector<Version> r;
+        r.push_back(pass_version("1", "reduce_interleaved_divergent",
+                                 "interleaved addressing, divergent % branch (report's version 1)",
+                                 "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree));
+        r.push_back(pass_version("2", "reduce_interleaved_strided",
+                                 "interleaved addressing, strided index (report's version 2)",
+                                 "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree));
+        r.push_back(pass_version("3", "reduce_sequential_addressing", "sequential addressing (report's version 3)",
+                                 "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree));
+        r.push_back(pass_version("4", "reduce_first_add_during_load", "first add during load (report's version 4)",
+                                 "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd));
+        r.push_back(pass_version("5", "reduce_unrolled_last_warp",
+                                 "last warp unrolled, fixed with __syncwarp (report's version 5)",
+                                 "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd));
+        r.push_back(pass_version("6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)",
+                                 "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd));
+        r.push_back(grid_stride_version(
+            "7", "reduce_multiple_per_thread", "grid-stride loop, many elements per thread (Harris 7)",
+            "min(ceil(n/2T), --blocks or resident blocks) blocks, grid-stride; passes until 1 block"));
+        r.push_back(vectorized_version(
+            "8", "reduce_vectorized_shuffle_atomic",
+            "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)",
+            "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; 1 launch"));
+        r.push_back(cub_version());
+        Version unfixed = pass_version("5-unfixed", "reduce_unrolled_last_warp_as_printed",
+                                       "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
+                                       "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd);
+        unfixed.validated = false;   // a demonstration: never PASS or FAIL
+        unfixed.by_default = false;  // runs only when --only names it
+        r.push_back(unfixed);
+        return r;
+    }();
+    return versions;
+}
+
+void checked_run(cw::Runner& runner) {
+    runner.poison(0);
+    runner.reset(0);
+    runner.launch(0);
+    runner.fetch(0);
+}
+
+std::string launch_help() {
+    std::string out = "\nLaunch of each version (T = threads per block):";
+    for (const Version& v : registry()) {
+        std::string left = "  " + v.label;
+        left += std::string(left.size() < 14 ? 14 - left.size() : 1, ' ');
+        out += "\n" + left + v.launch;
+    }
+    return out;
+}
+
+}  // namespace rv
