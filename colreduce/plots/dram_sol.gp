@@ -11,7 +11,7 @@ call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(output, ".pdf") > 0) {
     set terminal pdfcairo enhanced color font "Helvetica,9" size 10in,4.5in
 } else {
-    set terminal pngcairo enhanced color font "Helvetica,10" size 1500,650
+    eval raster_terminal("Helvetica,10", "1500,650")
 }
 set output output
 

@@ -27,7 +27,7 @@ context_rows = int(system(sprintf("[ -f '%s' ] && awk 'END { print NR - 1 }' '%s
 if (strstrt(output, ".pdf") > 0) {
     set terminal pdfcairo enhanced color font "Helvetica,8" size (2.6 * cols)in,6.2in
 } else {
-    set terminal pngcairo enhanced color font "Helvetica,10" size 420 * cols,980
+    eval raster_terminal("Helvetica,10", "420 * cols,980")
 }
 set output output
 

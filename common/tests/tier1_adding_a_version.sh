@@ -4,6 +4,35 @@
 # 5's), which must build warning-free and list the new version in --help and --list-versions;
 # on a GPU the new version must pass. Keeps the README's example true: two steps, nothing else.
 av_dir=$CW_TEST_TMP/adding-a-version
+
+# The tables and figures of the copy, from its committed CSVs with rows for 4w added (version
+# 4's rows under the new label, as a run of the new binary would append them): the README
+# tables and every figure drawn from those CSVs must show 4w, with no other file changed.
+av_tables_and_figures() {
+  local copy=$av_dir/reduction_versions name csv f missing=""
+  ln -sfn "$CW_COMMON_DIR" "$av_dir/common"
+  for csv in "$copy"/results/*.csv; do
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "version") c = i; print; next }
+             { print } c && $c == "4" { $c = "4w"; print }' OFS=, "$csv" >"$csv.new" && mv "$csv.new" "$csv"
+  done
+  if ! (cd "$copy" && python3 tables.py >/dev/null 2>"$av_dir/tables.err"); then
+    t_fail "README example: 4w appears in the tables" "tables.py failed: $(head -n 3 "$av_dir/tables.err")"; return
+  fi
+  if grep -Eq '(^\| *`?4w`? *\|)|(\| *`?4w`? *\|)' "$copy/README.md"; then
+    t_pass "README example: 4w appears in the README tables from the CSVs alone"
+  else
+    t_fail "README example: 4w appears in the README tables" "no table row or cell names 4w"
+  fi
+  while read -r name csv; do
+    grep -q ',4w,' "$copy/$csv" || continue
+    f=$av_dir/$name.svg
+    if ! (cd "$copy" && gnuplot -c "plots/$name.gp" "$csv" "$f" 2>/dev/null) || ! grep -Eq '>([^<]* )?4w( [^<]*)?<' "$f"; then
+      missing="$missing $name"
+    fi
+  done < <(make -s -C "$copy" print-figures 2>/dev/null)
+  if [ -z "$missing" ]; then t_pass "README example: every figure drawn from a CSV with 4w rows shows 4w"
+  else t_fail "README example: every figure drawn from a CSV with 4w rows shows 4w" "missing in:$missing"; fi
+}
 av_src=$CW_COMMON_DIR/../reduction_versions
 if ! command -v "${NVCC:-nvcc}" >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   t_skip "README example: adding version 4w builds and runs" "no nvcc"
@@ -39,12 +68,14 @@ PY
       t_fail "README example: adding version 4w builds" "make exited $T_STATUS"; t_show_failure
     elif ! "$av_dir/reduction_versions/bin/reduction_versions" --help | grep -Eq '^\s+\* 4w\s+version 4, last warp by shuffles'; then
       t_fail "README example: adding version 4w builds" "--help does not list 4w"
-    elif ! "$av_dir/reduction_versions/bin/reduction_versions" --list-versions | grep -qx '4w validated kernel default'; then
-      t_fail "README example: adding version 4w builds" "--list-versions does not show '4w validated kernel default'"
+    elif ! "$av_dir/reduction_versions/bin/reduction_versions" --list-versions | grep -qx '4w validated kernel default gpu'; then
+      t_fail "README example: adding version 4w builds" "--list-versions does not show '4w validated kernel default gpu'"
     else
       t_pass "README example: adding version 4w builds warning-free, --help and --list-versions list it"
       gpu_case "README example: version 4w passes at awkward sizes" \
         "$av_dir/reduction_versions/bin/reduction_versions" --only=4w,cub --sizes=1,33,1025,100003
+      av_tables_and_figures
+
     fi
   fi
 fi

@@ -16,7 +16,7 @@ report(t, v) = (strcol("table") eq t && strcol("version") eq v) ? column("time_u
 if (strstrt(output, ".pdf") > 0) {
     set terminal pdfcairo enhanced color font "Helvetica,10" size 6.5in,5.5in
 } else {
-    set terminal pngcairo enhanced color font "Helvetica,11" size 1000,820
+    eval raster_terminal("Helvetica,11", "1000,820")
 }
 set output output
 # kernel 2 / kernel 1 at the same n: the kernel 1 row of an n (it comes first: the program

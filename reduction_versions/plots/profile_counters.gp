@@ -9,7 +9,7 @@ call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(output, ".pdf") > 0) {
     set terminal pdfcairo enhanced color font "Helvetica,8" size 11in,5.5in
 } else {
-    set terminal pngcairo enhanced color font "Helvetica,10" size 1500,800
+    eval raster_terminal("Helvetica,10", "1500,800")
 }
 set output output
 # The versions, in the order of their first row in the CSV (the program writes them in its

@@ -15,7 +15,7 @@ if (has_second) {
     if (strstrt(output, ".pdf") > 0) {
         set terminal pdfcairo enhanced color font "Helvetica,10" size 11in,5in
     } else {
-        set terminal pngcairo enhanced color font "Helvetica,11" size 1600,750
+        eval raster_terminal("Helvetica,11", "1600,750")
     }
     set output output
     set multiplot layout 1,2

@@ -10,7 +10,7 @@
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 original = system("dirname ".ARG0)."/../original/report_002.csv"
 if (strstrt(output, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 6in,6.5in } \
-else { set terminal pngcairo enhanced color font "Helvetica,11" size 900,1000 }
+else { eval raster_terminal("Helvetica,11", "900,1000") }
 set output output
 racy(v, name) = (strcol("version") eq v ? column(name) : NaN)
 positive(x) = (x > 0 ? x : NaN)

@@ -12,7 +12,7 @@
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(output, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 6in,6in } \
-else { set terminal pngcairo enhanced color font "Helvetica,11" size 900,900 }
+else { eval raster_terminal("Helvetica,11", "900,900") }
 set output output
 has(k) = strstrt(strcol("kernel"), k) > 0
 cat(dummy) = (strcol("version") eq "map_brent_kung" && has("map_scan_chunks") && column("n") == 15000 ? 1 : \

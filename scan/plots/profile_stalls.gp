@@ -12,7 +12,7 @@
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(output, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 6in,7in } \
-else { set terminal pngcairo enhanced color font "Helvetica,11" size 1000,1050 }
+else { eval raster_terminal("Helvetica,11", "1000,1050") }
 set output output
 PREFIX = "smsp__average_warps_issue_stalled_"
 SUFFIX = "_per_issue_active.ratio"

@@ -8,7 +8,7 @@
 #   gnuplot -c plots/sm_activity.gp results/sm_activity.csv figures/sm_activity.png
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(ARG2, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 7in,5in } \
-else { set terminal pngcairo enhanced color font "Helvetica,11" size 1100,700 }
+else { eval raster_terminal("Helvetica,11", "1100,700") }
 set output ARG2
 stats input using (column("sm")) nooutput
 NSM = STATS_max + 1

@@ -11,7 +11,7 @@ original = system("dirname ".ARG0)."/../original/report_000_gtx970.csv"
 if (strstrt(output, ".pdf") > 0) {
     set terminal pdfcairo enhanced color font "Helvetica,10" size 10in,4.2in
 } else {
-    set terminal pngcairo enhanced color font "Helvetica,11" size 1400,620
+    eval raster_terminal("Helvetica,11", "1400,620")
 }
 set output output
 set datafile missing NaN
