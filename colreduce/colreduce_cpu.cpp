@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -78,6 +79,17 @@ ColumnCheck check_columns(const double* got, const ColumnReference& ref, long lo
     return c;
 }
 
+void print_check_lines(const ColumnCheck& check, const ColumnReference& ref, const double* got, long long m) {
+    if (check.ok) {
+        std::printf("Passed, GPU all values correct!\n");
+        return;
+    }
+    const std::size_t j = static_cast<std::size_t>(check.first_wrong);
+    std::printf("cpu vec: %.17g, host vec: %.17g (column %d, bound %.3g)\n", ref.sum[j], got[j], check.first_wrong,
+                column_error_bound(m, ref.abs_sum[j]));
+    std::printf("GPU %d / %zu values incorrect\n", check.wrong, ref.sum.size());
+}
+
 const std::vector<std::string> kDataKinds = {"random", "report", "negative", "wide"};
 
 namespace {
@@ -143,6 +155,21 @@ long long first_non_finite(const double* data, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i)
         if (!std::isfinite(data[i])) return static_cast<long long>(i);
     return -1;
+}
+
+void check_matrix_file(cw::InputFile& file, int n, long long max_m) {
+    file.require_count(static_cast<unsigned long long>(max_m) * n,
+                       "m = elements / n is at most " + std::to_string(max_m) + " rows", n,
+                       "rows of n=" + std::to_string(n) + " columns");
+    file.require_finite<double>();  // a NaN or an infinity is bad input: said before the device probe
+}
+
+void read_matrix_file(cw::InputFile& file, double* mat, std::size_t count) {
+    file.read_into(mat);
+    const long long bad = first_non_finite(mat, count);
+    if (bad >= 0)
+        throw cw::UsageError("input file '" + file.path() + "' holds a value that is not finite (element " +
+                             std::to_string(bad) + ")");
 }
 
 }  // namespace colreduce

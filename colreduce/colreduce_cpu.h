@@ -9,6 +9,10 @@
 #include <utility>
 #include <vector>
 
+namespace cw {
+class InputFile;
+}
+
 namespace colreduce {
 
 // The report's CPU reference, same name and job: vec[j] = sum_i mat[i*n + j] for an m x n
@@ -43,6 +47,9 @@ struct ColumnCheck {
     double max_error_ratio = 0; // largest |got - ref| / bound (<= 1 passes; 0/0 counts as 0)
 };
 ColumnCheck check_columns(const double* got, const ColumnReference& ref, long long m);
+// The report's lines for a check: "Passed, GPU all values correct!", or the first wrong column
+// (reference, result, bound) and how many of the n columns are wrong.
+void print_check_lines(const ColumnCheck& check, const ColumnReference& ref, const double* got, long long m);
 
 // Test data, row-major, m*n values:
 //   random    uniform in (-1, 1)                         (default; signed, cancels)
@@ -63,5 +70,12 @@ std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, long
 
 // First index of a value that is not finite, or -1.
 long long first_non_finite(const double* data, std::size_t count);
+
+// --input=FILE with --n=N: the open file checked before any CUDA call (whole rows of n doubles,
+// at most max_m of them, every value finite); its m is elements / n.
+void check_matrix_file(cw::InputFile& file, int n, long long max_m);
+// The matrix from that file (count doubles); a value that is not finite is refused again (the
+// file may have changed since it was checked).
+void read_matrix_file(cw::InputFile& file, double* mat, std::size_t count);
 
 }  // namespace colreduce

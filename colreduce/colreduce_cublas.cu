@@ -7,9 +7,17 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "colreduce_kernels.cuh"
+#include "colreduce_versions.cuh"
 
 namespace colreduce {
+
+// The cuBLAS handle of a run: made once (cuBLAS's own start-up is not the version's cost) and
+// shared by every plan.
+class Cublas {
+  public:
+    cublasHandle_t handle = nullptr;
+};
+
 namespace {
 
 // A cuBLAS failure ends the program like a CUDA error: one line, exit status 3.
@@ -27,51 +35,66 @@ __global__ void fill_ones(double* x, long long count) {
     for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) x[i] = 1.0;
 }
 
-class CublasReducer : public ColumnReducer {
+class CublasRunner : public Runner {
   public:
-    // The handle is made once per program (cuBLAS's own start-up is not the version's cost).
-    CublasReducer() { CUBLAS_CHECK(cublasCreate(&handle_)); }
-    ~CublasReducer() override {
+    using Runner::Runner;
+    ~CublasRunner() override {
         if (ones_ != nullptr) cudaFree(ones_);
-        cublasDestroy(handle_);
     }
-    std::size_t workspace_bytes(long long m, int) const override {
-        return static_cast<std::size_t>(m) * sizeof(double);
-    }
-    // The ones vector (m doubles) is allocated and filled here: counted as allocation.
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = static_cast<int>(m), n_ = n;
-        CUDA_CHECK(cudaMalloc(&ones_, static_cast<std::size_t>(m) * sizeof(double)));
-        fill_ones<<<256, 256>>>(ones_, m);
-        CUDA_CHECK_LAUNCH();
-    }
-    void run(cudaStream_t stream) override {
+    void launch(cudaStream_t stream) override {
         const double one = 1.0, zero = 0.0;
-        CUBLAS_CHECK(cublasSetStream(handle_, stream));
-        CUBLAS_CHECK(cublasDgemv(handle_, CUBLAS_OP_N, n_, m_, &one, mat_, n_, ones_, 1, &zero, vec_, 1));
+        const cublasHandle_t handle = p_.cublas->handle;
+        CUBLAS_CHECK(cublasSetStream(handle, stream));
+        CUBLAS_CHECK(cublasDgemv(handle, CUBLAS_OP_N, p_.n, static_cast<int>(p_.m), &one, mat_, p_.n, ones_, 1, &zero,
+                                 vec_, 1));
+    }
+
+  protected:
+    // The ones vector (m doubles) is allocated and filled here: counted as allocation. cuBLAS
+    // chooses its own kernels and launch shapes (grid and block stay 0 x 0 x 0).
+    void setup() override {
+        CUDA_CHECK(cudaMalloc(&ones_, static_cast<std::size_t>(p_.m) * sizeof(double)));
+        fill_ones<<<256, 256>>>(ones_, p_.m);
+        CUDA_CHECK_LAUNCH();
     }
     void teardown() override {
         if (ones_ != nullptr) CUDA_CHECK(cudaFree(ones_));
         ones_ = nullptr;
     }
-    // cuBLAS chooses its own kernels and launch shapes.
-    dim3 grid() const override { return dim3(0, 0, 0); }
-    dim3 block() const override { return dim3(0, 0, 0); }
 
   private:
-    cublasHandle_t handle_ = nullptr;
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
     double* ones_ = nullptr;
-    int m_ = 0, n_ = 0;
 };
 
 }  // namespace
 
-// The registry's factory for version=cublas (colreduce_kernels.cu, versions()); cuBLAS picks its
-// own launch, so the context is not used.
-std::unique_ptr<ColumnReducer> make_cublas_reducer(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new CublasReducer());
+void CublasDeleter::operator()(Cublas* cublas) const {
+    if (cublas->handle != nullptr) cublasDestroy(cublas->handle);
+    delete cublas;
+}
+
+std::unique_ptr<Cublas, CublasDeleter> open_cublas(std::vector<Plan>& plans, bool required) {
+    std::unique_ptr<Cublas, CublasDeleter> cublas(new Cublas());
+    if (required) CUBLAS_CHECK(cublasCreate(&cublas->handle));
+    const cublasStatus_t status = required ? CUBLAS_STATUS_SUCCESS : cublasCreate(&cublas->handle);
+    std::string why_not;
+    if (status != CUBLAS_STATUS_SUCCESS) {
+        cublas->handle = nullptr;
+        cublas.reset();
+        why_not = "cuBLAS error " + std::to_string(static_cast<int>(status)) + " (" + cublasGetStatusString(status) +
+                  ") in cublasCreate";
+        std::printf("version=cublas (the baseline, not in --only) cannot run: %s; no row has baseline_ms\n",
+                    why_not.c_str());
+    }
+    for (Plan& p : plans) {
+        p.cublas = cublas.get();
+        p.cublas_unavailable = why_not;
+    }
+    return cublas;
+}
+
+std::unique_ptr<cw::Runner> make_cublas_runner(const Plan& p, const Series& series) {
+    return make_runner<CublasRunner>(p, series);
 }
 
 }  // namespace colreduce

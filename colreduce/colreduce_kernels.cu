@@ -1,13 +1,9 @@
-// Every kernel of colreduce, their launchers, the registry of versions (versions()), and the
-// report's GPU entry point gpu_mat_column_reduce(). Column sums of an m x n row-major matrix
-// of doubles: vec[j] = sum_i mat[i*n + j], for every 1 <= m <= 2^31 - 1 and 1 <= n <= 1024.
+// Every kernel of colreduce and its launcher (the versions that run them are in
+// colreduce_versions.cu). Column sums of an m x n row-major matrix of doubles:
+// vec[j] = sum_i mat[i*n + j], for every 1 <= m <= 2^31 - 1 and 1 <= n <= 1024.
 #include "colreduce_kernels.cuh"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 namespace colreduce {
 
@@ -106,13 +102,6 @@ column_sum_column_groups_atomic(const double* mat, double* vec, long long m, int
 // (columns per block, x-threads per column, slice height) are computed once on the host and
 // passed by value: kernel parameters sit in the constant bank and are read into registers,
 // so no thread divides.
-struct High2Constants {
-    int cols_per_block;   // ceil(n / kBlocks)
-    int per_column;       // x-threads per column: max(1, kThreadsX / cols_per_block)
-    int columns_at_once;  // kThreadsX / per_column
-    long long wid;        // rows per slice: ceil(m / (per_column * kThreadsY))
-};
-
 template <int kThreadsX, int kThreadsY>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
 column_sum_column_groups_atomic_const(const double* mat, double* vec, long long m, int n, High2Constants c) {
@@ -140,7 +129,7 @@ column_sum_column_groups_atomic_const(const double* mat, double* vec, long long 
 // allows on sm_35. A warp reads 32 rows of one column (32 sectors, 8 useful bytes each),
 // and only n blocks run: n SMs of the GPU at most.
 // Also launched, unchecked, with a block above the device's limit by the demonstration
-// block_per_column_over_limit (BlockPerColumnReducer): the kernel then never runs.
+// block_per_column_over_limit (BlockPerColumnRunner): the kernel then never runs.
 __global__ void column_sum_block_per_column_atomic(const double* mat, double* vec, long long m, int n) {
     const int col = static_cast<int>(blockIdx.x);
     if (col >= n) return;
@@ -224,7 +213,7 @@ __device__ void sum_partial_rows(const double* partials, double* __restrict__ ve
 //   depend on timing, so the result is bitwise repeatable.
 // - An odd m*n leaves one double after the last double2: the thread whose loop would have
 //   reached that pair adds it (it is column (2t) % n of that thread).
-// Preconditions (checked on the host by TallReducer::setup): `mat` is 16-byte aligned (the
+// Preconditions (checked on the host by TallRunner::setup): `mat` is 16-byte aligned (the
 // double2 loads; cudaMalloc gives 256 bytes), blockDim.x <= TallPolicy::kMaxThreads and a
 // multiple of q, 2 * blockDim.x / n rows fit the shared array; tall_det: partials holds
 // gridDim.x * n doubles and *blocks_done is 0 before the first launch.
@@ -276,365 +265,60 @@ column_sum_flat_vectorized(const double* __restrict__ mat, double* __restrict__ 
 }
 
 // ---------------------------------------------------------------------------------------
-// Tuning of the tall versions.
+// The tall versions' grid, high2_const's constants, and the launchers.
 
-TallPolicy TallPolicy::for_device(const cw::DeviceInfo& device) {
-    (void)device;  // one choice for every architecture so far (see the header)
-    TallPolicy p;
-    return p;
+int tall_grid(TallSum sum, long long m, int n, int threads, int sm_count) {
+    const unsigned long long pairs = (static_cast<unsigned long long>(m) * n + 1) / 2;
+    const long long grid =
+        sum == TallSum::kPartials
+            ? cw::occupancy_grid(column_sum_flat_vectorized<false>, threads, 0, sm_count, pairs, threads)
+            : cw::occupancy_grid(column_sum_flat_vectorized<true>, threads, 0, sm_count, pairs, threads);
+    return static_cast<int>(grid);
 }
 
-int TallPolicy::block_size(int n, int requested) const {
-    const int q = (n % 2 == 0) ? n / 2 : n;
-    const int t = requested > 0 ? requested : threads;
-    return std::max(q, (t / q) * q);
+High2Constants high2_constants(long long m, int n) {
+    High2Constants c;
+    c.cols_per_block = (n + kHigh2Blocks - 1) / kHigh2Blocks;
+    c.per_column = std::max(1, kHigh2ThreadsX / c.cols_per_block);
+    c.columns_at_once = kHigh2ThreadsX / c.per_column;
+    const long long slices = static_cast<long long>(c.per_column) * kHigh2ThreadsY;
+    c.wid = (m + slices - 1) / slices;
+    return c;
 }
 
-// ---------------------------------------------------------------------------------------
-// Launchers.
-namespace {
-
-unsigned ceil_div_u(unsigned long long a, unsigned long long b) { return static_cast<unsigned>((a + b - 1) / b); }
-
-// A broken precondition of a kernel (a programming error, not the user's input): one line,
-// exit 3, before the launch could fault.
-[[noreturn]] void launch_precondition_failed(const std::string& what) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s: error: %s\n", cw::program_name(), what.c_str());
-    std::exit(cw::kExitCuda);
+void launch_thread_per_column(dim3 grid, dim3 block, const double* mat, double* vec, long long m, int n,
+                              cudaStream_t stream) {
+    column_sum_thread_per_column<<<grid, block, 0, stream>>>(mat, vec, m, n);
 }
 
-// What the kernel versions share: the matrix and result pointers, the shape, the launch
-// shape chosen in configure(), no workspace and nothing to free.
-class KernelReducer : public ColumnReducer {
-  public:
-    std::size_t workspace_bytes(long long, int) const override { return 0; }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        configure();
-    }
-    void teardown() override {}
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
-
-  protected:
-    virtual void configure() = 0;  // sets grid_ and block_ from m_ and n_
-    void zero_result(cudaStream_t stream) {
-        CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
-    }
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
-};
-
-class OriginalReducer : public KernelReducer {
-  public:
-    void run(cudaStream_t stream) override {
-        column_sum_thread_per_column<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        CUDA_CHECK_LAUNCH();
-    }
-
-  protected:
-    void configure() override {
-        grid_ = dim3(ceil_div_u(static_cast<unsigned>(n_), 128), 1, 1);  // report: ceil((double)n/ThreadNum)
-        block_ = dim3(128, 1, 1);
-    }
-};
-
-// high1 and high2: fixed report configurations, atomics into a zeroed result.
-class ReportAtomicReducer : public KernelReducer {
-  public:
-    explicit ReportAtomicReducer(bool high2) : high2_(high2) {}
-    void run(cudaStream_t stream) override {
-        zero_result(stream);
-        if (high2_)
-            column_sum_column_groups_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        else
-            column_sum_row_slices_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        CUDA_CHECK_LAUNCH();
-    }
-
-  protected:
-    void configure() override {
-        if (high2_) {
-            grid_ = dim3(8, 1, 1);     // report: gridnum
-            block_ = dim3(8, 128, 1);  // report: blocknum x colnum
-        } else {
-            grid_ = dim3(ceil_div_u(static_cast<unsigned>(n_), 64), 1, 1);  // report: ceil(n/ThreadNum)
-            block_ = dim3(64, 16, 1);                                         // report: ThreadNum x colnum
-        }
-    }
-
-  private:
-    bool high2_;
-};
-
-// high2_const: high2's launch (the report's 8 blocks of 8 x 128) with the loop constants
-// computed here, once, instead of in every thread (column_sum_column_groups_atomic_const).
-class High2ConstReducer : public KernelReducer {
-  public:
-    static constexpr int kBlocks = 8, kThreadsX = 8, kThreadsY = 128;  // report: gridnum, blocknum, colnum
-    void run(cudaStream_t stream) override {
-        zero_result(stream);
-        column_sum_column_groups_atomic_const<kThreadsX, kThreadsY><<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_,
-                                                                                                 constants_);
-        CUDA_CHECK_LAUNCH();
-    }
-
-  protected:
-    void configure() override {
-        grid_ = dim3(kBlocks, 1, 1);
-        block_ = dim3(kThreadsX, kThreadsY, 1);
-        constants_.cols_per_block = (n_ + kBlocks - 1) / kBlocks;
-        constants_.per_column = std::max(1, kThreadsX / constants_.cols_per_block);
-        constants_.columns_at_once = kThreadsX / constants_.per_column;
-        const long long slices = static_cast<long long>(constants_.per_column) * kThreadsY;
-        constants_.wid = (m_ + slices - 1) / slices;
-    }
-
-  private:
-    High2Constants constants_{};
-};
-
-// block_per_column and its demonstration: n blocks of `threads` threads, atomics into a zeroed
-// result. checked = false (the demonstration) keeps the report's unchecked launch: a launch
-// error is recorded (launch_error()) instead of stopping the program, and the result stays
-// as the memset left it (zeros), which is how the report's "wrong results" look.
-class BlockPerColumnReducer : public KernelReducer {
-  public:
-    BlockPerColumnReducer(unsigned threads, bool checked) : threads_(threads), checked_(checked) {}
-    void run(cudaStream_t stream) override {
-        zero_result(stream);
-        column_sum_block_per_column_atomic<<<grid_, block_, 0, stream>>>(mat_, vec_, m_, n_);
-        if (checked_) {
-            CUDA_CHECK_LAUNCH();
-        } else {
-            const cudaError_t err = cudaGetLastError();  // read (and cleared) but not acted on
-            if (err != cudaSuccess && launch_error_ == cudaSuccess) launch_error_ = err;
-        }
-    }
-    cudaError_t launch_error() const override { return launch_error_; }
-
-  protected:
-    void configure() override {
-        grid_ = dim3(static_cast<unsigned>(n_), 1, 1);  // one block per column
-        block_ = dim3(threads_, 1, 1);
-    }
-
-  private:
-    unsigned threads_;
-    bool checked_;
-    cudaError_t launch_error_ = cudaSuccess;
-};
-
-class TallReducer : public ColumnReducer {
-  public:
-    TallReducer(bool deterministic, const LaunchContext& context) : det_(deterministic), context_(context) {}
-    std::size_t workspace_bytes(long long m, int n) const override {
-        if (!det_) return 0;
-        return partials_bytes(grid_blocks(m, n), n) + sizeof(unsigned);
-    }
-    void setup(const double* d_mat, double* d_vec, long long m, int n) override {
-        mat_ = d_mat, vec_ = d_vec, m_ = m, n_ = n;
-        const int threads = context_.policy.block_size(n, context_.threads);
-        // The kernels' preconditions (colreduce_kernels.cu, column_sum_flat_vectorized).
-        if (reinterpret_cast<std::uintptr_t>(d_mat) % 16 != 0)
-            launch_precondition_failed("tall: the matrix is not 16-byte aligned (its double2 loads need it)");
-        if (threads > TallPolicy::kMaxThreads)
-            launch_precondition_failed("tall: " + std::to_string(threads) + " threads per block for n=" +
-                                       std::to_string(n) + ", more than the kernel's " +
-                                       std::to_string(TallPolicy::kMaxThreads));
-        block_ = dim3(static_cast<unsigned>(threads), 1, 1);
-        grid_ = dim3(static_cast<unsigned>(grid_blocks(m, n)), 1, 1);
-        if (det_) {
-            // The partial rows, then the blocks-done counter (256-byte aligned after them),
-            // zeroed once here: each launch's last block leaves it at 0 again.
-            const std::size_t rows_bytes = partials_bytes(static_cast<int>(grid_.x), n);
-            CUDA_CHECK(cudaMalloc(&partials_, rows_bytes + sizeof(unsigned)));
-            blocks_done_ = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned char*>(partials_) + rows_bytes);
-            CUDA_CHECK(cudaMemset(blocks_done_, 0, sizeof(unsigned)));
-        }
-    }
-    void run(cudaStream_t stream) override {
-        const unsigned long long total = static_cast<unsigned long long>(m_) * static_cast<unsigned long long>(n_);
-        if (det_) {
-            column_sum_flat_vectorized<false><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_, partials_, blocks_done_);
-            CUDA_CHECK_LAUNCH();
-        } else {
-            CUDA_CHECK(cudaMemsetAsync(vec_, 0, static_cast<std::size_t>(n_) * sizeof(double), stream));
-            column_sum_flat_vectorized<true><<<grid_, block_, 0, stream>>>(mat_, vec_, total, n_, nullptr, nullptr);
-            CUDA_CHECK_LAUNCH();
-        }
-    }
-    void teardown() override {
-        if (partials_ != nullptr) CUDA_CHECK(cudaFree(partials_));
-        partials_ = nullptr;
-        blocks_done_ = nullptr;
-    }
-    dim3 grid() const override { return grid_; }
-    dim3 block() const override { return block_; }
-
-  private:
-    // tall_det's partial rows (one per block), rounded up to 256 bytes (the counter follows).
-    static std::size_t partials_bytes(int blocks, int n) {
-        return (static_cast<std::size_t>(blocks) * n * sizeof(double) + 255) / 256 * 256;
-    }
-    // --blocks when given; else one full wave (resident blocks per SM x SMs), or fewer when
-    // the matrix has less than one double2 per thread of that wave.
-    int grid_blocks(long long m, int n) const {
-        if (context_.blocks > 0) return context_.blocks;
-        const int threads = context_.policy.block_size(n, context_.threads);
-        const unsigned long long pairs = (static_cast<unsigned long long>(m) * n + 1) / 2;
-        const int sms = context_.device->sm_count;
-        const long long grid = det_ ? cw::occupancy_grid(column_sum_flat_vectorized<false>, threads, 0, sms, pairs, threads)
-                                    : cw::occupancy_grid(column_sum_flat_vectorized<true>, threads, 0, sms, pairs, threads);
-        return static_cast<int>(grid);
-    }
-
-    bool det_;
-    LaunchContext context_;
-    const double* mat_ = nullptr;
-    double* vec_ = nullptr;
-    double* partials_ = nullptr;
-    unsigned* blocks_done_ = nullptr;
-    long long m_ = 0;
-    int n_ = 0;
-    dim3 grid_, block_;
-};
-
-std::unique_ptr<ColumnReducer> make_original(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new OriginalReducer());
-}
-std::unique_ptr<ColumnReducer> make_high1(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(false));
-}
-std::unique_ptr<ColumnReducer> make_high2(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new ReportAtomicReducer(true));
-}
-std::unique_ptr<ColumnReducer> make_high2_const(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new High2ConstReducer());
-}
-std::unique_ptr<ColumnReducer> make_block_per_column(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new BlockPerColumnReducer(kBlockPerColumnThreads, true));
-}
-std::unique_ptr<ColumnReducer> make_block_per_column_over_limit(const LaunchContext&) {
-    return std::unique_ptr<ColumnReducer>(new BlockPerColumnReducer(kOverLimitThreads, false));
-}
-std::unique_ptr<ColumnReducer> make_tall(const LaunchContext& context) {
-    return std::unique_ptr<ColumnReducer>(new TallReducer(false, context));
-}
-std::unique_ptr<ColumnReducer> make_tall_det(const LaunchContext& context) {
-    return std::unique_ptr<ColumnReducer>(new TallReducer(true, context));
+void launch_row_slices_atomic(dim3 grid, dim3 block, const double* mat, double* vec, long long m, int n,
+                              cudaStream_t stream) {
+    column_sum_row_slices_atomic<<<grid, block, 0, stream>>>(mat, vec, m, n);
 }
 
-Version entry(const char* label, const char* kernel, const char* summary, bool slow, bool bitwise_repeatable,
-              bool is_baseline, ReducerFactory make) {
-    Version v = cw::version_entry<Version>(label, kernel, summary, is_baseline);
-    v.slow = slow;
-    v.bitwise_repeatable = bitwise_repeatable;
-    v.make = make;
-    return v;
+void launch_column_groups_atomic(dim3 grid, dim3 block, const double* mat, double* vec, long long m, int n,
+                                 cudaStream_t stream) {
+    column_sum_column_groups_atomic<<<grid, block, 0, stream>>>(mat, vec, m, n);
 }
 
-// The demonstration (validated = false, run only when --only names it): block_per_column's
-// kernel launched with kOverLimitThreads threads per block, more than any CUDA device allows
-// (1024), and the launch left unchecked as in the report's code. What the report's conclusion
-// describes ("the number of threads applied for each block is huge, so the Kernel function
-// can't enter the GPU"): the launch fails, nothing runs, the result stays zero.
-Version over_limit_entry() {
-    Version v = entry("block_per_column_over_limit", "column_sum_block_per_column_atomic",
-                      "block_per_column with 2048 threads per block (over the limit), launch unchecked as in the "
-                      "report: the kernel never runs",
-                      false, false, false, make_block_per_column_over_limit);
-    v.validated = false;
-    v.by_default = false;
-    return v;
+void launch_column_groups_atomic_const(const double* mat, double* vec, long long m, int n, const High2Constants& c,
+                                       cudaStream_t stream) {
+    column_sum_column_groups_atomic_const<kHigh2ThreadsX, kHigh2ThreadsY>
+        <<<dim3(kHigh2Blocks, 1, 1), dim3(kHigh2ThreadsX, kHigh2ThreadsY, 1), 0, stream>>>(mat, vec, m, n, c);
 }
 
-}  // namespace
-
-const std::vector<Version>& versions() {
-    //                      label       kernel(s)                                 summary (--help)
-    //                      slow   bitwise_repeatable  is_baseline  factory
-    static const std::vector<Version> registry = {
-        entry("original", "column_sum_thread_per_column",
-              "report: one thread per column, ceil(n/128) x 128 [slow: --slow-repeat]", true, true, false,
-              make_original),
-        entry("high1", "column_sum_row_slices_atomic",
-              "report: 16 row slices per column, ceil(n/64) x (64x16), atomics [slow: --slow-repeat]", true, false,
-              false, make_high1),
-        entry("high2", "column_sum_column_groups_atomic",
-              "report: columns over 8 blocks of 8x128, rows over threads, atomics [slow: --slow-repeat]", true, false,
-              false, make_high2),
-        entry("high2_const", "column_sum_column_groups_atomic_const<8,128>",
-              "the report's remark: high2 with its loop constants computed once, held in registers "
-              "[slow: --slow-repeat]",
-              true, false, false, make_high2_const),
-        entry("block_per_column", "column_sum_block_per_column_atomic",
-              "report's unlisted idea: one block per column (grid n), 1024 threads, atomics", false, false, false,
-              make_block_per_column),
-        entry("tall", "column_sum_flat_vectorized<atomic>",
-              "ours: flat double2 loads, register sums, shared fold, n atomics per block", false, false, false,
-              make_tall),
-        entry("tall_det", "column_sum_flat_vectorized<partials>",
-              "ours: tall without double atomics, per-block partial rows summed by the last block; bitwise repeatable",
-              false, true,
-              false, make_tall_det),
-        entry("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view", false,
-              false, true, make_cublas_reducer),
-        over_limit_entry(),
-    };
-    return registry;
+void launch_block_per_column_atomic(dim3 grid, dim3 block, const double* mat, double* vec, long long m, int n,
+                                    cudaStream_t stream) {
+    column_sum_block_per_column_atomic<<<grid, block, 0, stream>>>(mat, vec, m, n);
 }
 
-GpuRun gpu_mat_column_reduce(ColumnReducer& reducer, const double* h_mat, double* h_vec, long long m, int n,
-                             int warmup, int repeat, cw::L2Flusher* flusher) {
-    GpuRun g;
-    const std::size_t mat_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(double);
-    const std::size_t vec_bytes = static_cast<std::size_t>(n) * sizeof(double);
-    double* d_mat = nullptr;
-    double* d_vec = nullptr;
-
-    cw::HostStopwatch watch;
-    CUDA_CHECK(cudaMalloc(&d_mat, mat_bytes));
-    CUDA_CHECK(cudaMalloc(&d_vec, vec_bytes));
-    reducer.setup(d_mat, d_vec, m, n);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    g.alloc_ms = watch.elapsed_ms();
-
-    watch.restart();
-    CUDA_CHECK(cudaMemcpy(d_mat, h_mat, mat_bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_vec, h_vec, vec_bytes, cudaMemcpyHostToDevice));  // the report's zero vector
-    g.h2d_ms = watch.elapsed_ms();
-
-    // Timed in two parts so that the first timed run's result can be compared, bit for bit,
-    // with the last one's (outside every timed interval).
-    auto work = [&](cudaStream_t stream) { reducer.run(stream); };
-    cw::Timing timing = cw::time_gpu(warmup, 1, work, flusher);
-    std::vector<double> first;
-    if (repeat > 1) {
-        first.resize(static_cast<std::size_t>(n));
-        CUDA_CHECK(cudaMemcpy(first.data(), d_vec, vec_bytes, cudaMemcpyDeviceToHost));
-        const cw::Timing rest = cw::time_gpu(0, repeat - 1, work, flusher);
-        timing.samples_ms.insert(timing.samples_ms.end(), rest.samples_ms.begin(), rest.samples_ms.end());
-    }
-    g.kernel_ms = timing.median_ms();
-    g.kernel_min_ms = timing.min_ms();
-
-    watch.restart();
-    CUDA_CHECK(cudaMemcpy(h_vec, d_vec, vec_bytes, cudaMemcpyDeviceToHost));
-    g.d2h_ms = watch.elapsed_ms();
-    if (repeat > 1) g.repeatable = std::memcmp(first.data(), h_vec, vec_bytes) == 0 ? 1 : 0;
-
-    watch.restart();
-    reducer.teardown();
-    CUDA_CHECK(cudaFree(d_mat));
-    CUDA_CHECK(cudaFree(d_vec));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    g.free_ms = watch.elapsed_ms();
-    return g;
+void launch_flat_vectorized(TallSum sum, dim3 grid, dim3 block, const double* mat, double* vec,
+                            unsigned long long total, int n, double* partials, unsigned* blocks_done,
+                            cudaStream_t stream) {
+    if (sum == TallSum::kPartials)
+        column_sum_flat_vectorized<false><<<grid, block, 0, stream>>>(mat, vec, total, n, partials, blocks_done);
+    else
+        column_sum_flat_vectorized<true><<<grid, block, 0, stream>>>(mat, vec, total, n, nullptr, nullptr);
 }
 
 }  // namespace colreduce

@@ -117,6 +117,10 @@ class Program {
     // 2. Session settings (copy bandwidth, L2 flusher) and device-dependent choices.
     // Plans gain what depends on the device here (a policy's launch shape, a grid).
     virtual Session::Settings settings() const { return Session::Settings(); }
+    // Just before the Session probes the device, the run's first CUDA call (not called for a
+    // run of host versions alone): what must be measured before any other CUDA call
+    // (colreduce: the creation of the CUDA context).
+    virtual void before_device() {}
     virtual void on_device(Session&, std::vector<Plan>&) {}
 
     // The session's device columns and copy bandwidth, for rows and result lines (empty and
@@ -316,6 +320,7 @@ int run_program(P& program, int argc, char** argv) {
     // 2. The device, unless only host versions run; 3. memory; 4. every plan; 5. finish.
     Session::Settings settings = program.settings();
     settings.device = rp.needs_gpu;
+    if (settings.device) program.before_device();
     Session session(program.name(), o.device, o.csv, o.output, settings);
     program.attach(&session);
     if (session.has_device()) program.on_device(session, rp.plans);
