@@ -23,6 +23,7 @@
 //   5. session.finish(): CSV rows and --output only when every validated run passed.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -232,20 +233,23 @@ inline Timing time_series(Runner& runner, bool on_host, int warmup, int repeat, 
 // One version at one plan: runner, poison, series, fetch, extra measurements, fault, check.
 // baseline_ms: the baseline's median at this plan (NaN while the baseline itself is measured:
 // its own median is used).
+// chosen: false for a baseline measured only for the other rows' baseline_ms (--only left it
+// out): it is warmed up at least once (a library's first call is cold) and gets no fault.
 template <typename P>
 typename P::Result measure(P& program, Session& session, const typename P::Plan& plan, const typename P::V& v,
-                           double baseline_ms) {
+                           double baseline_ms, bool chosen = true) {
     const SharedOptions& o = program.shared();
     typename P::Result r;
     std::unique_ptr<Runner> runner = v.make(plan);
     const cudaStream_t stream = 0;
     const std::pair<int, int> series = program.warmup_repeat(v);
     runner->poison(stream);
-    r.timing = time_series(*runner, v.on_host, series.first, series.second, session.flusher(), stream);
+    const int warmup = chosen ? series.first : std::max(series.first, 1);
+    r.timing = time_series(*runner, v.on_host, warmup, series.second, session.flusher(), stream);
     r.baseline_ms = v.is_baseline ? r.ms() : baseline_ms;
     runner->fetch(stream);
     program.measure_more(plan, v, *runner, r, session);
-    if (o.inject_fault && v.validated) program.inject_fault(plan, v);
+    if (o.inject_fault && v.validated && chosen) program.inject_fault(plan, v);
     program.check(plan, v, *runner, r, session);
     return r;
 }
@@ -266,7 +270,8 @@ void run_plan(P& program, Session& session, typename P::Plan& plan, RunPlan<P>& 
     const bool with_baseline =
         reuse || (baseline != nullptr && baseline->why_not(plan).empty() && session.has_device());
     if (with_baseline && !reuse) {
-        rp.baseline_result = measure(program, session, plan, *baseline, NAN);
+        const bool chosen = std::find(rp.chosen.begin(), rp.chosen.end(), baseline) != rp.chosen.end();
+        rp.baseline_result = measure(program, session, plan, *baseline, NAN, chosen);
         rp.baseline_key = key;
     }
     const typename P::Result& base = rp.baseline_result;
