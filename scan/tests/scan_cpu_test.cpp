@@ -209,18 +209,18 @@ TEST(ScanPlan, ModelBytes) {
 TEST(ScanPolicy, LookbackTileChoice) {
     using scan_policy::LookbackPolicy;
     // 32 ints per thread only where at least 4 of its blocks are resident per SM.
-    EXPECT_EQ(LookbackPolicy::choose(6, 0).items, 32);
-    EXPECT_EQ(LookbackPolicy::choose(4, 0).items, 32);
-    EXPECT_EQ(LookbackPolicy::choose(3, 0).items, 16);
-    EXPECT_EQ(LookbackPolicy::choose(0, 0).items, 16);
-    EXPECT_FALSE(LookbackPolicy::choose(6, 0).forced);
-    // --lb-items overrides the device's choice either way.
-    EXPECT_EQ(LookbackPolicy::choose(6, 16).items, 16);
-    EXPECT_EQ(LookbackPolicy::choose(1, 32).items, 32);
-    EXPECT_TRUE(LookbackPolicy::choose(1, 32).forced);
-    EXPECT_EQ(LookbackPolicy::choose(6, 0).tile(), 8192);
-    EXPECT_EQ(LookbackPolicy::choose(1, 0).tile(), 4096);
-    EXPECT_EQ(LookbackPolicy::choose(1, 0).threads, 256);
+    EXPECT_EQ(LookbackPolicy::choose(6).items, 32);
+    EXPECT_EQ(LookbackPolicy::choose(4).items, 32);
+    EXPECT_EQ(LookbackPolicy::choose(3).items, 16);
+    EXPECT_EQ(LookbackPolicy::choose(0).items, 16);
+    EXPECT_FALSE(LookbackPolicy::choose(6).forced);
+    // --lb-items (with_items, the program's) overrides the device's choice either way.
+    EXPECT_EQ(LookbackPolicy::choose(6).with_items(16).items, 16);
+    EXPECT_EQ(LookbackPolicy::choose(1).with_items(32).items, 32);
+    EXPECT_TRUE(LookbackPolicy::choose(1).with_items(32).forced);
+    EXPECT_EQ(LookbackPolicy::choose(6).tile(), 8192);
+    EXPECT_EQ(LookbackPolicy::choose(1).tile(), 4096);
+    EXPECT_EQ(LookbackPolicy::choose(1).threads, 256);
 }
 
 TEST(ScanPolicy, LaunchBoundsPerArchitecture) {
