@@ -1,6 +1,11 @@
 // CPU reference of the scan assignment (see scan_cpu.h).
 #include "scan_cpu.h"
 
+#include <algorithm>
+
+#include "format.h"
+#include "validate.h"
+
 namespace scan_cpu {
 
 std::int32_t from_bits(std::uint32_t u) {
@@ -28,6 +33,34 @@ void exclusive_scan(const std::int32_t* in, std::int32_t* out, std::size_t n) {
         out[i] = from_bits(sum);
         sum += x;
     }
+}
+
+void Errors::add_run(const std::int32_t* got, const std::int32_t* want, std::size_t n) {
+    const cw::ExactComparison c = cw::compare_exact(got, want, n);
+    const double mse = c.ok() ? 0.0 : cw::mean_squared_error(got, want, n);  // an exact result has none
+    if (runs == 0) sse = mse * static_cast<double>(n);
+    if (!c.ok()) {
+        if (wrong_runs == 0 || c.first_mismatch < first_mismatch) first_mismatch = c.first_mismatch;
+        mismatches = std::max(mismatches, c.mismatches);
+        ++wrong_runs;
+    }
+    ++runs;
+    mse_sum += mse;
+    mse_max = std::max(mse_max, mse);
+}
+
+std::string Errors::text(bool validated) const {
+    if (validated) return wrong_runs == 0 ? "" : cw::format(" mismatches=%zu first at %zu", mismatches, first_mismatch);
+    return cw::format(" racy: mse=%.6g sse(run 1)=%.10g, %d of %d runs wrong", mse(), sse, wrong_runs, runs) +
+           (wrong_runs > 0 ? cw::format(", first wrong element %zu", first_mismatch) : "");
+}
+
+void Errors::add_columns(cw::CsvRow& row) const {
+    row.add("mismatches", static_cast<long long>(mismatches));
+    if (mismatches > 0) row.add("first_mismatch", static_cast<long long>(first_mismatch));
+    else row.add_na("first_mismatch");
+    row.add("runs", runs).add("wrong_runs", wrong_runs).add("mse", mse(), 8).add("mse_max", mse_max, 8);
+    row.add("sse", sse, 12);
 }
 
 }  // namespace scan_cpu

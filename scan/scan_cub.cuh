@@ -12,7 +12,7 @@
 
 namespace scan_gpu {
 
-class CubScan : public Runner {
+class CubScan : public Launcher {
   public:
     // Allocates CUB's temporary storage for scans of up to max_n elements.
     explicit CubScan(std::size_t max_n);

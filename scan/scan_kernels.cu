@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "cuda_check.cuh"
+#include "device_info.cuh"
 #include "exit_codes.h"
 #include "scan_plan.h"
 
@@ -489,7 +490,9 @@ void internal_error(const std::string& what) {
 // Hillis-Steele
 // ---------------------------------------------------------------------------------------
 
-long long HillisSteeleInPlace::blocks(std::size_t n) const { return one_block_ ? 1 : grid_for(n, threads_); }
+long long HillisSteeleInPlace::blocks(std::size_t n) const {
+    return grid_ == Grid::kOneBlock ? 1 : grid_for(n, threads_);
+}
 
 void HillisSteeleInPlace::run(const unsigned*, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
     if (exclusive) internal_error("the in-place Hillis-Steele kernel has no exclusive scan");
@@ -834,12 +837,14 @@ std::vector<KernelLaunch> LookbackScan::launches(std::size_t n, bool exclusive) 
 
 }  // namespace scan_gpu
 
-// The policy for the current device: the occupancy API says how many 32-int blocks are
-// resident per SM (shared memory, registers and threads all counted).
-scan_policy::LookbackPolicy scan_policy::LookbackPolicy::for_current_device(int forced_items) {
+// The policy for `dev`: the occupancy API says how many 32-int blocks are resident per SM of
+// the current device (shared memory, registers and threads all counted), so `dev` is made
+// current first (the session already did; this keeps the answer about `dev` whoever calls).
+scan_policy::LookbackPolicy scan_policy::LookbackPolicy::for_device(const cw::DeviceInfo& dev) {
+    CUDA_CHECK(cudaSetDevice(dev.id));
     int large_blocks = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &large_blocks, scan_gpu::scan_decoupled_lookback<false, LookbackPolicy::kItemsLarge>, LookbackPolicy::kThreads,
         0));
-    return choose(large_blocks, forced_items);
+    return choose(large_blocks);
 }

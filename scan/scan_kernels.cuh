@@ -39,20 +39,21 @@ struct KernelLaunch {
     double occupancy = 0.0;      // blocks_per_sm * block / max threads per SM
 };
 
-// A version ready to run, made by its registry entry (scan_versions.cu): its workspace is
-// allocated once for scans of up to max_n elements and freed with it.
-class Runner {
+// The kernels of one version behind one call: its workspace is allocated once for scans of
+// up to max_n elements and freed with it. The registry (scan_versions.cu) wraps one in the
+// version's cw::Runner, which adds the plan's buffers, the in-place reset and the fetch.
+class Launcher {
   public:
-    Runner() = default;
-    Runner(const Runner&) = delete;
-    Runner& operator=(const Runner&) = delete;
-    virtual ~Runner() = default;
+    Launcher() = default;
+    Launcher(const Launcher&) = delete;
+    Launcher& operator=(const Launcher&) = delete;
+    virtual ~Launcher() = default;
     // One scan of n elements (1 <= n <= max_n), in -> out, on stream s.
     virtual void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) = 0;
     // The launches of one run: k1 = the data scan, k2 = the scan of the totals (its first
     // level), k3 = the add-back of the data (fewer where a version has fewer kernels).
     virtual std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const = 0;
-    // True for a version that scans `out` in place (the racy demonstrations): the caller
+    // True for a version that scans `out` in place (the racy demonstrations): its runner
     // copies the input into `out` before every run, outside the timed interval; `in` is
     // not read.
     virtual bool in_place() const { return false; }
@@ -65,9 +66,10 @@ class Runner {
 // 1.10: ceil(n / threads) blocks): the report's in-place kernel. Racy by construction: a
 // demonstration, never validated. One block covers at most `threads` elements; the rest
 // is left as it was (the report's Figure 1.3).
-class HillisSteeleInPlace : public Runner {
+class HillisSteeleInPlace : public Launcher {
   public:
-    HillisSteeleInPlace(int threads, bool one_block) : threads_(threads), one_block_(one_block) {}
+    enum class Grid { kOneBlock, kCoverN };  // section 1's launch, section 1.10's
+    HillisSteeleInPlace(int threads, Grid grid) : threads_(threads), grid_(grid) {}
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
     std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
     bool in_place() const override { return true; }
@@ -75,12 +77,12 @@ class HillisSteeleInPlace : public Runner {
   private:
     long long blocks(std::size_t n) const;
     int threads_;
-    bool one_block_;
+    Grid grid_;
 };
 
 // hs_buffered: one block of `threads` threads, double-buffered in shared memory; n <=
 // threads (the registry refuses more; run() fails loudly if asked).
-class HillisSteeleBuffered : public Runner {
+class HillisSteeleBuffered : public Launcher {
   public:
     explicit HillisSteeleBuffered(int threads) : threads_(threads) {}
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
@@ -122,7 +124,7 @@ class LevelBuffers {
 // map_as_printed (section 2 as printed): one launch of ceil(ceil(n / per_thread) / threads)
 // blocks, in place; a demonstration (racy between blocks, see the kernel). serial_ms() is
 // thread 0's serial scan of the chunk totals in the last run.
-class MapAsPrinted : public Runner {
+class MapAsPrinted : public Launcher {
   public:
     MapAsPrinted(std::size_t max_n, int threads, int per_thread);
     ~MapAsPrinted() override;
@@ -138,7 +140,7 @@ class MapAsPrinted : public Runner {
     unsigned long long* serial_ns_ = nullptr;  // thread 0's clock before and after its loop
 };
 
-class MapScan : public Runner {
+class MapScan : public Launcher {
   public:
     MapScan(std::size_t max_n, int threads, int per_thread);
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
@@ -153,7 +155,7 @@ class MapScan : public Runner {
 // up-sweep/down-sweep in shared memory and writes its block sum; the block sums are scanned
 // the same way (recursively, until one block holds them all); every block but the first
 // then adds the scanned sum of the blocks before it.
-class BrentKungScan : public Runner {
+class BrentKungScan : public Launcher {
   public:
     BrentKungScan(std::size_t max_n, int threads);
     void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
@@ -171,7 +173,7 @@ class BrentKungScan : public Runner {
 // brent_kung's scan of those totals (inclusive, in place; recursive beyond one block of
 // 2 x threads totals, so any n works), kernel 3 is map's map_add_chunk_offsets. n <=
 // per_thread is one chunk: kernel 1 alone.
-class MapBrentKungScan : public Runner {
+class MapBrentKungScan : public Launcher {
   public:
     MapBrentKungScan(std::size_t max_n, int threads, int per_thread);
     ~MapBrentKungScan() override;
@@ -191,7 +193,7 @@ class MapBrentKungScan : public Runner {
 // launch and its description.
 // Alignment: full tiles are loaded and stored as uint4, so `in` and `out` must be 16-byte
 // aligned (cudaMalloc's are); run() refuses other pointers with a one-line error (exit 3).
-class LookbackScan : public Runner {
+class LookbackScan : public Launcher {
   public:
     LookbackScan(std::size_t max_n, const scan_policy::LookbackPolicy& policy);
     ~LookbackScan() override;

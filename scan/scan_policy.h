@@ -5,6 +5,10 @@
 // results/lookback_tuning.csv (experiments/lookback_tuning.cu).
 #pragma once
 
+namespace cw {
+struct DeviceInfo;  // device_info.cuh
+}
+
 namespace scan_policy {
 
 struct LookbackPolicy {
@@ -23,23 +27,28 @@ struct LookbackPolicy {
 
     int threads = kThreads;
     int items = kItemsSmall;
-    bool forced = false;  // items given by --lb-items rather than chosen for the device
+    bool forced = false;  // items set by the program (--lb-items) rather than chosen for the device
 
     int tile() const { return threads * items; }
 
     // The choice, from the resident blocks per SM of the 32-int kernel on the device
-    // (cudaOccupancyMaxActiveBlocksPerMultiprocessor); forced_items 16 or 32 overrides it
-    // (--lb-items), 0 lets the device decide.
-    static LookbackPolicy choose(int large_blocks_per_sm, int forced_items) {
+    // (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+    static LookbackPolicy choose(int large_blocks_per_sm) {
         LookbackPolicy p;
-        p.forced = forced_items != 0;
-        p.items = p.forced ? forced_items
-                           : (large_blocks_per_sm >= kMinResidentLargeBlocks ? kItemsLarge : kItemsSmall);
+        p.items = large_blocks_per_sm >= kMinResidentLargeBlocks ? kItemsLarge : kItemsSmall;
         return p;
     }
-    // choose() for the current CUDA device (scan_kernels.cu: queries the occupancy API for
-    // the 32-int kernel).
-    static LookbackPolicy for_current_device(int forced_items);
+    // choose() for `dev` (scan_kernels.cu: makes it the current device and asks the
+    // occupancy API about the 32-int kernel there). An override (--lb-items) is the caller's.
+    static LookbackPolicy for_device(const cw::DeviceInfo& dev);
+    // The same tile shape with forced_items (16 or 32) ints per thread, set by the caller
+    // rather than chosen for the device (--lb-items).
+    LookbackPolicy with_items(int forced_items) const {
+        LookbackPolicy p = *this;
+        p.items = forced_items;
+        p.forced = true;
+        return p;
+    }
 
     // __launch_bounds__' minimum resident blocks per SM, per architecture (`arch` is
     // __CUDA_ARCH__, 0 in the host pass): as many blocks as the threads and the shared memory

@@ -1,176 +1,243 @@
-// The version registry of scan (see scan_versions.cuh).
+// scan's versions: the runner every version shares (its launcher over the plan's buffers) and
+// the registry (see scan_versions.cuh). Adding a version: its kernels and launcher
+// (scan_kernels.cu) and one entry here; --help, --only, --list-versions, the CSV, the tables
+// and the tests follow.
 #include "scan_versions.cuh"
 
 #include <cmath>
+#include <string>
 
 #include "scan_cub.cuh"
 #include "scan_plan.h"
 
-namespace scan_versions {
+namespace scan {
+
+void Runner::launch(cudaStream_t stream) {
+    launcher_->run(p_.d_in, p_.d_out, static_cast<std::size_t>(p_.n), p_.exclusive, stream);
+}
+
+void Runner::fetch(cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyAsync(p_.h_out, p_.d_out, bytes(), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+// A result left by another version must not pass for this one's.
+void Runner::poison(cudaStream_t stream) { CUDA_CHECK(cudaMemsetAsync(p_.d_out, 0xa5, bytes(), stream)); }
+
+void Runner::reset(cudaStream_t stream) {
+    if (launcher_->in_place())
+        CUDA_CHECK(cudaMemcpyAsync(p_.d_out, p_.d_in, bytes(), cudaMemcpyDeviceToDevice, stream));
+}
+
+std::vector<scan_gpu::KernelLaunch> Runner::launches() const {
+    return launcher_->launches(static_cast<std::size_t>(p_.n), p_.exclusive);
+}
+
+void add_launch_columns(cw::CsvRow& row, const std::vector<scan_gpu::KernelLaunch>& launches, int sm_count) {
+    for (int k = 0; k < 3; ++k) {
+        const std::string p = "k" + std::to_string(k + 1) + "_";
+        if (k >= static_cast<int>(launches.size())) {
+            for (const char* c : {"name", "grid", "block", "regs", "smem_bytes", "blocks_per_sm", "occupancy", "waves"})
+                row.add_na(p + c);
+            continue;
+        }
+        const scan_gpu::KernelLaunch& l = launches[k];
+        const double per_wave = static_cast<double>(l.blocks_per_sm) * sm_count;
+        row.add(p + "name", l.name)
+            .add(p + "grid", l.grid)
+            .add(p + "block", l.block)
+            .add(p + "regs", l.regs)
+            .add(p + "smem_bytes", static_cast<long long>(l.smem_bytes))
+            .add(p + "blocks_per_sm", l.blocks_per_sm)
+            .add(p + "occupancy", l.occupancy, 4)
+            .add(p + "waves", per_wave > 0 ? static_cast<double>(l.grid) / per_wave : NAN, 4);
+    }
+}
+
 namespace {
 
-double single_pass(std::size_t n, const Params&) { return scan_plan::model_bytes_single_pass(n); }
-double hillis_steele_additions(std::size_t n, const Params&) { return scan_plan::additions_hillis_steele(n); }
-// The chunk versions (map, map_brent_kung): each thread scans --per-thread elements.
-int per_thread_items(const Params& p) { return p.per_thread; }
+std::size_t size(const Plan& p) { return static_cast<std::size_t>(p.n); }
+// A map scan's group: the elements one thread scans (--per-thread).
+std::size_t chunk(const Plan& p) { return static_cast<std::size_t>(p.per_thread); }
+// A Brent-Kung block's section: 2 x --threads elements.
+std::size_t section(const Plan& p) { return 2 * static_cast<std::size_t>(p.threads); }
+
+Model model_of(double bytes, double additions, int items_per_thread = 0) {
+    Model m;
+    m.bytes = bytes;
+    m.additions = additions;
+    m.items_per_thread = items_per_thread;
+    return m;
+}
 
 // Device bytes of the per-level totals of a recursive scan (every level but the first).
-double level_bytes(std::size_t max_n, std::size_t group) {
-    const std::vector<std::size_t> levels = scan_plan::level_sizes(max_n, group);
+double level_bytes(std::size_t n, std::size_t group) {
+    const std::vector<std::size_t> levels = scan_plan::level_sizes(n, group);
     double bytes = 0.0;
     for (std::size_t l = 1; l < levels.size(); ++l) bytes += 4.0 * static_cast<double>(levels[l]);
     return bytes;
 }
 
-// The models of a recursive scan over groups of `group(p)` elements (map: --per-thread,
-// brent_kung: 2 x --threads): its traffic, its additions and its per-level totals all follow
-// from the group size.
-template <typename Group>
-void recursive_models(Version& v, Group group, double (*additions)(std::size_t n, std::size_t group)) {
-    v.model_bytes = [group](std::size_t n, const Params& p) { return scan_plan::model_bytes_recursive(n, group(p)); };
-    v.additions = [group, additions](std::size_t n, const Params& p) { return additions(n, group(p)); };
-    v.workspace_bytes = [group](std::size_t n, const Params& p) { return level_bytes(n, group(p)); };
+std::unique_ptr<cw::Runner> runner(const Plan& p, scan_gpu::Launcher* launcher) {
+    return std::unique_ptr<cw::Runner>(new Runner(p, launcher));
 }
 
-// The report's in-place Hillis-Steele kernel (a racy demonstration, never validated; no
-// exclusive form) on one block (`one_block`: section 1) or on ceil(n / --threads) blocks
-// (section 1.10).
-Version hillis_steele_in_place_entry(const char* label, const char* summary, bool one_block) {
-    Version v = cw::version_entry<Version>(label, "hillis_steele_in_place", summary);
+// The report's racy kernels have no exclusive form.
+std::string inclusive_only(const Plan& p) {
+    return p.exclusive ? "a racy demonstration scans inclusively only" : "";
+}
+std::string one_block(const Plan& p) {
+    if (p.n > scan_plan::kMaxOneBlock)
+        return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
+    return inclusive_only(p);
+}
+std::string one_block_of_threads(const Plan& p) {
+    if (p.n <= p.threads) return "";
+    return "a single block of --threads=" + std::to_string(p.threads) + " threads scans at most " +
+           std::to_string(p.threads) + " elements" +
+           (p.threads < scan_plan::kMaxOneBlock ? " (--threads=1024 allows 1024)" : "");
+}
+
+// A version every run validates against the CPU (exact equality).
+Version validated(const char* label, const char* kernel, const char* summary) {
+    return cw::version_entry<Version>(label, kernel, summary);
+}
+// One of the report's racy kernels: never validated (measured: MSE, wrong runs), run only
+// when --only names it, inclusive only.
+Version demonstration(const char* label, const char* kernel, const char* summary) {
+    Version v = cw::version_entry<Version>(label, kernel, summary);
     v.validated = false;
-    v.by_default = false;  // a demonstration runs only when --only names it
-    v.has_exclusive = false;
-    v.model_bytes = [](std::size_t n, const Params&) { return scan_plan::model_bytes_hillis_steele_in_place(n); };
-    v.additions = hillis_steele_additions;
-    if (one_block)
-        v.cannot_run = [](long long n, const Params&) -> std::string {
-            if (n <= scan_plan::kMaxOneBlock) return "";
-            return "one block covers at most " + std::to_string(scan_plan::kMaxOneBlock) + " elements";
-        };
-    v.make = [one_block](std::size_t, const Params& p) {
-        return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleInPlace(p.threads, one_block));
+    v.by_default = false;
+    v.cannot_run = inclusive_only;
+    return v;
+}
+
+Model hillis_steele_in_place_model(const Plan& p) {
+    return model_of(scan_plan::model_bytes_hillis_steele_in_place(size(p)),
+                    scan_plan::additions_hillis_steele(size(p)));
+}
+Model map_model(const Plan& p) {
+    return model_of(scan_plan::model_bytes_recursive(size(p), chunk(p)), scan_plan::additions_map(size(p), chunk(p)),
+                    p.per_thread);
+}
+double map_workspace(const Plan& p) { return level_bytes(size(p), chunk(p)); }
+
+// The entries, one function each, in registry order.
+Version cub() {
+    Version v = validated("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum", "cub::DeviceScan (scan_cub.cu)");
+    v.is_baseline = true;
+    v.model = [](const Plan& p) { return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN); };
+    // CUB's temporary storage: its tile states, far less than this bound.
+    v.workspace_bytes = [](const Plan& p) { return static_cast<double>(p.n) / 64.0 + (1 << 20); };
+    v.make = [](const Plan& p) { return runner(p, new scan_gpu::CubScan(size(p))); };
+    return v;
+}
+
+Version hs_inplace_racy() {
+    Version v = demonstration("hs_inplace_racy", "hillis_steele_in_place",
+                              "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)");
+    v.cannot_run = one_block;
+    v.model = hillis_steele_in_place_model;
+    v.make = [](const Plan& p) {
+        return runner(p, new scan_gpu::HillisSteeleInPlace(p.threads, scan_gpu::HillisSteeleInPlace::Grid::kOneBlock));
     };
     return v;
 }
 
-std::vector<Version> make_registry() {
-    std::vector<Version> r;
-    {
-        Version v = cw::version_entry<Version>("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum",
-                                               "cub::DeviceScan (scan_cub.cu)", true);
-        v.model_bytes = single_pass;
-        v.additions = [](std::size_t, const Params&) { return std::nan(""); };
-        // CUB's temporary storage: its tile states, far less than this bound.
-        v.workspace_bytes = [](std::size_t n, const Params&) { return static_cast<double>(n) / 64.0 + (1 << 20); };
-        v.make = [](std::size_t max_n, const Params&) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::CubScan(max_n));
-        };
-        r.push_back(v);
-    }
-    r.push_back(hillis_steele_in_place_entry(
-        "hs_inplace_racy", "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)", true));
-    {
-        Version v = cw::version_entry<Version>("hs_buffered", "hillis_steele_double_buffered_kernel",
-                                               "section 1 done right: double-buffered in shared memory, one block (n <= --threads)");
-        v.cannot_run = [](long long n, const Params& p) -> std::string {
-            if (n <= p.threads) return "";
-            return "a single block of --threads=" + std::to_string(p.threads) + " threads scans at most " +
-                   std::to_string(p.threads) + " elements" +
-                   (p.threads < scan_plan::kMaxOneBlock ? " (--threads=1024 allows 1024)" : "");
-        };
-        v.model_bytes = single_pass;
-        v.additions = hillis_steele_additions;
-        v.make = [](std::size_t, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::HillisSteeleBuffered(p.threads));
-        };
-        r.push_back(v);
-    }
-    r.push_back(hillis_steele_in_place_entry(
-        "hs_multiblock_racy", "report section 1.10: the in-place kernel on ceil(n/--threads) blocks", false));
-    {
-        // The report's section 2 kernel as printed: validated against the CPU on every run
-        // like the other demonstrations (wrong_runs, mse), never counted as PASS or FAIL.
-        Version v = cw::version_entry<Version>("map_as_printed", "map_prefix_sum_as_printed",
-                                               "report section 2 as printed: one kernel, thread 0 scans the chunk "
-                                               "totals, printf(\"\") as the barrier between blocks");
-        v.validated = false;
-        v.by_default = false;
-        v.has_exclusive = false;
-        recursive_models(v, [](const Params& p) { return static_cast<std::size_t>(p.per_thread); },
-                         scan_plan::additions_map);
-        v.items_per_thread = per_thread_items;
-        v.make = [](std::size_t max_n, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapAsPrinted(max_n, p.threads, p.per_thread));
-        };
-        r.push_back(v);
-    }
-    {
-        Version v = cw::version_entry<Version>("map", "map_scan_chunks, map_add_chunk_offsets",
-                                               "report section 2: --per-thread elements per thread, totals scanned, offsets added");
-        recursive_models(v, [](const Params& p) { return static_cast<std::size_t>(p.per_thread); },
-                         scan_plan::additions_map);
-        v.items_per_thread = per_thread_items;
-        v.make = [](std::size_t max_n, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapScan(max_n, p.threads, p.per_thread));
-        };
-        r.push_back(v);
-    }
-    {
-        Version v = cw::version_entry<Version>("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
-                                               "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back");
-        recursive_models(v, [](const Params& p) { return 2 * static_cast<std::size_t>(p.threads); },
-                         scan_plan::additions_brent_kung);
-        v.make = [](std::size_t max_n, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::BrentKungScan(max_n, p.threads));
-        };
-        r.push_back(v);
-    }
-    {
-        Version v = cw::version_entry<Version>("map_brent_kung", "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets",
-                                               "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back");
-        v.model_bytes = [](std::size_t n, const Params& p) {
-            return scan_plan::model_bytes_map_brent_kung(n, static_cast<std::size_t>(p.per_thread),
-                                                         2 * static_cast<std::size_t>(p.threads));
-        };
-        v.additions = [](std::size_t n, const Params& p) {
-            return scan_plan::additions_map_brent_kung(n, static_cast<std::size_t>(p.per_thread),
-                                                       2 * static_cast<std::size_t>(p.threads));
-        };
-        v.workspace_bytes = [](std::size_t n, const Params& p) {  // the chunk totals and their block sums
-            const std::size_t chunks = scan_plan::ceil_div(n > 0 ? n : 1, static_cast<std::size_t>(p.per_thread));
-            return 4.0 * static_cast<double>(chunks) + level_bytes(chunks, 2 * static_cast<std::size_t>(p.threads));
-        };
-        v.items_per_thread = per_thread_items;
-        v.make = [](std::size_t max_n, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::MapBrentKungScan(max_n, p.threads, p.per_thread));
-        };
-        r.push_back(v);
-    }
-    {
-        Version v = cw::version_entry<Version>("lookback", "scan_decoupled_lookback",
-                                               "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
-        v.model_bytes = single_pass;
-        v.additions = [](std::size_t n, const Params& p) {
-            return scan_plan::additions_lookback(n, static_cast<std::size_t>(p.lookback.threads),
-                                                 static_cast<std::size_t>(p.lookback.items));
-        };
-        v.workspace_bytes = [](std::size_t n, const Params& p) {  // a descriptor per tile, the tile counter
-            return 8.0 * static_cast<double>(scan_plan::ceil_div(n, static_cast<std::size_t>(p.lookback.tile()))) + 4.0;
-        };
-        v.items_per_thread = [](const Params& p) { return p.lookback.items; };
-        v.make = [](std::size_t max_n, const Params& p) {
-            return std::unique_ptr<scan_gpu::Runner>(new scan_gpu::LookbackScan(max_n, p.lookback));
-        };
-        r.push_back(v);
-    }
-    return r;
+Version hs_buffered() {
+    Version v = validated("hs_buffered", "hillis_steele_double_buffered_kernel",
+                          "section 1 done right: double-buffered in shared memory, one block (n <= --threads)");
+    v.cannot_run = one_block_of_threads;
+    v.model = [](const Plan& p) {
+        return model_of(scan_plan::model_bytes_single_pass(size(p)), scan_plan::additions_hillis_steele(size(p)));
+    };
+    v.make = [](const Plan& p) { return runner(p, new scan_gpu::HillisSteeleBuffered(p.threads)); };
+    return v;
+}
+
+Version hs_multiblock_racy() {
+    Version v = demonstration("hs_multiblock_racy", "hillis_steele_in_place",
+                              "report section 1.10: the in-place kernel on ceil(n/--threads) blocks");
+    v.model = hillis_steele_in_place_model;
+    v.make = [](const Plan& p) {
+        return runner(p, new scan_gpu::HillisSteeleInPlace(p.threads, scan_gpu::HillisSteeleInPlace::Grid::kCoverN));
+    };
+    return v;
+}
+
+// The report's section 2 kernel as printed: checked against the CPU on every run like the
+// other demonstrations (wrong_runs, mse), never counted as PASS or FAIL.
+Version map_as_printed() {
+    Version v = demonstration("map_as_printed", "map_prefix_sum_as_printed",
+                              "report section 2 as printed: one kernel, thread 0 scans the chunk totals, "
+                              "printf(\"\") as the barrier between blocks");
+    v.model = map_model;
+    v.workspace_bytes = map_workspace;
+    v.make = [](const Plan& p) { return runner(p, new scan_gpu::MapAsPrinted(size(p), p.threads, p.per_thread)); };
+    return v;
+}
+
+Version map() {
+    Version v = validated("map", "map_scan_chunks, map_add_chunk_offsets",
+                          "report section 2: --per-thread elements per thread, totals scanned, offsets added");
+    v.model = map_model;
+    v.workspace_bytes = map_workspace;
+    v.make = [](const Plan& p) { return runner(p, new scan_gpu::MapScan(size(p), p.threads, p.per_thread)); };
+    return v;
+}
+
+Version brent_kung() {
+    Version v = validated("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
+                          "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back");
+    v.model = [](const Plan& p) {
+        return model_of(scan_plan::model_bytes_recursive(size(p), section(p)),
+                        scan_plan::additions_brent_kung(size(p), section(p)));
+    };
+    v.workspace_bytes = [](const Plan& p) { return level_bytes(size(p), section(p)); };
+    v.make = [](const Plan& p) { return runner(p, new scan_gpu::BrentKungScan(size(p), p.threads)); };
+    return v;
+}
+
+Version map_brent_kung() {
+    Version v = validated("map_brent_kung", "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets",
+                          "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back");
+    v.model = [](const Plan& p) {
+        return model_of(scan_plan::model_bytes_map_brent_kung(size(p), chunk(p), section(p)),
+                        scan_plan::additions_map_brent_kung(size(p), chunk(p), section(p)), p.per_thread);
+    };
+    v.workspace_bytes = [](const Plan& p) {  // the chunk totals and their block sums
+        const std::size_t chunks = scan_plan::ceil_div(size(p) > 0 ? size(p) : 1, chunk(p));
+        return 4.0 * static_cast<double>(chunks) + level_bytes(chunks, section(p));
+    };
+    v.make = [](const Plan& p) {
+        return runner(p, new scan_gpu::MapBrentKungScan(size(p), p.threads, p.per_thread));
+    };
+    return v;
+}
+
+Version lookback() {
+    Version v = validated("lookback", "scan_decoupled_lookback",
+                          "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
+    v.model = [](const Plan& p) {
+        const std::size_t threads = static_cast<std::size_t>(p.lookback.threads);
+        const std::size_t items = static_cast<std::size_t>(p.lookback.items);
+        return model_of(scan_plan::model_bytes_single_pass(size(p)),
+                        scan_plan::additions_lookback(size(p), threads, items), p.lookback.items);
+    };
+    v.workspace_bytes = [](const Plan& p) {  // a descriptor per tile, the tile counter
+        const std::size_t tiles = scan_plan::ceil_div(size(p), static_cast<std::size_t>(p.lookback.tile()));
+        return 8.0 * static_cast<double>(tiles) + 4.0;
+    };
+    v.make = [](const Plan& p) { return runner(p, new scan_gpu::LookbackScan(size(p), p.lookback)); };
+    return v;
 }
 
 }  // namespace
 
 const std::vector<Version>& registry() {
-    static const std::vector<Version> versions = make_registry();
+    static const std::vector<Version> versions = {cub(), hs_inplace_racy(), hs_buffered(), hs_multiblock_racy(),
+                                                  map_as_printed(), map(), brent_kung(), map_brent_kung(), lookback()};
     return versions;
 }
 
-}  // namespace scan_versions
+}  // namespace scan

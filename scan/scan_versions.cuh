@@ -1,54 +1,75 @@
-// The version registry of scan: every version, once, with everything the driver needs to
-// plan it, run it, describe it and model it. Dispatch, --only, the version list of --help,
-// the CSV's version/validated/is_baseline columns and the tests all come from this table
-// (scan_versions.cu); adding a version is its kernel (scan_kernels.cu) plus one entry.
+// scan's registry: what one run of a version needs (Plan), the versions themselves
+// (registry(), scan_versions.cu) and their runner, read by the shared run loop
+// (common/run_loop.cuh). Dispatch, --only, the version list of --help, the CSV's
+// version/validated/is_baseline columns and the tests all come from the registry; adding a
+// version is its kernels and launcher (scan_kernels.cu) plus one entry.
 #pragma once
 
-#include <cstddef>
-#include <functional>
+#include <cstdint>
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "registry.h"
+#include "common.cuh"
+#include "run_loop.cuh"
 #include "scan_kernels.cuh"
 #include "scan_policy.h"
 
-namespace scan_versions {
+namespace scan {
 
-// What the entries' functions need to know of a run.
-struct Params {
-    int threads = 1024;                        // block size of the report's versions (--threads)
-    int per_thread = 8;                        // elements per thread of the map scan (--per-thread)
-    scan_policy::LookbackPolicy lookback;      // chosen for the device once it is known
+// One point of the run: a size and a scan, with every launch choice resolved once the device
+// is known, and where the data and the fetched result live.
+struct Plan {
+    long long n = 0;
+    bool exclusive = false;
+    int threads = 1024;                    // block size of the report's versions (--threads)
+    int per_thread = 8;                    // elements per thread of the map scans (--per-thread)
+    scan_policy::LookbackPolicy lookback;  // version=lookback's tile (on_device: chosen for the device)
+    const unsigned* d_in = nullptr;        // the input on the device (int32 bits)
+    unsigned* d_out = nullptr;             // what every version writes (poisoned before each)
+    std::int32_t* h_out = nullptr;         // fetch() copies the result here (host)
+
+    const char* mode() const { return exclusive ? "exclusive" : "inclusive"; }
 };
 
-struct Version : cw::VersionInfo {
-    bool has_exclusive = true;  // runs the exclusive scan too (the racy demonstrations do not)
-    // Why this version cannot scan n elements ("" when it can; default: any n): checked
-    // before any GPU work.
-    std::function<std::string(long long n, const Params&)> cannot_run = [](long long, const Params&) {
-        return std::string();
-    };
-    // Bytes one scan of n moves through DRAM (the model of scan_plan.h; CSV model_bytes).
-    std::function<double(std::size_t n, const Params&)> model_bytes;
-    // Additions of data values one inclusive scan of n performs (scan_plan.h's work model;
-    // CSV additions); NaN where it is not modelled (CUB's internals).
-    std::function<double(std::size_t n, const Params&)> additions;
-    // Device workspace, in bytes, for scans of up to max_n (beyond the input and output;
-    // default: none).
-    std::function<double(std::size_t max_n, const Params&)> workspace_bytes = [](std::size_t, const Params&) {
-        return 0.0;
-    };
-    // Elements one thread scans serially (CSV per_thread); 0 (the default) where that means nothing.
-    std::function<int(const Params&)> items_per_thread = [](const Params&) { return 0; };
-    // The launcher: allocates the workspace for scans of up to max_n and returns the object
-    // whose run() launches the version and whose launches() describes those launches.
-    std::function<std::unique_ptr<scan_gpu::Runner>(std::size_t max_n, const Params&)> make;
+// What a version costs by the models of scan_plan.h: the bytes one scan moves through DRAM
+// (CSV model_bytes), the additions of data values one scan performs (CSV additions; NaN where
+// not modelled: CUB's internals), and the elements one thread scans serially (CSV
+// per_thread; 0 where that means nothing).
+struct Model {
+    double bytes = 0, additions = 0;
+    int items_per_thread = 0;
 };
 
-// The registry, in the order the driver runs the versions: the baseline (cub) first, so
-// that every later row of the same size and scan carries its time.
+struct Version : cw::Version<Plan> {
+    Model (*model)(const Plan&) = nullptr;
+};
+
+// Every version's runner: its launcher (the kernels, scan_kernels.cuh) over the plan's
+// buffers. An in-place version (the racy demonstrations) gets a fresh copy of the input in
+// the output before every run (reset()).
+class Runner : public cw::Runner {
+  public:
+    Runner(const Plan& p, scan_gpu::Launcher* launcher) : p_(p), launcher_(launcher) {}
+    void launch(cudaStream_t stream) override;
+    void fetch(cudaStream_t stream) override;
+    void poison(cudaStream_t stream) override;
+    void reset(cudaStream_t stream) override;
+    // The launches of one run (k1 = the data scan, k2 = the scan of the totals, k3 = the
+    // add-back) and the serial part of the last run (NaN where there is none).
+    std::vector<scan_gpu::KernelLaunch> launches() const;
+    double serial_ms() const { return launcher_->serial_ms(); }
+
+  private:
+    std::size_t bytes() const { return static_cast<std::size_t>(p_.n) * sizeof(unsigned); }
+    Plan p_;
+    std::unique_ptr<scan_gpu::Launcher> launcher_;
+};
+
+// The CSV columns of a runner's launches: k1_..k3_ name, grid, block, regs, smem_bytes,
+// blocks_per_sm, occupancy, waves (on sm_count SMs); empty where a version has fewer.
+void add_launch_columns(cw::CsvRow& row, const std::vector<scan_gpu::KernelLaunch>& launches, int sm_count);
+
+// The versions, in the order they run and appear in the CSV: the baseline (cub) first.
 const std::vector<Version>& registry();
 
-}  // namespace scan_versions
+}  // namespace scan

@@ -230,7 +230,7 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&ws.counter, 2 * sizeof(unsigned)));
     CUDA_CHECK(cudaMemset(ws.counter, 0, 2 * sizeof(unsigned)));
 
-    scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_current_device(0));
+    scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_device(dev));
     void* cub_temp = nullptr;
     std::size_t cub_bytes = 0, cub_bytes2 = 0;
     CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, din, dout, static_cast<int>(max_n)));

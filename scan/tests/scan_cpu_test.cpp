@@ -1,5 +1,5 @@
-// Tier 1: the CPU reference (inclusive/exclusive scans with wrap-around) and the host-side
-// planning of the GPU versions (size lists, data patterns, recursion levels, traffic
+// Tier 1: the CPU reference (inclusive/exclusive scans with wrap-around), the error measures
+// against it, and the host-side planning of the GPU versions (size lists, data patterns, recursion levels, traffic
 // models, the look-back tuning policy).
 #include <gtest/gtest.h>
 
@@ -95,6 +95,50 @@ TEST(ScanCpu, ExclusiveIsShiftedInclusiveOnRandomData) {
     for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(scan_cpu::wrap_add(exc[i], in[i]), inc[i]) << i;
 }
 
+// A validated result is one run: right, it has no error; wrong, its mismatches and MSE.
+TEST(ScanCpu, ErrorsOfOneResult) {
+    const std::vector<std::int32_t> want = {1, 2, 3, 4};
+    scan_cpu::Errors right;
+    right.add_run(want.data(), want.data(), want.size());
+    EXPECT_EQ(right.runs, 1);
+    EXPECT_EQ(right.wrong_runs, 0);
+    EXPECT_EQ(right.mismatches, 0u);
+    EXPECT_EQ(right.mse(), 0.0);
+    EXPECT_EQ(right.text(true), "");
+    const std::vector<std::int32_t> got = {1, 5, 3, 2};  // errors 3 and -2: SSE 13
+    scan_cpu::Errors wrong;
+    wrong.add_run(got.data(), want.data(), want.size());
+    EXPECT_EQ(wrong.wrong_runs, 1);
+    EXPECT_EQ(wrong.mismatches, 2u);
+    EXPECT_EQ(wrong.first_mismatch, 1u);
+    EXPECT_DOUBLE_EQ(wrong.mse(), 13.0 / 4);
+    EXPECT_DOUBLE_EQ(wrong.sse, 13.0);
+    EXPECT_EQ(wrong.text(true), " mismatches=2 first at 1");
+}
+
+// A demonstration's runs: the MSE averaged, its largest kept, SSE of run 1, the most
+// mismatches of a run and the earliest wrong element of any run.
+TEST(ScanCpu, ErrorsOfADemonstrationsRuns) {
+    const std::vector<std::int32_t> want = {1, 2, 3, 4};
+    const std::vector<std::int32_t> late = {1, 2, 3, 6}, early = {0, 2, 0, 4};
+    scan_cpu::Errors e;
+    e.add_run(want.data(), want.data(), want.size());
+    e.add_run(late.data(), want.data(), want.size());   // MSE 1
+    e.add_run(early.data(), want.data(), want.size());  // MSE 2.5
+    EXPECT_EQ(e.runs, 3);
+    EXPECT_EQ(e.wrong_runs, 2);
+    EXPECT_EQ(e.mismatches, 2u);
+    EXPECT_EQ(e.first_mismatch, 0u);
+    EXPECT_DOUBLE_EQ(e.mse(), 3.5 / 3);
+    EXPECT_DOUBLE_EQ(e.mse_max, 2.5);
+    EXPECT_EQ(e.sse, 0.0);
+    EXPECT_EQ(e.text(false), " racy: mse=1.16667 sse(run 1)=0, 2 of 3 runs wrong, first wrong element 0");
+    cw::CsvRow row;
+    e.add_columns(row);
+    EXPECT_EQ(row.header(), "mismatches,first_mismatch,runs,wrong_runs,mse,mse_max,sse");
+    EXPECT_EQ(row.values(), "2,0,3,2,1.1666667,2.5,0");
+}
+
 TEST(ScanPlan, SizesUseTheSharedGrammar) {
     // scan's --sizes is cw::parse_size_list with scan's limits [1, kMaxN].
     EXPECT_EQ(cw::parse_size_list("sizes", "2^10,1e3,5..7", 1, scan_plan::kMaxN),
@@ -165,18 +209,18 @@ TEST(ScanPlan, ModelBytes) {
 TEST(ScanPolicy, LookbackTileChoice) {
     using scan_policy::LookbackPolicy;
     // 32 ints per thread only where at least 4 of its blocks are resident per SM.
-    EXPECT_EQ(LookbackPolicy::choose(6, 0).items, 32);
-    EXPECT_EQ(LookbackPolicy::choose(4, 0).items, 32);
-    EXPECT_EQ(LookbackPolicy::choose(3, 0).items, 16);
-    EXPECT_EQ(LookbackPolicy::choose(0, 0).items, 16);
-    EXPECT_FALSE(LookbackPolicy::choose(6, 0).forced);
-    // --lb-items overrides the device's choice either way.
-    EXPECT_EQ(LookbackPolicy::choose(6, 16).items, 16);
-    EXPECT_EQ(LookbackPolicy::choose(1, 32).items, 32);
-    EXPECT_TRUE(LookbackPolicy::choose(1, 32).forced);
-    EXPECT_EQ(LookbackPolicy::choose(6, 0).tile(), 8192);
-    EXPECT_EQ(LookbackPolicy::choose(1, 0).tile(), 4096);
-    EXPECT_EQ(LookbackPolicy::choose(1, 0).threads, 256);
+    EXPECT_EQ(LookbackPolicy::choose(6).items, 32);
+    EXPECT_EQ(LookbackPolicy::choose(4).items, 32);
+    EXPECT_EQ(LookbackPolicy::choose(3).items, 16);
+    EXPECT_EQ(LookbackPolicy::choose(0).items, 16);
+    EXPECT_FALSE(LookbackPolicy::choose(6).forced);
+    // --lb-items (with_items, the program's) overrides the device's choice either way.
+    EXPECT_EQ(LookbackPolicy::choose(6).with_items(16).items, 16);
+    EXPECT_EQ(LookbackPolicy::choose(1).with_items(32).items, 32);
+    EXPECT_TRUE(LookbackPolicy::choose(1).with_items(32).forced);
+    EXPECT_EQ(LookbackPolicy::choose(6).tile(), 8192);
+    EXPECT_EQ(LookbackPolicy::choose(1).tile(), 4096);
+    EXPECT_EQ(LookbackPolicy::choose(1).threads, 256);
 }
 
 TEST(ScanPolicy, LaunchBoundsPerArchitecture) {

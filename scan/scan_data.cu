@@ -1,0 +1,50 @@
+// scan's data (see scan_data.cuh).
+#include "scan_data.cuh"
+
+#include "scan_cpu.h"
+#include "scan_plan.h"
+
+namespace scan {
+
+Data::Data(long long max_n, bool pinned, std::unique_ptr<cw::InputFile> input, const std::string& pattern,
+           std::uint64_t seed)
+    : d_in_(static_cast<std::size_t>(max_n)), d_out_(static_cast<std::size_t>(max_n)),
+      h_in_(static_cast<std::size_t>(max_n), pinned), h_out_(static_cast<std::size_t>(max_n), pinned),
+      ref_(static_cast<std::size_t>(max_n)), pattern_(pattern), seed_(seed),
+      refill_(!input && !scan_plan::pattern_is_prefix_stable(pattern)) {
+    if (input) input->read_into(h_in_.data());
+    else if (!refill_) scan_plan::fill_pattern(pattern_, h_in_.data(), ref_.size(), seed_);
+}
+
+cw::Memory Data::memory(long long max_n) {
+    const double elements = 4.0 * static_cast<double>(max_n);
+    cw::Memory m;
+    m.host = 3.0 * elements;
+    m.device = 2.0 * elements + 64.0 * (1 << 20);
+    m.what = "n=" + std::to_string(max_n);
+    return m;
+}
+
+void Data::enter(Plan& p, bool new_size) {
+    const std::size_t n = static_cast<std::size_t>(p.n);
+    if (new_size) {
+        if (refill_) scan_plan::fill_pattern(pattern_, h_in_.data(), n, seed_);
+        const std::size_t bytes = n * sizeof(std::int32_t);
+        cw::GpuTimer t;
+        t.start(0);
+        CUDA_CHECK(cudaMemcpyAsync(d_in_.data(), h_in_.data(), bytes, cudaMemcpyHostToDevice, 0));
+        times.h2d_ms = t.stop(0);
+        t.start(0);
+        CUDA_CHECK(cudaMemcpyAsync(h_out_.data(), d_in_.data(), bytes, cudaMemcpyDeviceToHost, 0));
+        times.d2h_ms = t.stop(0);
+    }
+    cw::HostStopwatch w;
+    if (p.exclusive) scan_cpu::exclusive_scan(h_in_.data(), ref_.data(), n);
+    else scan_cpu::inclusive_scan(h_in_.data(), ref_.data(), n);
+    times.cpu_ms = w.elapsed_ms();
+    p.d_in = d_in_.data();
+    p.d_out = d_out_.data();
+    p.h_out = h_out_.data();
+}
+
+}  // namespace scan

@@ -1,0 +1,47 @@
+// scan's data: the input (an --input file, or a seeded pattern) on the host and the device, its
+// host-device copies, the CPU reference of each scan, and the host buffer every version's
+// result is fetched into; allocated once, for the largest size of the run.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common.cuh"
+#include "run_loop.cuh"
+#include "scan_versions.cuh"
+
+namespace scan {
+
+class Data {
+  public:
+    // Buffers for sizes up to max_n, filled from `input` (read here; its size is the only
+    // size) or else from `pattern` with `seed`.
+    Data(long long max_n, bool pinned, std::unique_ptr<cw::InputFile> input, const std::string& pattern,
+         std::uint64_t seed);
+    // What those buffers take (host: input, a fetched result, the reference; device: input,
+    // output, and 64 MiB of slack for allocation granularity).
+    static cw::Memory memory(long long max_n);
+    // A plan's data: at the first scan of a size (new_size), that size's input on the device,
+    // the two copies timed (the same for every version); then the reference of the plan's
+    // scan, timed; the plan's buffers.
+    void enter(Plan& p, bool new_size);
+
+    std::int32_t* result() { return h_out_.data(); }
+    const std::int32_t* reference() const { return ref_.data(); }
+    struct Times {
+        double cpu_ms = NAN, h2d_ms = NAN, d2h_ms = NAN;  // the plan's reference, its size's two copies
+    } times;
+
+  private:
+    cw::DeviceBuffer<unsigned> d_in_, d_out_;
+    cw::HostBuffer<std::int32_t> h_in_, h_out_;
+    std::vector<std::int32_t> ref_;
+    std::string pattern_;
+    std::uint64_t seed_;
+    bool refill_;  // a pattern whose shorter fills are not prefixes of the longest: filled per size
+};
+
+}  // namespace scan
