@@ -44,7 +44,7 @@ void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads,
     KERNEL<<<grid, threads, static_cast<std::size_t>(threads) * sizeof(unsigned), s>>>(in, out,
                                                                                        static_cast<unsigned>(m));
 }
-#define REDUCE_PASS_KERNEL(KERNEL) const PassKernelName KERNEL##_name(#KERNEL, launch_plain<KERNEL>)
+#define REDUCE_PASS_KERNEL(KERNEL) [[maybe_unused]] const PassKernelName KERNEL##_name(#KERNEL, launch_plain<KERNEL>)
 
 // ---------------------------------------------------------------------------------------
 // version=1: interleaved addressing with the divergent `%` branch (report's version 1, Harris's
@@ -377,8 +377,8 @@ void launch_at_block_size(const unsigned* in, unsigned* out, std::size_t m, int 
     with_block_size(threads, Kernel::kName,
                     LaunchAtBlockSize<Kernel>{in, out, static_cast<typename Kernel::Count>(m), grid, s});
 }
-const PassKernelName complete_unroll_name(CompleteUnroll::kName, launch_at_block_size<CompleteUnroll>);
-const PassKernelName multiple_per_thread_name(MultiplePerThread::kName, launch_at_block_size<MultiplePerThread>);
+[[maybe_unused]] const PassKernelName complete_unroll_name(CompleteUnroll::kName, launch_at_block_size<CompleteUnroll>);
+[[maybe_unused]] const PassKernelName multiple_per_thread_name(MultiplePerThread::kName, launch_at_block_size<MultiplePerThread>);
 
 // The grid of the first pass of a pass-based version (versions 1-7): one block per
 // items_per_thread x threads elements, capped by `grid_cap` (version 7) when > 0.
