@@ -175,21 +175,12 @@ class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
     cw::CsvRow row(const Plan& p, const V* v, const Result& r, const Results&) const override {
         using colreduce::GpuRun;
         const GpuRun& g = r.extra.run;
-        cw::CoreRow core;
-        core.assignment = name();
-        if (v != nullptr) {
-            core.version = v->label;
-            core.validated = v->validated;
-            core.is_baseline = v->is_baseline;
-        }
+        cw::CoreRow core = core_of(v, r);
         core.sizes = {{"m", p.m}, {"n", p.n}};
         core.threads = GpuRun::volume(g.block) > 0 ? GpuRun::volume(g.block) : -1;
         core.blocks = GpuRun::volume(g.grid) > 0 ? GpuRun::volume(g.grid) : -1;
-        core.kernel_ms = r.ms();
         core.bytes = (static_cast<double>(p.m) * p.n + p.n) * sizeof(double);  // matrix read, result written
         core.copy_bw_GBps = copy_bw_GBps();
-        core.baseline_ms = r.baseline_ms;
-        core.result_ok = r.ok;
         cw::CsvRow row = cw::core_row(columns(), core);
         row.add("kernel", v != nullptr ? v->kernel : std::string())
             .add("size_label", std::to_string(p.m) + "x" + std::to_string(p.n))

@@ -129,6 +129,22 @@ class Program {
     DeviceColumns columns() const { return session_ != nullptr ? session_->columns() : DeviceColumns(); }
     double copy_bw_GBps() const { return session_ != nullptr ? session_->copy_bw_GBps() : NAN; }
     void attach(const Session* session) { session_ = session; }
+    // What every row's core says the same way: the program, the version (none in the header's
+    // call), the series' median, the baseline's at the same plan and the verdict. A program adds
+    // its sizes, launch shape and bytes (and may correct the rest).
+    CoreRow core_of(const V* v, const Result& r) const {
+        CoreRow core;
+        core.assignment = name();
+        if (v != nullptr) {
+            core.version = v->label;
+            core.validated = v->validated;
+            core.is_baseline = v->is_baseline;
+        }
+        core.kernel_ms = r.ms();
+        core.baseline_ms = r.baseline_ms;
+        core.result_ok = r.ok;
+        return core;
+    }
 
     // 3. Host and device bytes of the whole run (the versions' workspaces included).
     virtual Memory memory(const std::vector<Plan>& plans, const std::vector<const V*>& chosen) const = 0;

@@ -187,18 +187,11 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
             if (vr.first->cpu_column == "cpu") cpu_ms = vr.second.ms();
             if (vr.first->cpu_column == "cpu_omp") cpu_omp_ms = vr.second.ms();
         }
-        cw::CoreRow core;
-        core.assignment = name();
-        core.version = v != nullptr ? v->label : "";
-        core.validated = v == nullptr || v->validated;
-        core.is_baseline = v != nullptr && v->is_baseline;
+        cw::CoreRow core = core_of(v, r);
         core.sizes = {{"n", p.niter}};
         core.threads = l.threads;
         core.blocks = l.blocks;
-        core.kernel_ms = r.ms();
         core.kernel_ms_scope = v != nullptr ? v->kernel_ms_scope : "kernels";
-        core.baseline_ms = r.baseline_ms;
-        core.result_ok = r.ok;
         cw::CsvRow row = cw::core_row(columns(), core);
         row.add("precision", p.is_float ? "float" : "double")
             .add("abs_error", std::fabs(r.extra.estimate - pi::kPi), 6)

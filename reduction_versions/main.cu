@@ -204,19 +204,13 @@ void ReductionVersions::check(const Plan&, const V& v, cw::Runner& runner, Resul
 cw::CsvRow ReductionVersions::row(const Plan& p, const V* v, const Result& r, const Results&) const {
     const Extra& e = r.extra;
     const rv::LaunchPlan& launch = e.got.launch;
-    cw::CoreRow core;
-    core.assignment = name();
-    core.version = v != nullptr ? v->label : std::string();
-    core.validated = v == nullptr || v->validated;
-    core.is_baseline = v != nullptr && v->is_baseline;
+    cw::CoreRow core = core_of(v, r);
     core.sizes = {{"n", p.n}};
     core.threads = e.got.threads;
     core.blocks = launch.first_grid;
-    core.kernel_ms = r.ms();
     core.kernel_ms_scope = launch.memsets > 0 ? "memset+kernels" : "kernels";
     core.bytes = 4.0 * static_cast<double>(p.n);
     core.copy_bw_GBps = copy_bw_GBps();
-    core.baseline_ms = r.baseline_ms;
     core.result_ok = e.checks > 0 && e.wrong_checks == 0;
     cw::CsvRow row = cw::core_row(columns(), core);
     const auto count = [&row](const char* column, long long value) {

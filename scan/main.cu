@@ -197,21 +197,12 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         const double ms = r.ms();
         const scan::Model model = v != nullptr ? v->model(p) : scan::Model();
         const scan::Data::Times t = data_ ? data_->times : scan::Data::Times();  // none in the header's call
-        cw::CoreRow core;
-        core.assignment = name();
-        if (v != nullptr) {
-            core.version = v->label;
-            core.validated = v->validated;
-            core.is_baseline = v->is_baseline;
-        }
+        cw::CoreRow core = core_of(v, r);
         core.sizes = {{"n", p.n}};
         core.threads = r.extra.launches.empty() ? -1 : r.extra.launches[0].block;  // -1: chosen by CUB
         core.blocks = r.extra.launches.empty() ? -1 : r.extra.launches[0].grid;
-        core.kernel_ms = ms;
         core.bytes = 8.0 * static_cast<double>(p.n);  // n int32 read + n written
         core.copy_bw_GBps = copy_bw_GBps();
-        core.baseline_ms = r.baseline_ms;
-        core.result_ok = r.ok;
         cw::CsvRow row = cw::core_row(columns(), core);
         row.add("mode", p.mode()).add("data", c_.input.empty() ? c_.data : std::string("file")).add("seed", c_.seed);
         if (model.items_per_thread > 0) row.add("per_thread", model.items_per_thread);

@@ -175,21 +175,14 @@ class Vecmax : public cw::Program<Plan, vecmax::Version, Extra> {
     cw::CsvRow row(const Plan& p, const V* v, const Result& r, const Results&) const override {
         const std::size_t n = static_cast<std::size_t>(p.n);
         const double total = input_ms_ + r.ms() + r.extra.output_ms;
-        cw::CoreRow core;
-        core.assignment = name();
+        cw::CoreRow core = core_of(v, r);
         if (v != nullptr) {
-            core.version = v->label;
-            core.validated = v->validated;
-            core.is_baseline = v->is_baseline;
             core.threads = v->shape(p).threads;
             core.blocks = v->shape(p).blocks;
         }
         core.sizes = {{"n", p.n}};
-        core.kernel_ms = r.ms();
         core.bytes = float_bytes(p.n);  // the vector, read once
         core.copy_bw_GBps = copy_bw_GBps();
-        core.baseline_ms = r.baseline_ms;
-        core.result_ok = r.ok;
         cw::CsvRow row = cw::core_row(columns(), core);
         row.add("kernel", v != nullptr ? v->kernel : std::string())
             .add("host_memory", c_.pinned ? "pinned" : "pageable")
