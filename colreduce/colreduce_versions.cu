@@ -121,55 +121,41 @@ unsigned ceil_div_u(unsigned long long a, unsigned long long b) { return static_
 // ---------------------------------------------------------------------------------------
 // One runner per kernel version.
 
-// version=original: ceil(n/128) blocks of 128 threads (the report's ThreadNum), one per column.
-class OriginalRunner : public Runner {
-  public:
-    using Runner::Runner;
-    void launch(cudaStream_t stream) override {
-        launch_thread_per_column(grid_, block_, mat_, vec_, p_.m, p_.n, stream);
-        CUDA_CHECK_LAUNCH();
-    }
-
-  protected:
-    void setup() override {
-        grid_ = dim3(ceil_div_u(static_cast<unsigned>(p_.n), 128), 1, 1);  // report: ceil((double)n/ThreadNum)
-        block_ = dim3(128, 1, 1);
-    }
+// The report's three launches: its kernel launcher, its grid and block for the plan, and
+// whether the kernel adds into a zeroed result (atomics) or writes it.
+using ShapedLauncher = void (*)(dim3, dim3, const double*, double*, long long, int, cudaStream_t);
+struct ReportLaunch {
+    ShapedLauncher launch;
+    bool atomic;
+    unsigned grid_divisor;  // grid = ceil(n / grid_divisor) blocks, or grid_blocks where 0
+    unsigned grid_blocks;
+    unsigned block_x, block_y;
 };
+// version=original: ceil(n/128) blocks of 128 threads (the report's ThreadNum), one per column
+// (report: ceil((double)n/ThreadNum)).
+constexpr ReportLaunch kOriginal{launch_thread_per_column, false, 128, 0, 128, 1};
+// version=high1: ceil(n/64) blocks of 64 x 16 (the report's ThreadNum x colnum), atomics.
+constexpr ReportLaunch kHigh1{launch_row_slices_atomic, true, 64, 0, 64, 16};
+// version=high2: 8 blocks of 8 x 128 (the report's gridnum, blocknum x colnum), atomics.
+constexpr ReportLaunch kHigh2{launch_column_groups_atomic, true, 0, kHigh2Blocks, kHigh2ThreadsX, kHigh2ThreadsY};
 
-// version=high1: ceil(n/64) blocks of 64 x 16 (the report's ThreadNum x colnum), atomics into
-// a zeroed result.
-class High1Runner : public Runner {
+template <const ReportLaunch& kLaunch>
+class ReportRunner : public Runner {
   public:
     using Runner::Runner;
     void launch(cudaStream_t stream) override {
-        zero_result(stream);
-        launch_row_slices_atomic(grid_, block_, mat_, vec_, p_.m, p_.n, stream);
+        if (kLaunch.atomic) zero_result(stream);
+        kLaunch.launch(grid_, block_, mat_, vec_, p_.m, p_.n, stream);
         CUDA_CHECK_LAUNCH();
     }
 
   protected:
     void setup() override {
-        grid_ = dim3(ceil_div_u(static_cast<unsigned>(p_.n), 64), 1, 1);  // report: ceil(n/ThreadNum)
-        block_ = dim3(64, 16, 1);                                         // report: ThreadNum x colnum
-    }
-};
-
-// version=high2: 8 blocks of 8 x 128 (the report's gridnum, blocknum x colnum), atomics into a
-// zeroed result.
-class High2Runner : public Runner {
-  public:
-    using Runner::Runner;
-    void launch(cudaStream_t stream) override {
-        zero_result(stream);
-        launch_column_groups_atomic(grid_, block_, mat_, vec_, p_.m, p_.n, stream);
-        CUDA_CHECK_LAUNCH();
-    }
-
-  protected:
-    void setup() override {
-        grid_ = dim3(8, 1, 1);     // report: gridnum
-        block_ = dim3(8, 128, 1);  // report: blocknum x colnum
+        const unsigned blocks = kLaunch.grid_divisor > 0
+                                    ? ceil_div_u(static_cast<unsigned>(p_.n), kLaunch.grid_divisor)
+                                    : kLaunch.grid_blocks;
+        grid_ = dim3(blocks, 1, 1);
+        block_ = dim3(kLaunch.block_x, kLaunch.block_y, 1);
     }
 };
 
@@ -302,14 +288,14 @@ const std::vector<Version>& registry() {
     static const std::vector<Version> versions = [] {
         std::vector<Version> r;
         r.push_back(slow_entry("original", "column_sum_thread_per_column",
-                               "report: one thread per column, ceil(n/128) x 128", make_runner<OriginalRunner>));
+                               "report: one thread per column, ceil(n/128) x 128", make_runner<ReportRunner<kOriginal>>));
         r.back().bitwise_repeatable = true;
         r.push_back(slow_entry("high1", "column_sum_row_slices_atomic",
                                "report: 16 row slices per column, ceil(n/64) x (64x16), atomics",
-                               make_runner<High1Runner>));
+                               make_runner<ReportRunner<kHigh1>>));
         r.push_back(slow_entry("high2", "column_sum_column_groups_atomic",
                                "report: columns over 8 blocks of 8x128, rows over threads, atomics",
-                               make_runner<High2Runner>));
+                               make_runner<ReportRunner<kHigh2>>));
         r.push_back(slow_entry("high2_const", "column_sum_column_groups_atomic_const<8,128>",
                                "the report's remark: high2 with its loop constants computed once, held in registers",
                                make_runner<High2ConstRunner>));

@@ -105,14 +105,23 @@ long long grid_stride_grid(const Plan& p, int threads,
     return resident_grid(p.sm_count * kPolicy.grid_waves, static_cast<std::size_t>(p.n), threads);
 }
 
-// The entry of a version whose kernel is a one-pass kernel (REDUCE_PASS_KERNEL), with
-// items_per_thread elements per thread: passes until 1 block, block size kPolicy.threads_tree
-// under --threads=0.
-Version pass_version(const char* label, const char* kernel, const char* summary, const char* launch,
-                     int items_per_thread) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.launch = launch;
-    const PassLauncher pass = pass_kernel(kernel);
+// A version whose kernel is a one-pass kernel (REDUCE_PASS_KERNEL, found by its name), run in
+// passes until 1 block, with `items` elements per thread (kTree or kFirstAdd).
+struct PassVersion {
+    const char* label;
+    const char* kernel;
+    const char* summary;
+    int items;
+};
+
+// Its entry: block size kPolicy.threads_tree under --threads=0.
+Version pass_version(const PassVersion& e) {
+    const int items_per_thread = e.items;
+    Version v = cw::version_entry<Version>(e.label, e.kernel, e.summary);
+    v.launch = cw::format("ceil(n/%sT) blocks, %d element%s per thread, passes until 1 block",
+                          items_per_thread == 1 ? "" : std::to_string(items_per_thread).c_str(), items_per_thread,
+                          items_per_thread == 1 ? "" : "s");
+    const PassLauncher pass = pass_kernel(e.kernel);
     v.workspace_bytes = [items_per_thread](const Plan& p) {
         return static_cast<double>(passes_workspace(static_cast<std::size_t>(p.n), items_per_thread,
                                                     block_size(p, kPolicy.threads_tree), 0));
@@ -180,22 +189,19 @@ std::string Fetched::launch_text() const {
 
 const std::vector<Version>& registry() {
     static const std::vector<Version> versions = [] {
+        // The one-pass versions, in the order they run: label, kernel, summary, elements per thread.
+        const PassVersion passes[] = {
+            {"1", "reduce_interleaved_divergent", "interleaved addressing, divergent % branch (report's version 1)",
+             kTree},
+            {"2", "reduce_interleaved_strided", "interleaved addressing, strided index (report's version 2)", kTree},
+            {"3", "reduce_sequential_addressing", "sequential addressing (report's version 3)", kTree},
+            {"4", "reduce_first_add_during_load", "first add during load (report's version 4)", kFirstAdd},
+            {"5", "reduce_unrolled_last_warp", "last warp unrolled, fixed with __syncwarp (report's version 5)",
+             kFirstAdd},
+            {"6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)", kFirstAdd},
+        };
         std::vector<Version> r;
-        r.push_back(pass_version("1", "reduce_interleaved_divergent",
-                                 "interleaved addressing, divergent % branch (report's version 1)",
-                                 "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree));
-        r.push_back(pass_version("2", "reduce_interleaved_strided",
-                                 "interleaved addressing, strided index (report's version 2)",
-                                 "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree));
-        r.push_back(pass_version("3", "reduce_sequential_addressing", "sequential addressing (report's version 3)",
-                                 "ceil(n/T) blocks, 1 element per thread, passes until 1 block", kTree));
-        r.push_back(pass_version("4", "reduce_first_add_during_load", "first add during load (report's version 4)",
-                                 "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd));
-        r.push_back(pass_version("5", "reduce_unrolled_last_warp",
-                                 "last warp unrolled, fixed with __syncwarp (report's version 5)",
-                                 "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd));
-        r.push_back(pass_version("6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)",
-                                 "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd));
+        for (const PassVersion& e : passes) r.push_back(pass_version(e));
         r.push_back(grid_stride_version(
             "7", "reduce_multiple_per_thread", "grid-stride loop, many elements per thread (Harris 7)",
             "min(ceil(n/2T), --blocks or resident blocks) blocks, grid-stride; passes until 1 block"));
@@ -204,9 +210,9 @@ const std::vector<Version>& registry() {
             "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)",
             "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; 1 launch"));
         r.push_back(cub_version());
-        Version unfixed = pass_version("5-unfixed", "reduce_unrolled_last_warp_as_printed",
-                                       "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
-                                       "ceil(n/2T) blocks, 2 elements per thread, passes until 1 block", kFirstAdd);
+        Version unfixed = pass_version({"5-unfixed", "reduce_unrolled_last_warp_as_printed",
+                                        "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
+                                        kFirstAdd});
         unfixed.validated = false;   // a demonstration: never PASS or FAIL
         unfixed.by_default = false;  // runs only when --only names it
         r.push_back(unfixed);

@@ -50,7 +50,7 @@ def block(marker):
         sys.exit(f"README has no '{marker}' example block")
     return m.group(1)
 anchors = {"kernel": ("reduction_versions_kernels.cu", "// The last six steps of the tree inside one warp"),
-           "registry": ("reduction_versions_versions.cu", '        r.push_back(pass_version("5", "reduce_unrolled_last_warp",')}
+           "registry": ("reduction_versions_versions.cu", '            {"5", "reduce_unrolled_last_warp",')}
 for marker, (name, anchor) in anchors.items():
     target = os.path.join(folder, name)
     src = open(target).read()
