@@ -33,7 +33,7 @@ av_tables_and_figures() {
   if [ -z "$missing" ]; then t_pass "README example: every figure drawn from a CSV with 4w rows shows 4w"
   else t_fail "README example: every figure drawn from a CSV with 4w rows shows 4w" "missing in:$missing"; fi
 }
-av_src=$CW_COMMON_DIR/../reduction_versions
+av_src=$PWD  # reduction_versions/ (tests run in their assignment's folder)
 if ! command -v "${NVCC:-nvcc}" >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   t_skip "README example: adding version 4w builds and runs" "no nvcc"
 else
