@@ -8,8 +8,8 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from readme_tables import (Readme, Table, all_hold, compare, fill, joined_values, load,  # noqa: E402
-                           longest_kernel_counters, md_table, num, numbered, Pivot, placeholder_table, ratio,
+from readme_tables import (Pivot, Readme, Table, all_hold, compare, fill, joined_values, load,  # noqa: E402
+                           longest_kernel_counters, md_table, num, numbered, placeholder_table, ratio,
                            read_csv, sci, span, verdict, wrap)
 
 csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/colreduce.csv"
@@ -78,11 +78,11 @@ runs_text = "; ".join(f"{rep} timed runs after {warm} warm-up(s) for {', '.join(
                       for (rep, warm), v in sorted(runs.items()))
 passed = f"{sum(r['result_ok'] == '1' for r in checked)} of {len(checked)}"
 doc.block("run-info", wrap(
-    f"Device: **{first['device']}** (compute capability {first['compute_capability']}), driver {first['driver']}, "
-    f"runtime {first['runtime']}; device-to-device copy bandwidth measured in the same run: "
-    f"{float(first['copy_bw_GBps']):.0f} GB/s (read + write). Data: `{first['data']}`, seed {first['seed']}. Kernel "
-    f"times are medians ({runs_text}); the L2 cache is flushed before every timed run. {passed} rows passed "
-    "validation."))
+    f"Device: **{first['device']}** (compute capability {first['compute_capability']}), driver "
+    f"{first['driver']}, runtime {first['runtime']}; device-to-device copy bandwidth measured in the same "
+    f"run: {float(first['copy_bw_GBps']):.0f} GB/s (read + write). Data: `{first['data']}`, seed "
+    f"{first['seed']}. Kernel times are medians ({runs_text}); the L2 cache is flushed before every timed "
+    f"run. {passed} rows passed validation."))
 
 # The report's table (ratio = original / highX, the speed-up): kernel time, then GPU total.
 REPORT = ["original", "high1", "high2"]
@@ -119,14 +119,16 @@ doc.block("block-per-column", md_table(order, M_N + [
     (bpc(col(BPC, "pct_of_copy_bw")), "% of copy bw", "{:.1f}"),
     (bpc(ratio_of("original", BPC)), "speed-up over original", "{:.1f}"),
     (bpc(ratio_of("high2", BPC)), "speed-up over high2", "{:.2f}"),
-    (bpc(ratio_of(BPC, "tall")), "times slower than tall", "{:.0f}"), (bpc(col(BPC, TOTAL)), "GPU total (ms)", ms)]))
+    (bpc(ratio_of(BPC, "tall")), "times slower than tall", "{:.0f}"),
+    (bpc(col(BPC, TOTAL)), "GPU total (ms)", ms)]))
 
 # block_per_column beside its demonstration (block over the limit, launch unchecked).
 DEMO = ["version", "m", "n", "block", "device limit (threads per block)", "launch error (not checked)",
         "right result", "wrong columns", "largest error"]
 doc.tables([Table("block-per-column-demo", "block_per_column.csv", [
     (lambda r: f"`{r['version']}`", "version"), (lambda r: f"{int(r['m']):,}", "m"), "n", "block",
-    (lambda r: r.get("max_threads_per_block", ""), DEMO[4]), (lambda r: f"`{r.get('launch_error', '')}`", DEMO[5]),
+    (lambda r: r.get("max_threads_per_block", ""), DEMO[4]),
+    (lambda r: f"`{r.get('launch_error', '')}`", DEMO[5]),
     (lambda r: "yes" if r["result_ok"] == "1" else "**no**", DEMO[6]),
     (lambda r: f"{r.get('wrong_columns', '')} of {r['n']}", DEMO[7]), ("max_abs_err", DEMO[8])],
     missing=placeholder_table(DEMO, RUN))], results_dir)
@@ -141,19 +143,24 @@ def target_met(s):
 
 doc.block("tall-table", md_table(order, M_N + [
     (timed("tall"), "tall (ms)"), (timed("tall_det"), "tall_det (ms)"), (timed("cublas"), "cuBLAS (ms)"),
-    (col("tall", "bandwidth_GBps"), "tall GB/s", "{:.0f}"), (col("tall", "pct_of_copy_bw"), "tall % of copy bw", "{:.0f}"),
+    (col("tall", "bandwidth_GBps"), "tall GB/s", "{:.0f}"),
+    (col("tall", "pct_of_copy_bw"), "tall % of copy bw", "{:.0f}"),
     (col("cublas", "bandwidth_GBps"), "cuBLAS GB/s", "{:.0f}"),
     (ratio_of("cublas", "tall"), "tall speed-up vs cuBLAS", "{:.2f}"),
-    (ratio_of("cublas", "tall_det"), "tall_det speed-up vs cuBLAS", "{:.2f}"), (target_met, "target met (best of ours)")]))
+    (ratio_of("cublas", "tall_det"), "tall_det speed-up vs cuBLAS", "{:.2f}"),
+    (target_met, "target met (best of ours)")]))
 
 # Nsight Compute (make profile): per version and size, the longest kernel's counters, and
 # those computed from them (named without dots).
-DRAM, SM = "dram__throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed"
-OCC, TPI = "sm__warps_active.avg.pct_of_peak_sustained_active", "smsp__thread_inst_executed_per_inst_executed.ratio"
+DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+OCC = "sm__warps_active.avg.pct_of_peak_sustained_active"
+TPI = "smsp__thread_inst_executed_per_inst_executed.ratio"
 LD_REQ = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-prof = longest_kernel_counters(load(results_dir, "profile.csv"), lambda r: (r["version"], (int(r["m"]), int(r["n"]))))
+prof = longest_kernel_counters(load(results_dir, "profile.csv"),
+                               lambda r: (r["version"], (int(r["m"]), int(r["n"]))))
 PROFILE_VERSIONS = list(dict.fromkeys(v for v, _ in prof))
 prof_sizes = list(dict.fromkeys(sz for _, sz in prof))[:2]
+prof_at = " / ".join(dims(sz) for sz in prof_sizes)
 
 
 def summed(c, *metrics):
@@ -182,7 +189,8 @@ def holds(v, metric, op, threshold):
     return all_hold([compare(counter(v, sz, metric), op, threshold) for sz in prof_sizes])
 
 
-PER_SIZE = [(DRAM, "DRAM % of peak", "{:.1f}"), (SM, "SM % of peak", "{:.1f}"),
+PER_SIZE = [(DRAM, "DRAM % of peak", "{:.1f}"),
+            ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "SM % of peak", "{:.1f}"),
             ("gpu__time_duration.sum", "kernel (µs, under ncu)", lambda ns: f"{ns * 1e-3:.1f}")]
 doc.block("profile-dram", md_table(PROFILE_VERSIONS, [(lambda v: f"`{v}`", "version")] + [
     (lambda v, sz=sz, m=m: counter(v, sz, m), f"{head}, {dims(sz)}", spec)
@@ -192,7 +200,8 @@ doc.block("profile-dram", md_table(PROFILE_VERSIONS, [(lambda v: f"`{v}`", "vers
 have_new = any(counter(v, sz, TPI) is not None for v in PROFILE_VERSIONS for sz in prof_sizes)
 COUNTERS = [(OCC, "achieved occupancy (%)", "{:.1f}"),
             ("sm__maximum_warps_per_active_cycle_pct", "theoretical occupancy (%)", "{:.0f}"),
-            (TPI, "threads per warp instruction", "{:.1f}"), ("active", "SM cycles active (% of elapsed)", "{:.1f}"),
+            (TPI, "threads per warp instruction", "{:.1f}"),
+            ("active", "SM cycles active (% of elapsed)", "{:.1f}"),
             ("sectors", "sectors per load request", "{:.1f}"), ("atomics", "atomic requests (L1)", "{:.0f}"),
             ("atomics_l2", "atomic sectors (L2)", "{:.0f}"),
             ("atomic_share", "atomic requests per 100 load requests", "{:.3f}")]
@@ -208,13 +217,14 @@ claims = [("`original`: \"a large number of threads will be idle\"",
            all_hold([holds("original", TPI, "<", 16), holds("original", "active", "<", 10)]))] + [
     (f"`{v}`: the \"read-write conflict\" needs atomics; they are not what limits it",
      "atomic requests < 1 per 100 global load requests",
-     f"{measured(v, 'atomics', '{:.0f}')} atomic requests, {measured(v, 'atomic_share', '{:.3f}')} per 100 loads",
+     f"{measured(v, 'atomics', '{:.0f}')} atomic requests, "
+     f"{measured(v, 'atomic_share', '{:.3f}')} per 100 loads",
      holds(v, "atomic_share", "<", 1)) for v in ("high1", "high2")] + [
     ("`block_per_column`: a warp reads 32 rows of one column, 8 useful bytes per 32-byte sector",
      "sectors per load request ≥ 28 (32 = one sector per thread)", measured(BPC, "sectors") + " sectors",
      holds(BPC, "sectors", ">=", 28))]
-doc.block("profile-claims", f"At {' / '.join(dims(sz) for sz in prof_sizes)} (values in that order):\n\n" + md_table(
-    claims, [(lambda c, i=i: c[i], head) for i, head in enumerate(["statement", "checked as", "measured"])]
+doc.block("profile-claims", f"At {prof_at} (values in that order):\n\n" + md_table(claims, [
+    (lambda c, i=i: c[i], head) for i, head in enumerate(["statement", "checked as", "measured"])]
     + [(lambda c: verdict(c[3]), "verdict")]) if have_new else placeholder_table(["statement"], PROFILE))
 
 # ---- numbers quoted in the prose --------------------------------------------------------
@@ -231,9 +241,10 @@ def top(values):
 
 large, small = [s for s in order if s[1] >= 1000000], [s for s in order if s[1] < 1000000]
 n8 = [s for s in order if s[2] == 8]
+ratio1, ratio2 = at(ratio_of("original", "high1")), at(ratio_of("original", "high2"))
 SPANS = {  # name: (the values, format, unit)
-    "ratio1-kernel": (at(ratio_of("original", "high1")), "{:.1f}", ""),
-    "ratio2-kernel": (at(ratio_of("original", "high2")), "{:.1f}", ""),
+    "ratio1-kernel": (ratio1, "{:.1f}", ""),
+    "ratio2-kernel": (ratio2, "{:.1f}", ""),
     "bw-high1": (at(col("high1", "bandwidth_GBps")), "{:.0f}", " GB/s"),
     "bw-high2": (at(col("high2", "bandwidth_GBps")), "{:.0f}", " GB/s"),
     "bw-pct-high1": (at(col("high1", "pct_of_copy_bw")), "{:.1f}", " %"),
@@ -241,7 +252,7 @@ SPANS = {  # name: (the values, format, unit)
     "orig-kernel-share": (at(share(KERNEL), ["original"]), "{:.0f}", " %"),
     "ratio1-total": (at(ratio_of("original", "high1", TOTAL)), "{:.1f}", "×"),
     "ratio2-total": (at(ratio_of("original", "high2", TOTAL)), "{:.1f}", "×"),
-    "ratio-kernel-both": (at(ratio_of("original", "high1")) + at(ratio_of("original", "high2")), "{:.0f}", "×"),
+    "ratio-kernel-both": (ratio1 + ratio2, "{:.0f}", "×"),
     "copy-share-high1": (at(share("copy_ms"), ["high1"]), "{:.0f}", " %"),
     "copy-share-high2": (at(share("copy_ms"), ["high2"]), "{:.0f}", " %"),
     "copy-share-ours": (at(share("copy_ms"), OURS), "{:.0f}", " %"),
@@ -251,23 +262,24 @@ SPANS = {  # name: (the values, format, unit)
     "tall-over-high2-total": (at(ratio_of("high2", "tall", TOTAL)), "{:.2f}", "×"),
     "tall-bw-large": ([cell(s, "tall", "bandwidth_GBps") for s in large], "{:.0f}", " GB/s"),
     "tall-pct-large": ([cell(s, "tall", "pct_of_copy_bw") for s in large], "{:.0f}", " %"),
-    "tall-us-small": ([None if cell(s, "tall") is None else 1000 * cell(s, "tall") for s in small], "{:.0f}", " µs"),
+    "tall-us-small": ([cell(s, "tall") for s in small], lambda x: f"{1000 * x:.0f}", " µs"),
     "bpc-vs-original": (at(ratio_of("original", BPC)), "{:.0f}", "×"),
     "bpc-vs-high2": (at(ratio_of("high2", BPC)), "{:.2f}", "×"),
     "bpc-vs-tall": (at(ratio_of(BPC, "tall")), "{:.0f}", "×"),
     "bpc-pct": (at(col(BPC, "pct_of_copy_bw")), "{:.1f}", " %"),
     "cpu-ms": (at(lambda s: shared(s, "cpu_ms")), lambda x: f"{x:.2g}" if x < 10 else f"{x:.0f}", " ms"),
-    "cpu-over-original-total": (at(lambda s: ratio(cell(s, "original", "cpu_ms"), cell(s, "original", TOTAL))),
-                                "{:.2f}", ""),
+    "cpu-over-original-total": (at(lambda s: ratio(cell(s, "original", "cpu_ms"),
+                                                   cell(s, "original", TOTAL))), "{:.2f}", ""),
     "tall-vs-cublas": (at(ratio_of("cublas", "tall")), "{:.2f}", "×"),
     "tall_det-vs-cublas": (at(ratio_of("cublas", "tall_det")), "{:.2f}", "×"),
     "tall_det-minus-tall": (at(lambda s: None if cell(s, "tall_det") is None or cell(s, "tall") is None
-                               else 1000 * (cell(s, "tall_det") - cell(s, "tall"))), "{:.1f}", " µs")}
+                               else cell(s, "tall_det") - cell(s, "tall")),
+                            lambda x: f"{1000 * x:.1f}", " µs")}
 V = {name: span(values, spec, unit=unit) for name, (values, spec, unit) in SPANS.items()}
 V.update({
     "passed": passed, "largest-error": sci(top(num(r.get("err_over_bound")) for r in checked)),
-    "ratio2-by-n": ", ".join(f"{span([ratio_of('original', 'high2')(s) for s in order if s[2] == n], '{:.0f}')} "
-                             f"at n = {n}" for n in sorted({s[2] for s in order})),
+    "ratio2-by-n": ", ".join(f"{span([r for r, s in zip(ratio2, order) if s[2] == n], '{:.0f}')} at n = {n}"
+                             for n in sorted({s[2] for s in order})),
     "tall-pct-small": joined_values([cell(s, "tall", "pct_of_copy_bw") for s in small], "{:.0f}"),
     "small-n": " / ".join(str(s[2]) for s in small),
     "tall-n8": joined_values([ratio_of("cublas", "tall")(s) for s in n8], "{:.2f}"),
@@ -296,10 +308,11 @@ V["h2d-spread"] = "n/a"
 if any(x is not None for x in h2ds) and kern_ours:
     spread = top(h2ds) - min(x for x in h2ds if x is not None)
     kdiff = max(kern_ours) - min(kern_ours)
+    more = "far more" if spread > 10 * kdiff else ("more" if spread > kdiff else "less")
     V["h2d-spread"] = (f"at {dims(big)} the same {big[1] * big[2] * 8 / 1e9:.1f} GB went to the device in "
-                       f"{span(h2ds, ms, unit=' ms')} depending on the version's turn, a spread of {ms(spread)} ms, "
-                       f"{'far more' if spread > 10 * kdiff else ('more' if spread > kdiff else 'less')} than "
-                       f"the {ms(kdiff)} ms between the kernels of `tall`, `tall_det` and cuBLAS")
+                       f"{span(h2ds, ms, unit=' ms')} depending on the version's turn, a spread of "
+                       f"{ms(spread)} ms, {more} than the {ms(kdiff)} ms between the kernels of `tall`, "
+                       "`tall_det` and cuBLAS")
 
 # block_per_column and its demonstration; context creation (make report-run).
 bpc_rows = [sizes[s][BPC] for s in order if BPC in sizes[s]]
@@ -312,18 +325,18 @@ if demo:
     ok = [r for r in demo if r["version"] == BPC]
     bad = [r for r in demo if r["version"] == "block_per_column_over_limit"]
     V["demo-launch"] = " / ".join(f"`{x}`" for x in sorted({r.get("launch_error", "") for r in bad})) or "n/a"
-    V["demo-wrong"] = ", ".join(f"{r.get('wrong_columns', '?')} of {r['n']} columns wrong at {int(r['m']):,} × "
-                                f"{r['n']}" for r in bad) or "n/a"
+    V["demo-wrong"] = ", ".join(f"{r.get('wrong_columns', '?')} of {r['n']} columns wrong at "
+                                f"{int(r['m']):,} × {r['n']}" for r in bad) or "n/a"
     V["demo-limit"] = bad[0].get("max_threads_per_block", "n/a") if bad else "n/a"
     V["demo-ok"] = f"{sum(r['result_ok'] == '1' for r in ok)} of {len(ok)}"
 ctx = [x for x in (num(r.get("context_ms")) for r in load(results_dir, "context.csv") or []) if x is not None]
-V["context-ms"] = RUN if not ctx else (f"{span(ctx, '{:.0f}', unit=' ms')} (median {statistics.median(ctx):.0f} ms) "
-                                       f"in {len(ctx)} fresh processes")
+V["context-ms"] = RUN if not ctx else (f"{span(ctx, '{:.0f}', unit=' ms')} (median "
+                                       f"{statistics.median(ctx):.0f} ms) in {len(ctx)} fresh processes")
 c0, s0 = shared(order[0], "context_ms"), order[0]
 V["context-share"] = RUN if c0 is None else (
     f"{ms(c0)} ms in the main run's process; added to `tall`'s GPU total at {dims(s0)} "
-    f"({ms(cell(s0, 'tall', TOTAL))} ms) it would make {pct(c0, c0 + cell(s0, 'tall', TOTAL)):.0f} % of it, and "
-    f"{pct(c0, c0 + cell(s0, 'original', TOTAL)):.0f} % of `original`'s")
+    f"({ms(cell(s0, 'tall', TOTAL))} ms) it would make {pct(c0, c0 + cell(s0, 'tall', TOTAL)):.0f} % of it, "
+    f"and {pct(c0, c0 + cell(s0, 'original', TOTAL)):.0f} % of `original`'s")
 
 # CPU against GPU: the best validated GPU total per size, and tall's kernel.
 best = []
@@ -352,22 +365,24 @@ V["repeatable"] = (("bitwise the same in the first and last timed run at every s
                    ("; not always: " + ", ".join(f"`{v}`" for v in never) if never else ""))
 V["dram-sizes"] = " / ".join(dims(sz) for sz in prof_sizes) if prof else PROFILE
 for key, versions in (("report", REPORT + [BPC]), ("ours", OURS)):
-    V["dram-" + key] = ", ".join(f"`{v}` {measured(v, DRAM, '{:.0f}')} %" for v in versions) if prof else PROFILE
+    V["dram-" + key] = ", ".join(f"`{v}` {measured(v, DRAM, '{:.0f}')} %" for v in versions) if prof else (
+        PROFILE)
 
 # ---- generated blocks -----------------------------------------------------------------------
 # What a run prints: the report's lines and ours, rebuilt from the rows of the first size.
 lines = [f"Do column reduce on mat m: {s0[1]} n: {s0[2]} ...", f"CPU: {shared(s0, 'cpu_ms'):f} milisec"]
 for v in [x for x in ("original", "tall") if x in sizes[s0]]:
     r = sizes[s0][v]
+    passes = r["result_ok"] == "1"
     x = {k: num(r[k]) for k in ("kernel_ms", "gpu_total_ms", "alloc_ms", "h2d_ms", "d2h_ms", "free_ms")}
     g, b = ([int(n) for n in r[k].split("x")] if r.get(k) else [0, 0, 0] for k in ("grid", "block"))
     lines += [f"version {v} ({r['kernel']}):", f" grid dim: {g[0]}, {g[1]}, {g[2]}.",
               f" block dim: {b[0]}, {b[1]}, {b[2]}.", f" kernel time: {x['kernel_ms']:f} milisec",
               f"GPU: {x['gpu_total_ms']:f} milisec (alloc {x['alloc_ms']:.3f}, copies in {x['h2d_ms']:.3f}, "
               f"kernel {x['kernel_ms']:.3f}, copy out {x['d2h_ms']:.3f}, free {x['free_ms']:.3f})",
-              "Passed, GPU all values correct!" if r["result_ok"] == "1" else "GPU values incorrect",
+              "Passed, GPU all values correct!" if passes else "GPU values incorrect",
               f"colreduce version={v} m={s0[1]} n={s0[2]} max_abs_err={num(r['max_abs_err']):.3g} "
-              f"err/bound={num(r['err_over_bound']):.3g}: Result = {'PASS' if r['result_ok'] == '1' else 'FAIL'}"]
+              f"err/bound={num(r['err_over_bound']):.3g}: Result = {'PASS' if passes else 'FAIL'}"]
 doc.block("sample-output", "```text\n" + "\n".join(lines) + "\n```")
 
 # The report's CPU loop walks column i down all m rows: n passes with a stride of 8n bytes; with
@@ -375,7 +390,8 @@ doc.block("sample-output", "```text\n" + "\n".join(lines) + "\n```")
 doc.block("cpu-traffic", md_table(order, M_N + [
     (lambda s: str(8 * s[2]), "stride between two reads (bytes)"),
     (lambda s: f"{s[1] * s[2] * 8 / 1e9:.2f}", "matrix (GB)"),
-    (lambda s: f"{s[2] * s[1] * min(8 * s[2], 64) / 1e9:.2f}", "column-wise loop: n · m · min(8n, 64) bytes (GB)"),
+    (lambda s: f"{s[2] * s[1] * min(8 * s[2], 64) / 1e9:.2f}",
+     "column-wise loop: n · m · min(8n, 64) bytes (GB)"),
     (lambda s: f"{s[2] * s[1] * min(8 * s[2], 64) / (s[1] * s[2] * 8):.0f}", "times the matrix")]))
 
 # high2_const: the report's remark on high2's constants, measured beside high2.
@@ -383,67 +399,67 @@ gains = at(ratio_of("high2", "high2_const"))
 known = [g for g in gains if g is not None]
 worst = max((abs(g - 1) for g in known), default=None)
 doc.block("high2-const", wrap(
-    f"`high2_const` against `high2` (kernel time of high2 / high2_const, same run): {span(gains, '{:.3f}')} over the "
-    f"{len(known)} sizes, so the largest change is {100 * worst:.1f} %. The report's \"the effect is not obvious\" "
-    f"(taken as: under 10 % at every size): **{verdict(compare(worst, '<', 0.10))}**." if known
+    f"`high2_const` against `high2` (kernel time of high2 / high2_const, same run): {span(gains, '{:.3f}')} "
+    f"over the {len(known)} sizes, so the largest change is {100 * worst:.1f} %. The report's \"the effect "
+    f"is not obvious\" (taken as: under 10 % at every size): **{verdict(compare(worst, '<', 0.10))}**."
+    if known
     else f"`high2_const` against `high2`: {RUN}."))
 
 # The prose: {name} is V[name].
-doc.block("context-line", wrap(fill("Context creation in fresh processes (`context.csv`): {context-ms}.", V)))
-doc.block("bpc-measured", wrap(fill(
-    "What is measured: at 1024 threads per block, `block_per_column` gives the right sums ({bpc-passed} sizes "
-    "of the main run, {demo-ok} in the demonstration run), so 1024 threads is not over the limit (the limit is "
-    "{demo-limit} threads per block on the GPU of this run, as on the K40m). Over the limit, the launch fails "
-    "with {demo-launch}, the kernel never runs, and the result keeps the zeros copied in: {demo-wrong}.", V)))
-
-# Which of the report's conclusions hold.
-CONCLUSIONS = [
-    "**\"Different thread organization methods can effectively speed up the algorithm\": holds.** Kernel "
-    "ratio1 (high1 over original) is {ratio1-kernel} at every size, ratio2 (high2) {ratio2-kernel} "
-    "({ratio2-by-n}). Both are still far from the memory system: high1 reaches {bw-high1} ({bw-pct-high1} of "
-    "the copy bandwidth), high2 {bw-high2} ({bw-pct-high2} of the copy bandwidth); the counters agree: "
-    "achieved DRAM throughput (% of peak) is {dram-report}.",
-    "**\"Scheduling only reduces the kernel time; the impact on the GPU time is not obvious\": holds only "
-    "once the kernel is no longer the bulk, not for the step the report measured.** `original`'s kernel is "
-    "{orig-kernel-share} of its GPU total (e.g. {orig-example}), so high1/high2 do cut the total, by "
-    "{ratio1-total} (ratio1, total) and {ratio2-total} (ratio2, total), against {ratio-kernel-both} for the "
-    "kernel. For every other version the copies are the bulk: {copy-share-high1} of the total for high1, "
-    "{copy-share-high2} for high2, {copy-share-ours} for `tall`, `tall_det` and cuBLAS (kernel at most "
-    "{kernel-share-high2} for high2, {kernel-share-ours} for ours). From there the remark is right: `tall`'s "
-    "kernel is {tall-over-high2-kernel} faster than high2's, but its total only {tall-over-high2-total} "
-    "smaller ({tall-high2-example}), and the pageable copies vary more than the fast kernels differ: "
-    "{h2d-spread}. The report's totals also held a context creation each ({context-share}), which no thread "
-    "organisation can change.",
-    "**\"I really can't see how to do shared memory\" for this reduction: does not hold.** `tall` folds each "
-    "block's per-thread sums in shared memory (fixed tree, then n atomics or a partial row) and reaches "
-    "{tall-bw-large}, {tall-pct-large} of the copy bandwidth measured in the same run at m ≥ 1,600,000 (above "
-    "100 % is possible: the copy figure counts a read and a write stream, this is read-only). At m = 160,000 "
-    "it is {tall-pct-small} % (n = {small-n}): {tall-us-small} kernels, where launch and the final fold weigh. "
-    "In the counters, achieved DRAM throughput (% of peak): {dram-ours}. The speed comes mostly from the flat "
-    "16-byte loads and register sums; the shared memory only does the last fold.",
-    "**\"1024 threads per block gave wrong results; there may be an upper limit\": the limit is real, but "
-    "1024 is allowed.** `block_per_column` (its idea, 1024-thread blocks) passes at {bpc-passed} sizes; over "
-    "the limit the launch fails with {demo-launch} and, unchecked, leaves every column wrong (section above). "
-    "Its \"acceleration effect is poor\" holds: `block_per_column` is {bpc-vs-original} faster than "
-    "`original`, {bpc-vs-high2} high2's speed, and {bpc-vs-tall} slower than `tall` ({bpc-pct} of the copy "
-    "bandwidth): only n blocks run, and a warp reads 32 rows of one column (the sectors per load request are "
-    "in the counters table above).",
-    "**CPU vs GPU.** Our CPU time is the row-wise compensated reference (not the report's column-wise loop), "
-    "single-threaded: {cpu-ms}. CPU / `original`'s GPU total is {cpu-over-original-total}. CPU / the best GPU "
-    "total per size: {best-total-vs-cpu}, because the copies of the matrix cost about as much as the CPU's "
-    "pass over it; kernel alone, `tall` is {tall-over-cpu} faster than the CPU reference."]
-doc.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(
-    "All from the run above (`results/colreduce.csv`, one process, {passed} validated rows within the bound, "
-    "largest error {largest-error} of the bound) and the counters (`results/profile.csv`, at {dram-sizes}). "
-    "The report's own numbers are missing, so these are checks of its statements, not of its table; ratios "
-    "are same-run.", V)))
-doc.block("target", wrap(fill(
-    "**Target of our version: {target-met}.** Target: the better of `tall`/`tall_det` at least as fast as "
-    "cuBLAS (`cublasDgemv`) on every run.slurm size and ≥ 1.2× at n = 8. `tall` is {tall-vs-cublas} cuBLAS on "
-    "all eight sizes, and {tall-n8}× (m = {n8-m}) at n = 8, where cuBLAS reaches {cublas-pct-n8} % of the copy "
-    "bandwidth against `tall`'s {tall-pct-n8} %. `tall_det` (no target of its own) is {tall_det-vs-cublas} "
-    "cuBLAS; {tall_det-below}. It is {tall_det-minus-tall} slower than `tall`, the cost of its partial rows "
-    "and of the last block's fixed-order sum. Repeatability: {repeatable} (the versions that add with atomics "
-    "may differ in the last bits, within the bound).", V)))
+PROSE = {
+    "context-line": """Context creation in fresh processes (`context.csv`): {context-ms}.""",
+    "bpc-measured": """What is measured: at 1024 threads per block, `block_per_column` gives the right sums
+({bpc-passed} sizes of the main run, {demo-ok} in the demonstration run), so 1024 threads is not over the
+limit (the limit is {demo-limit} threads per block on the GPU of this run, as on the K40m). Over the limit,
+the launch fails with {demo-launch}, the kernel never runs, and the result keeps the zeros copied in:
+{demo-wrong}.""",
+    "target": """**Target of our version: {target-met}.** Target: the better of `tall`/`tall_det` at least as
+fast as cuBLAS (`cublasDgemv`) on every run.slurm size and ≥ 1.2× at n = 8. `tall` is {tall-vs-cublas} cuBLAS
+on all eight sizes, and {tall-n8}× (m = {n8-m}) at n = 8, where cuBLAS reaches {cublas-pct-n8} % of the copy
+bandwidth against `tall`'s {tall-pct-n8} %. `tall_det` (no target of its own) is {tall_det-vs-cublas} cuBLAS;
+{tall_det-below}. It is {tall_det-minus-tall} slower than `tall`, the cost of its partial rows and of the last
+block's fixed-order sum. Repeatability: {repeatable} (the versions that add with atomics may differ in the
+last bits, within the bound)."""}
+CONCLUSIONS = [  # which of the report's conclusions hold
+    """**"Different thread organization methods can effectively speed up the algorithm": holds.** Kernel
+ratio1 (high1 over original) is {ratio1-kernel} at every size, ratio2 (high2) {ratio2-kernel} ({ratio2-by-n}).
+Both are still far from the memory system: high1 reaches {bw-high1} ({bw-pct-high1} of the copy bandwidth),
+high2 {bw-high2} ({bw-pct-high2} of the copy bandwidth); the counters agree: achieved DRAM throughput (% of
+peak) is {dram-report}.""",
+    """**"Scheduling only reduces the kernel time; the impact on the GPU time is not obvious": holds only once
+the kernel is no longer the bulk, not for the step the report measured.** `original`'s kernel is
+{orig-kernel-share} of its GPU total (e.g. {orig-example}), so high1/high2 do cut the total, by {ratio1-total}
+(ratio1, total) and {ratio2-total} (ratio2, total), against {ratio-kernel-both} for the kernel. For every
+other version the copies are the bulk: {copy-share-high1} of the total for high1, {copy-share-high2} for
+high2, {copy-share-ours} for `tall`, `tall_det` and cuBLAS (kernel at most {kernel-share-high2} for high2,
+{kernel-share-ours} for ours). From there the remark is right: `tall`'s kernel is {tall-over-high2-kernel}
+faster than high2's, but its total only {tall-over-high2-total} smaller ({tall-high2-example}), and the
+pageable copies vary more than the fast kernels differ: {h2d-spread}. The report's totals also held a context
+creation each ({context-share}), which no thread organisation can change.""",
+    """**"I really can't see how to do shared memory" for this reduction: does not hold.** `tall` folds each
+block's per-thread sums in shared memory (fixed tree, then n atomics or a partial row) and reaches
+{tall-bw-large}, {tall-pct-large} of the copy bandwidth measured in the same run at m ≥ 1,600,000 (above 100 %
+is possible: the copy figure counts a read and a write stream, this is read-only). At m = 160,000 it is
+{tall-pct-small} % (n = {small-n}): {tall-us-small} kernels, where launch and the final fold weigh. In the
+counters, achieved DRAM throughput (% of peak): {dram-ours}. The speed comes mostly from the flat 16-byte
+loads and register sums; the shared memory only does the last fold.""",
+    """**"1024 threads per block gave wrong results; there may be an upper limit": the limit is real, but 1024
+is allowed.** `block_per_column` (its idea, 1024-thread blocks) passes at {bpc-passed} sizes; over the limit
+the launch fails with {demo-launch} and, unchecked, leaves every column wrong (section above). Its
+"acceleration effect is poor" holds: `block_per_column` is {bpc-vs-original} faster than `original`,
+{bpc-vs-high2} high2's speed, and {bpc-vs-tall} slower than `tall` ({bpc-pct} of the copy bandwidth): only n
+blocks run, and a warp reads 32 rows of one column (the sectors per load request are in the counters table
+above).""",
+    """**CPU vs GPU.** Our CPU time is the row-wise compensated reference (not the report's column-wise loop),
+single-threaded: {cpu-ms}. CPU / `original`'s GPU total is {cpu-over-original-total}. CPU / the best GPU total
+per size: {best-total-vs-cpu}, because the copies of the matrix cost about as much as the CPU's pass over it;
+kernel alone, `tall` is {tall-over-cpu} faster than the CPU reference."""]
+CONCLUSIONS_HEAD = """All from the run above (`results/colreduce.csv`, one process, {passed} validated rows
+within the bound, largest error {largest-error} of the bound) and the counters (`results/profile.csv`, at
+{dram-sizes}). The report's own numbers are missing, so these are checks of its statements, not of its table;
+ratios are same-run."""
+for name, text in PROSE.items():
+    doc.block(name, wrap(fill(text, V)))
+doc.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(CONCLUSIONS_HEAD, V)))
 doc.save()
 print(f"tables and values of {readme} regenerated from {csv_path}")
