@@ -280,3 +280,65 @@ def replace_block(readme, name, text):
     r = Readme(readme)
     r.block(name, text)
     r.save()
+
+
+# ---- added for colreduce/tables.py ------------------------------------------------------------
+
+def pivot_rows(rows, key, by="version"):
+    """{key(row): {row[by]: row}} in the order the keys first appear (one entry per size, say,
+    holding each version's row at that size)."""
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), {})[r[by]] = r
+    return out
+
+
+class Pivot:
+    """A results CSV by key and version: one entry per key(row) (a size, say), holding each
+    version's row; keys in sorted order. Functions of a key, for md_table's columns:
+    col(version, column) and ratio(a, b, column) (a's value / b's; for times, b's speed-up);
+    over(fn) lists fn(key) at every key, over(fn, versions) fn(key, version) for each version."""
+
+    def __init__(self, rows, key, by="version", column="kernel_ms"):
+        self.by_key, self.column = pivot_rows(rows, key, by), column
+        self.keys = sorted(self.by_key)
+
+    def cell(self, k, version, column=None):
+        """The number in `column` (default: the pivot's) of version's row at key k; None if none."""
+        r = self.by_key[k].get(version)
+        return num(r.get(column or self.column)) if r else None
+
+    def col(self, version, column=None):
+        return lambda k: self.cell(k, version, column)
+
+    def ratio(self, a, b, column=None):
+        return lambda k: ratio(self.cell(k, a, column), self.cell(k, b, column))
+
+    def over(self, fn, versions=None):
+        if versions is None:
+            return [fn(k) for k in self.keys]
+        return [fn(k, v) for k in self.keys for v in versions]
+
+
+def longest_kernel_counters(rows, key, time_metric="gpu__time_duration.sum"):
+    """Nsight Compute rows (kernel, metric, unit, value) grouped by key(row), in the order the
+    keys first appear: {key: {metric: value in its base unit}} of the group's longest kernel
+    (by time_metric; a kernel without it counts as 0). Non-numeric values are left out."""
+    kernels = {}
+    for r in rows or []:
+        counters = kernels.setdefault(key(r), {}).setdefault(r["kernel"], {})
+        if num(r["value"]) is not None:
+            counters[r["metric"]] = in_base_unit(num(r["value"]), r["unit"])
+    return {k: max(ks.values(), key=lambda c: c.get(time_metric, 0)) for k, ks in kernels.items()}
+
+
+def all_hold(checks):
+    """The verdict of several checks (True / False / None, as from compare()): None when there
+    is none or one cannot be judged, else whether every one holds."""
+    return None if not checks or any(c is None for c in checks) else all(checks)
+
+
+def joined_values(values, spec="{}", sep=" / ", none=""):
+    """The values formatted by spec (a format or a function) and joined; `none` for a None."""
+    show = spec if callable(spec) else spec.format
+    return sep.join(none if v is None else show(v) for v in values)
