@@ -11,9 +11,9 @@ from itertools import takewhile
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (Readme, Table, fill, first_by, join_words, load as load_csv, md_table,  # noqa: E402
-                           ncu_kernels, numbered, pivot, placeholder_table, pow2 as p2, read_csv, sci,
-                           slot_values, span, text_block, wrap)
+from readme_tables import (Readme, Table, fill, first_by, join_words, load as load_csv,  # noqa: E402
+                           md_table, ncu_kernels, numbered, pivot, placeholder_table, pow2 as p2, read_csv,
+                           sci, slot_values, span, text_block, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -25,7 +25,8 @@ NAME = {"1": "kernel 1", "2": "kernel 2", "thrust": "Thrust", "cpu": "CPU", "cpu
         "cpu_report": "report's CPU"}
 # The errors table leaves out two double columns (kernel 1 and OpenMP), keeping it 13 columns wide.
 ERRORS_OMIT = {("1", "double"), ("cpu_omp", "double")}
-CSV = {name: load_csv(RESULTS, name) for name in ("table1.csv", "table2.csv", "error.csv", "bench.csv", "profile.csv")}
+CSV = {name: load_csv(RESULTS, name)
+       for name in ("table1.csv", "table2.csv", "error.csv", "bench.csv", "profile.csv")}
 
 # The report's numbers (original/report_001.csv, its two tables) in us: {table: {n: {version: us}}}.
 REPORT = {"1": {}, "2": {}}
@@ -54,7 +55,8 @@ def tus(row):
 
 
 def need(*names):
-    """The rows of these CSVs, one list; KeyError (the prose group reads the placeholder) where one is missing."""
+    """The rows of these CSVs, one list; KeyError (the prose group reads the placeholder) where
+    one is missing."""
     if any(CSV[name] is None for name in names):
         raise KeyError(names)
     return [r for name in names for r in CSV[name]]
@@ -96,7 +98,8 @@ def limit_terms_per_s(precision, which, device):
     if "H100" not in device:
         return NAN
     s = SASS[precision]
-    per_term, lanes = (s["pipe_per_tile"], s["lanes"]) if which == "pipe" else (s["all_per_tile"], ISSUE_LANES)
+    per_term, lanes = ((s["pipe_per_tile"], s["lanes"]) if which == "pipe" else
+                       (s["all_per_tile"], ISSUE_LANES))
     return H100["sms"] * lanes * H100["ghz"] * 1e9 / (per_term / 64.0)
 
 
@@ -123,9 +126,9 @@ def iterations(g):
 
 def us_table(name, columns):
     """Table 1 or 2: iterations, then columns of times in us (or of a ratio, given its format)."""
-    return Table(name, name + ".csv", [(iterations, "iterations (chunk 64)")] + [
-        (c[0], c[1], c[2] if len(c) > 2 else fmt_us) for c in columns], rows=pivot, missing=missing(name + ".csv"),
-        empty=True)
+    columns = [(iterations, "iterations (chunk 64)")] + [(c[0], c[1], c[2] if len(c) > 2 else fmt_us)
+                                                         for c in columns]
+    return Table(name, name + ".csv", columns, rows=pivot, missing=missing(name + ".csv"), empty=True)
 
 
 def targets_data(rows):
@@ -137,8 +140,8 @@ def targets_data(rows):
         if s is None:
             continue
         g, gt = num(s, "gterms_per_s"), num(th, "gterms_per_s")
-        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th, "g": g, "gt": gt,
-                    "x": g / gt if gt else NAN, "err": num(s, "abs_error"),
+        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th, "g": g,
+                    "gt": gt, "x": g / gt if gt else NAN, "err": num(s, "abs_error"),
                     "met": (g >= factor * gt) and (num(s, "abs_error") <= err_limit),
                     "pipe": limit_terms_per_s(prec, "pipe", s["device"]) / 1e9,
                     "issue": limit_terms_per_s(prec, "issue", s["device"]) / 1e9})
@@ -154,7 +157,8 @@ def limit_cell(which):
 
 
 def error_columns(rows):
-    pairs = [p for p in dict.fromkeys((r["version"], r["precision"]) for r in rows or []) if p not in ERRORS_OMIT]
+    pairs = [p for p in dict.fromkeys((r["version"], r["precision"]) for r in rows or [])
+             if p not in ERRORS_OMIT]
     return [("n", "iterations"), (lambda g: "{:.1e}".format(1.0 / (12.0 * g["n"] ** 2)), "h²/12")] + [
         (lambda g, v=v, p=p: "{:.1e}".format(num(g[v, p], "abs_error")) if (v, p) in g else "",
          "{} {}".format(NAME.get(v, v).replace("kernel ", "k"), p[0])) for v, p in pairs]
@@ -177,14 +181,16 @@ def tables(prof):
             (over(("cpu", "float", "kernel_us"), k2t, "{:.0f}"), "CPU 1 thread / kernel 2 total", "{}")]),
         us_table("table2", [
             (report("2", "1"), "report: kernel 1 (us)"), (report("2", "2"), "report: kernel 2 (us)"),
-            (cell(*k1), "kernel 1 (us)"), (cell(*k2), "kernel 2 (us)"), (over(k1, k2, "{:.2f}"), "kernel 1 / kernel 2", "{}"),
+            (cell(*k1), "kernel 1 (us)"), (cell(*k2), "kernel 2 (us)"),
+            (over(k1, k2, "{:.2f}"), "kernel 1 / kernel 2", "{}"),
             (cell(*k1t), "kernel 1 + copy + host sum (us)"), (cell(*k2t), "kernel 2 + copy + host sum (us)"),
             (cell("1", "double"), "kernel 1, double (us)"), (cell("2", "double"), "kernel 2, double (us)"),
             (cell("single"), "single, float (us)"), (cell("thrust"), "Thrust, float (us)")]),
-        Table("errors", "error.csv", error_columns(CSV["error.csv"]), rows=pivot, missing=missing("error.csv"),
-              empty=True),
+        Table("errors", "error.csv", error_columns(CSV["error.csv"]), rows=pivot,
+              missing=missing("error.csv"), empty=True),
         Table("bench", "bench.csv", [
-            "version", "precision", ("kernel_us", "kernel (us)", "{:.1f}"), ("total_us", "+ copy + finish (us)", "{:.1f}"),
+            "version", "precision", ("kernel_us", "kernel (us)", "{:.1f}"),
+            ("total_us", "+ copy + finish (us)", "{:.1f}"),
             ("gterms_per_s", "Gterms/s", "{:.1f}"), ("speedup_vs_baseline", "× Thrust", "{:.2f}"),
             ("speedup_vs_cpu", "× CPU 1 thread", "{:.0f}"), ("speedup_vs_cpu_omp", "× CPU OpenMP", "{:.1f}"),
             ("estimate", "estimate"), ("abs_error", "abs error", "{:.2e}"), ("tolerance", "bound", "{:.1e}"),
@@ -199,21 +205,23 @@ def tables(prof):
             (limit_cell("issue"), "issue limit, Gterms/s (fraction)")],
             rows=targets_data, missing=missing("bench.csv"), empty=True),
         Table("profile", "profile.csv", [
-            ("v", "version"), ("p", "precision"), ("k", "kernel (longest)"), (lambda r: r["t_us"], "time under ncu (us)",
-                                                                                 fmt_us),
+            ("v", "version"), ("p", "precision"), ("k", "kernel (longest)"),
+            (lambda r: r["t_us"], "time under ncu (us)", fmt_us),
             ("ghz", "SM clock (GHz)", "{:.3f}"), (lambda r: pct(100 * r["active"], 1), "SMs active"),
             (pipe_cell("FMA"), "FMA pipe (cycles busy)"), (pipe_cell("FP64"), "FP64 pipe (cycles busy)"),
-            (pipe_cell("XU"), "XU pipe"), (lambda r: pct(r["issue"], 1), "issue slots"), ("busiest", "busiest pipe"),
-            ("ipt", "instructions per term", "{:.2f}")],
+            (pipe_cell("XU"), "XU pipe"), (lambda r: pct(r["issue"], 1), "issue slots"),
+            ("busiest", "busiest pipe"), ("ipt", "instructions per term", "{:.2f}")],
             rows=lambda rows: [dict(r, v=NAME.get(v, v), p=p, k=r["kernel"] + (
-                " (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else "")) for (v, p), r in prof.items()],
+                " (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else ""))
+                for (v, p), r in prof.items()],
             missing=placeholder_table(["version"], PROFILE_PLACEHOLDER), empty=True),
     ]
 
 
 def report_formula():
     rows = (CSV["table1.csv"] or []) + (CSV["error.csv"] or [])
-    cpu, rep = by_key(rows), first_by([r for r in rows if r["version"] == "cpu_report"], lambda r: int(r["n"]))
+    cpu = by_key(rows)
+    rep = first_by([r for r in rows if r["version"] == "cpu_report"], lambda r: int(r["n"]))
     out = [{"n": n, "rep": r["estimate"], "rerr": num(r, "abs_error"), "two_h": 2.0 / n,
             "f": cpu.get(("cpu", "float", n), {}).get("estimate", ""),
             "ferr": num(cpu.get(("cpu", "float", n)), "abs_error"),
@@ -234,7 +242,8 @@ PIPES = [  # name, % of peak (instructions), % of peak (cycles busy, where there
      "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fma.sum"),
     ("FP64", "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active",
      "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fp64.sum"),
-    ("XU", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", None, "sm__inst_executed_pipe_xu.sum"),
+    ("XU", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", None,
+     "sm__inst_executed_pipe_xu.sum"),
 ]
 
 
@@ -256,9 +265,9 @@ def load_profile(rows):
         m = kernels[main_kernel]
         n = int(float(m["n"]))
         get = lambda metric, scale=1.0: m[metric] * scale if metric in m else NAN  # noqa: E731
-        rec = {"kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n, "t_us": get(M_TIME, 1e-3),
-               "ghz": get(M_CLOCK, 1e-9), "active": get(M_ACTIVE) / get(M_ELAPSED), "issue": get(M_ISSUE),
-               "ipt": get(M_INST) * 32.0 / n}
+        rec = {"kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
+               "t_us": get(M_TIME, 1e-3), "ghz": get(M_CLOCK, 1e-9), "active": get(M_ACTIVE) / get(M_ELAPSED),
+               "issue": get(M_ISSUE), "ipt": get(M_INST) * 32.0 / n}
         for name, pct_metric, cycles, count in PIPES:
             rec[name], rec[name + "_cycles"] = get(pct_metric), get(cycles) if cycles else NAN
             rec[name + "_ipt"] = get(count) * 32.0 / n
@@ -280,11 +289,12 @@ def profile_compare(prof):
         b = next((x for x in rows if x["version"] == "single" and x["precision"] == prec), None)
         s = SASS[prec]
         if r is None or b is None or "H100" not in b["device"]:
-            lines.append("single, {}: _no profile or bench row of a GPU whose limits are known here, to compare_"
-                         .format(prec))
+            lines.append("single, {}: _no profile or bench row of a GPU whose limits are known here, to "
+                         "compare_".format(prec))
             continue
         if r["n"] != int(b["n"]):
-            lines.append("single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(prec, r["n"], b["n"]))
+            lines.append("single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(
+                prec, r["n"], b["n"]))
             continue
         g, t_bench = num(b, "gterms_per_s"), num(b, "kernel_us")
         spt, sat = s["pipe_per_tile"] / 64.0, s["all_per_tile"] / 64.0
@@ -297,17 +307,17 @@ def profile_compare(prof):
             continue
         lines.append(
             "**single, {p}**: the counters read the {pn} pipe at **{cp}** of its peak and the issue slots at "
-            "**{ci}**, where the targets table's SASS-based fractions are {fp} ({sp} pipe) and {fi} (issue). "
-            "Four factors separate them: the SM clock under ncu was {ghz:.3f} GHz, not the assumed {a:.2f} "
-            "(×{fc:.3f}); the profiled launch took {tn} us against bench.csv's {tb} us (×{ft:.3f}); the counters "
-            "divide by SM-active cycles, {act} of the elapsed ones (×{fa:.3f}: the tail, the last block's "
-            "reduction); and the whole kernel executes {pipt:.2f} {pn}-pipe and {ipt:.2f} instructions per term "
-            "against the inner loop's {spt:.2f} and {sat:.2f} in the SASS count (×{fpp:.3f} and ×{fal:.3f}: "
-            "{extra}). Together they predict {pp} and {pi}: {verdict}.".format(
+            "**{ci}**, where the targets table's SASS-based fractions are {fp} ({sp} pipe) and {fi} "
+            "(issue). Four factors separate them: the SM clock under ncu was {ghz:.3f} GHz, not the assumed "
+            "{a:.2f} (×{fc:.3f}); the profiled launch took {tn} us against bench.csv's {tb} us (×{ft:.3f}); "
+            "the counters divide by SM-active cycles, {act} of the elapsed ones (×{fa:.3f}: the tail, the "
+            "last block's reduction); and the whole kernel executes {pipt:.2f} {pn}-pipe and {ipt:.2f} "
+            "instructions per term against the inner loop's {spt:.2f} and {sat:.2f} in the SASS count "
+            "(×{fpp:.3f} and ×{fal:.3f}: {extra}). Together they predict {pp} and {pi}: {verdict}.".format(
                 p=prec, pn=pn, cp=pct(r[pn], 1), ci=pct(r["issue"], 1), fp=pct(fp), sp=s["pipe"], fi=pct(fi),
                 ghz=r["ghz"], a=H100["ghz"], fc=fc, tn=fmt_us(r["t_us"]), tb=fmt_us(t_bench), ft=ft,
-                act=pct(100 * r["active"], 1), fa=fa, pipt=r[pn + "_ipt"], ipt=r["ipt"], spt=spt, sat=sat, fpp=fpp,
-                fal=fal, pp=pct(pp, 1), pi=pct(pi, 1), verdict="; ".join(
+                act=pct(100 * r["active"], 1), fa=fa, pipt=r[pn + "_ipt"], ipt=r["ipt"], spt=spt, sat=sat,
+                fpp=fpp, fal=fal, pp=pct(pp, 1), pi=pct(pi, 1), verdict="; ".join(
                     agreement(what, pred, meas) for what, pred, meas in (
                         ("the pipe", pp, r[pn]), ("the issue slots", pi, r["issue"]))),
                 extra="the tile set-up, the remainder, the reduction" + (
@@ -328,12 +338,14 @@ def prof_groups(prof):
     where profile.csv or the version is missing), and prof-k12- (kernels 1 and 2, float)."""
     def counters(v, p):
         r = (prof or {})[v, p]
-        return {"ipt": "{:.2f}".format(r["ipt"]), "busiest": "{} ({})".format(r["busiest"], pct(r.get(r["busiest"], NAN))),
-                "issue": pct(r["issue"]), "fma": pct(r["FMA"]), "fp64": pct(r["FP64"])}
+        busiest = "{} ({})".format(r["busiest"], pct(r.get(r["busiest"], NAN)))
+        return {"ipt": "{:.2f}".format(r["ipt"]), "busiest": busiest, "issue": pct(r["issue"]),
+                "fma": pct(r["FMA"]), "fp64": pct(r["FP64"])}
 
     def k12():
         d = (prof or {})["1", "float"]["ipt"] - prof["2", "float"]["ipt"]
-        return {"diff": "{:.2f} instructions per term (kernel {} executes more)".format(abs(d), "1" if d > 0 else "2")}
+        return {"diff": "{:.2f} instructions per term (kernel {} executes more)".format(
+            abs(d), "1" if d > 0 else "2")}
     return [("prof-k12-", k12)] + [("prof-{}{}-".format(tag, p[0]), lambda v=v, p=p: counters(v, p))
                                    for tag, v in (("k1", "1"), ("k2", "2"), ("th", "thrust"), ("s", "single"))
                                    for p in PRECISIONS]
@@ -364,12 +376,12 @@ def v_intro():
         return d and all(0.5 * h2 <= e <= 2 * h2 for e in d)
     last = max(takewhile(near_rule, sorted({int(r["n"]) for r in err})), default=None)
     return {
-        "float": ("made by the arithmetic, not by the rule (error.csv and table1.csv: every GPU version's error there "
-                  "is at least {:.0f}× h²/12)".format(min(ratios)) if min(ratios) > 10 else
-                  "not always larger than the rule's own (error.csv and table1.csv: down to {:.1f}× h²/12)".format(
-                      min(ratios))),
-        "double": ("the GPU versions' errors stay within a factor of 2 of the rule's h²/12 up to n = {} (error.csv)"
-                   .format(p2(last)) if last else
+        "float": ("made by the arithmetic, not by the rule (error.csv and table1.csv: every GPU version's "
+                  "error there is at least {:.0f}× h²/12)".format(min(ratios)) if min(ratios) > 10 else
+                  "not always larger than the rule's own (error.csv and table1.csv: down to {:.1f}× "
+                  "h²/12)".format(min(ratios))),
+        "double": ("the GPU versions' errors stay within a factor of 2 of the rule's h²/12 up to n = {} "
+                   "(error.csv)".format(p2(last)) if last else
                    "the GPU versions' errors already differ from the rule's h²/12 at n = 1 (error.csv)"),
     }
 
@@ -421,7 +433,8 @@ def v_targets():
         out[p + "-t"] = "{:.1f}".format(num(t["row"]))
         out[p + "-g"], out[p + "-gt"] = "{:.0f}".format(t["g"]), "{:.0f}".format(t["gt"])
         out[p + "-x"] = "{:.2f}×".format(t["x"])
-        out[p + "-err"] = sci(t["err"]) if t["err"] > 0 else "0 (the estimate is π rounded to {})".format(t["prec"])
+        out[p + "-err"] = (sci(t["err"]) if t["err"] > 0 else
+                           "0 (the estimate is π rounded to {})".format(t["prec"]))
         out[p + "-bind"] = "{:.0%}".format(t["g"] / t[lim]).replace("%", " %")
         out[p + "-bind-of"] = "{:.0f} of {:.0f}".format(t["g"], t[lim])
         out[p + "-other"] = "{:.0%}".format(t["g"] / t[other]).replace("%", " %")
@@ -435,10 +448,10 @@ def v_targets():
         out[p + "-fixed"] = "{:.1f}".format(c - (c - a) * n2 / (n2 - n1))
     out["sizes"] = "between {} and {}".format(p2(n1), p2(n2))
     out["per"] = p2(n2 - n1) + " terms"
-    out["gap-word"] = ("Most of the gap" if min(shares) > 0.5 else "Part of the gap" if min(shares) > 0.05 else
-                       "Little of the gap")
-    out["gap-share"] = ("{:.0f} % (float) and {:.0f} % (double) of the distance from the measured rate to the "
-                        "limit".format(100 * shares[0], 100 * shares[1]))
+    out["gap-word"] = ("Most of the gap" if min(shares) > 0.5 else
+                       "Part of the gap" if min(shares) > 0.05 else "Little of the gap")
+    out["gap-share"] = ("{:.0f} % (float) and {:.0f} % (double) of the distance from the measured rate to "
+                        "the limit".format(100 * shares[0], 100 * shares[1]))
     return out
 
 
@@ -452,7 +465,8 @@ def v_c1():
     one_total = [cpu[n] / tus(k2["float", n]) for n in sizes]
     b2f, b2d = by_key(b)["2", "float", nb], by_key(b)["2", "double", nb]
     out = {
-        "one-kernel": span([cpu[n] / num(k2["float", n]) for n in sizes], ratio), "one-total": span(one_total, ratio),
+        "one-kernel": span([cpu[n] / num(k2["float", n]) for n in sizes], ratio),
+        "one-total": span(one_total, ratio),
         "range": "{} … {}".format(p64(sizes[0]), p64(sizes[-1])),
         "one-big": "{:.0f}× (kernel only) at {}".format(num(b2f, "speedup_vs_cpu"), p2(nb)),
         "threads": str(int(float(t1["cpu_omp", "float", sizes[0]]["cpu_threads"] or 0))) or "K",
@@ -477,12 +491,14 @@ def v_c1():
                                                   join_words(map(p64, bumps))))
     out["omp"] = "; ".join(parts)
     out["omp-erratic"] = (
-        " OpenMP's times in table1.csv are not monotonic in n ({}, each more than the next larger size took), "
-        "so the ratios at those sizes measure OpenMP's outliers rather than the GPU.".format("; ".join(erratic))
+        " OpenMP's times in table1.csv are not monotonic in n ({}, each more than the next larger size "
+        "took), so the ratios at those sizes measure OpenMP's outliers rather than the GPU.".format(
+            "; ".join(erratic))
         if erratic else "")
     any_slow = any(omp[p, n] < tus(k2[p, n]) for p in PRECISIONS for n in sizes)
-    one = "holds against one CPU thread" if min(one_total) > 1 else "does not always hold even against one CPU thread"
-    out["verdict"] = one + (", not always against all cores" if any_slow else ", and against all cores at table 1's sizes")
+    out["verdict"] = ("holds against one CPU thread" if min(one_total) > 1 else
+                      "does not always hold even against one CPU thread") + (
+        ", not always against all cores" if any_slow else ", and against all cores at table 1's sizes")
     return out
 
 
@@ -496,13 +512,15 @@ def v_c2():
     rep = [REPORT["1"][n].get("2", NAN) for n in sorted(REPORT["1"])]
     flat, grows = max(k) / min(k) < 1.5, c[-1] / c[0] > 4
     return {
-        "verdict": "holds" if flat and grows else "does not hold" if not flat and not grows else "holds only in part",
+        "verdict": ("holds" if flat and grows else "does not hold" if not flat and not grows else
+                    "holds only in part"),
         "range": "{}×".format(sizes[-1] // sizes[0]),
         "k2-kernel": span(k, "{:.1f}"), "k2-total": span(t, "{:.1f}"),
         "flat": "i.e. launch and fixed costs" if flat else "not flat",
         "cpu": "from {} to {} us ({:.1f}× for {}× the terms)".format(us(c[0]), us(c[-1]), c[-1] / c[0],
                                                                     sizes[-1] // sizes[0]),
-        "report": "went from {:.0f} to {:.0f} us ({:.1f}×) over the same range".format(rep[0], rep[-1], rep[-1] / rep[0]),
+        "report": "went from {:.0f} to {:.0f} us ({:.1f}×) over the same range".format(
+            rep[0], rep[-1], rep[-1] / rep[0]),
     }
 
 
@@ -522,7 +540,8 @@ def v_c3():
         verdict = "does not hold at table 2's sizes"
         same = "within ±{} %, i.e. no measurable difference".format(max(2, math.ceil(100 * dev)))
     else:
-        verdict, same = "does not hold at every one of table 2's sizes", "kernel 2 is not faster at every size"
+        verdict = "does not hold at every one of table 2's sizes"
+        same = "kernel 2 is not faster at every size"
     sizes1 = sizes_of(t1)
     blocks = [int(float(t1["2", "float", n]["blocks"])) for n in sizes1]
     r1f, r1d = ratios(t1, "float"), ratios(t1, "double")
@@ -530,11 +549,11 @@ def v_c3():
     return {
         "verdict": verdict, "report": span(rep, "{:.3f}"),
         "float": span(kf, "{:.3f}"), "double": span(kd, "{:.3f}"), "total": span(tot, "{:.2f}"), "same": same,
-        "small": ("Kernel 2 is faster (kernel only) where the grid is small (table 1: {} blocks) at {} of {} sizes in "
-                  "float and {} of {} in double: kernel 1 / kernel 2 = {} in float, {} in double (kernel 1 − kernel 2: "
-                  "{} to {} us); with the copy and host sum the ratio is {}".format(
-                      span(blocks, str, " to "), sum(x > 1 for x in r1f), len(sizes1), sum(x > 1 for x in r1d),
-                      len(sizes1), span(r1f, "{:.2f}"), span(r1d, "{:.2f}"),
+        "small": ("Kernel 2 is faster (kernel only) where the grid is small (table 1: {} blocks) at {} of {} "
+                  "sizes in float and {} of {} in double: kernel 1 / kernel 2 = {} in float, {} in double "
+                  "(kernel 1 − kernel 2: {} to {} us); with the copy and host sum the ratio is {}".format(
+                      span(blocks, str, " to "), sum(x > 1 for x in r1f), len(sizes1),
+                      sum(x > 1 for x in r1d), len(sizes1), span(r1f, "{:.2f}"), span(r1d, "{:.2f}"),
                       "{:.2f}".format(min(diff)).replace("-", "−"), "{:.2f}".format(max(diff)),
                       span(ratios(t1, "float", tus) + ratios(t1, "double", tus), "{:.2f}"))),
     }
@@ -550,7 +569,8 @@ def v_c4():
     for p in PRECISIONS:
         a, s = num(t2["2", p, n2]), num(t2["single", p, n2])
         gains.append(a / s)
-        out[p[0] + "-t2"] = "{:.2f}× {}({} → {} us)".format(a / s, "faster " if p == "float" else "", us(a), us(s))
+        out[p[0] + "-t2"] = "{:.2f}× {}({} → {} us)".format(a / s, "faster " if p == "float" else "",
+                                                            us(a), us(s))
         out[p[0] + "-bench"] = "{:.2f}×".format(num(at["2", p, nb]) / num(at["single", p, nb]))
     out["verdict"] = ("the reduction is not where the time goes here" if red < 0.1 and min(gains) > 2 else
                       "the reduction matters less than the term evaluation here" if min(gains) > 1 + red else
@@ -562,7 +582,8 @@ def v_c5():
     """Conclusion 5: the report's formula (table1.csv + error.csv) and the GPU errors at bench.csv's size."""
     rows, b = need("table1.csv", "error.csv"), need("bench.csv")
     rep = {int(r["n"]): r for r in rows if r["version"] == "cpu_report"}
-    fixf, fixd = ({int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == p} for p in PRECISIONS)
+    fixf, fixd = ({int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == p}
+                  for p in PRECISIONS)
     ns = sorted(n for n in rep if n in fixf and n in fixd)
     e = lambda r: num(r, "abs_error")  # noqa: E731
     close = [n for n in ns if abs(e(rep[n]) / (2.0 / n) - 1) <= 0.1]
@@ -684,11 +705,11 @@ def limits_intro(device):
     figures = ("{} SMs at {:.2f} GHz boost; per SM and clock 4 warp instructions issued ({} lanes), "
                "128 FP32 lanes, 64 FP64 lanes, 16 MUFU lanes").format(H100["sms"], H100["ghz"], ISSUE_LANES)
     if device is not None and not math.isnan(limit_terms_per_s("float", "pipe", device)):
-        return wrap("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from these "
-                    "figures and the SASS counts above, not measured):".format(device, figures))
-    return wrap("The limits below are computed from the datasheet of the GPU of the committed run ({}) and the "
-                "SASS counts above; they do not apply to {}, whose limit columns below are therefore left at "
-                "nan:".format(figures, device or "this run's GPU"))
+        return wrap("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from "
+                    "these figures and the SASS counts above, not measured):".format(device, figures))
+    return wrap("The limits below are computed from the datasheet of the GPU of the committed run ({}) and "
+                "the SASS counts above; they do not apply to {}, whose limit columns below are therefore "
+                "left at nan:".format(figures, device or "this run's GPU"))
 
 
 def main():
@@ -713,8 +734,8 @@ def main():
     sub = lambda text: fill(text, values, r"«([\w.-]+)»")  # noqa: E731
     for name, paragraphs in PROSE.items():
         readme.block(name, numbered(map(sub, paragraphs), sub(
-            "All ratios below come from one run on «device» (results/*.csv); table 1's sizes are in table1.csv, "
-            "table 2's in table2.csv, 2^30 in bench.csv.")) if name == "conclusions" else
+            "All ratios below come from one run on «device» (results/*.csv); table 1's sizes are in "
+            "table1.csv, table 2's in table2.csv, 2^30 in bench.csv.")) if name == "conclusions" else
             "\n\n".join(wrap(sub(p)) for p in paragraphs))
     readme.block("limits-intro", limits_intro(device))
     readme.save()
