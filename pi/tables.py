@@ -5,24 +5,28 @@
     python3 tables.py [RESULTS_DIR [README]]"""
 import math
 import os
-import re
 import sys
+from itertools import takewhile
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (Readme, Table, fill, in_base_unit, join_words, load as load_csv, md_table,  # noqa: E402
-                           numbered, placeholder_table, pow2 as p2, read_csv, sci, span, wrap)
+from readme_tables import (Readme, Table, fill, first_by, join_words, load as load_csv,  # noqa: E402
+                           md_table, ncu_kernels, numbered, pivot, placeholder_table, pow2 as p2, read_csv,
+                           sci, slot_values, span, text_block, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
 RUN_PLACEHOLDER, PROFILE_PLACEHOLDER = "(run make report)", "(run make profile)"
 NAN = float("nan")
+PRECISIONS = ("float", "double")
 # The README's own names of the versions (the report's "kernel 1"/"kernel 2"); others go by label.
 NAME = {"1": "kernel 1", "2": "kernel 2", "thrust": "Thrust", "cpu": "CPU", "cpu_omp": "CPU OMP",
         "cpu_report": "report's CPU"}
 # The errors table leaves out two double columns (kernel 1 and OpenMP), keeping it 13 columns wide.
 ERRORS_OMIT = {("1", "double"), ("cpu_omp", "double")}
+CSV = {name: load_csv(RESULTS, name)
+       for name in ("table1.csv", "table2.csv", "error.csv", "bench.csv", "profile.csv")}
 
 # The report's numbers (original/report_001.csv, its two tables) in us: {table: {n: {version: us}}}.
 REPORT = {"1": {}, "2": {}}
@@ -42,17 +46,25 @@ H100 = {"sms": 132, "ghz": 1.98}  # H100 SXM5: 132 SMs, 1.98 GHz boost
 ISSUE_LANES = 128  # 4 schedulers x 1 warp instruction (32 lanes) per clock per SM
 
 
-def load(name):
-    return load_csv(RESULTS, name)
-
-
-def num(row, key):
+def num(row, key="kernel_us"):
     return NAN if row is None or row.get(key, "") in ("", "nan") else float(row[key])
 
 
-def pick(rows, version, precision, n):
-    return next((r for r in rows if r["version"] == version and r["precision"] == precision and int(r["n"]) == n),
-                None)
+def tus(row):
+    return num(row, "total_us")
+
+
+def need(*names):
+    """The rows of these CSVs, one list; KeyError (the prose group reads the placeholder) where
+    one is missing."""
+    if any(CSV[name] is None for name in names):
+        raise KeyError(names)
+    return [r for name in names for r in CSV[name]]
+
+
+def by_key(rows):
+    """The rows by (version, precision, n), the first of each: a missing row raises KeyError."""
+    return first_by(rows, lambda r: (r["version"], r["precision"], int(r["n"])))
 
 
 def gpu(r):
@@ -86,21 +98,15 @@ def limit_terms_per_s(precision, which, device):
     if "H100" not in device:
         return NAN
     s = SASS[precision]
-    per_term, lanes = (s["pipe_per_tile"], s["lanes"]) if which == "pipe" else (s["all_per_tile"], ISSUE_LANES)
+    per_term, lanes = ((s["pipe_per_tile"], s["lanes"]) if which == "pipe" else
+                       (s["all_per_tile"], ISSUE_LANES))
     return H100["sms"] * lanes * H100["ghz"] * 1e9 / (per_term / 64.0)
 
 
 # ---- tables ---------------------------------------------------------------------------------
 
-def by_n(rows):
-    """One row per size: {"n": n, (version, precision): CSV row}."""
-    out = {}
-    for r in rows:
-        out.setdefault(int(r["n"]), {"n": int(r["n"])}).setdefault((r["version"], r["precision"]), r)
-    return [out[n] for n in sorted(out)]
-
-
-def at(v, p="float", key="kernel_us"):
+def cell(v, p="float", key="kernel_us"):
+    """A time (us) of a size's row (pivot()) as a column: (version, precision, CSV column)."""
     return lambda g: num(g.get((v, p)), key)
 
 
@@ -109,18 +115,20 @@ def report(table, v):
 
 
 def over(a, b, spec):
-    """The ratio of two cells of a size's row, formatted; empty when either row is missing."""
-    return lambda g: spec.format(a(g) / b(g)) if g.get(a.row) and g.get(b.row) else ""
-
-
-def cell(v, p="float", key="kernel_us"):
-    f = at(v, p, key)
-    f.row = (v, p)
-    return f
+    """The ratio of two cells (version, precision, CSV column) of a size's row, formatted; empty
+    when either row is missing."""
+    return lambda g: spec.format(cell(*a)(g) / cell(*b)(g)) if g.get(a[:2]) and g.get(b[:2]) else ""
 
 
 def iterations(g):
     return p64(g["n"]) + " = {}".format(g["n"]) if "·" in p64(g["n"]) else str(g["n"])
+
+
+def us_table(name, columns):
+    """Table 1 or 2: iterations, then columns of times in us (or of a ratio, given its format)."""
+    columns = [(iterations, "iterations (chunk 64)")] + [(c[0], c[1], c[2] if len(c) > 2 else fmt_us)
+                                                         for c in columns]
+    return Table(name, name + ".csv", columns, rows=pivot, missing=missing(name + ".csv"), empty=True)
 
 
 def targets_data(rows):
@@ -132,50 +140,57 @@ def targets_data(rows):
         if s is None:
             continue
         g, gt = num(s, "gterms_per_s"), num(th, "gterms_per_s")
-        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th, "g": g, "gt": gt,
-                    "x": g / gt if gt else NAN, "err": num(s, "abs_error"),
+        out.append({"prec": prec, "factor": factor, "err_limit": err_limit, "row": s, "thrust": th, "g": g,
+                    "gt": gt, "x": g / gt if gt else NAN, "err": num(s, "abs_error"),
                     "met": (g >= factor * gt) and (num(s, "abs_error") <= err_limit),
                     "pipe": limit_terms_per_s(prec, "pipe", s["device"]) / 1e9,
                     "issue": limit_terms_per_s(prec, "issue", s["device"]) / 1e9})
     return out
 
 
-def limit_cell(x, which):
-    lim = x[which]
-    return "n/a" if math.isnan(lim) else "{}{:.0f} ({:.0%})".format(
-        SASS[x["prec"]]["pipe"] + " " if which == "pipe" else "", lim, x["g"] / lim)
+def limit_cell(which):
+    def text(x):
+        lim = x[which]
+        return "n/a" if math.isnan(lim) else "{}{:.0f} ({:.0%})".format(
+            SASS[x["prec"]]["pipe"] + " " if which == "pipe" else "", lim, x["g"] / lim)
+    return text
 
 
 def error_columns(rows):
-    pairs = [p for p in dict.fromkeys((r["version"], r["precision"]) for r in rows or []) if p not in ERRORS_OMIT]
+    pairs = [p for p in dict.fromkeys((r["version"], r["precision"]) for r in rows or [])
+             if p not in ERRORS_OMIT]
     return [("n", "iterations"), (lambda g: "{:.1e}".format(1.0 / (12.0 * g["n"] ** 2)), "h²/12")] + [
         (lambda g, v=v, p=p: "{:.1e}".format(num(g[v, p], "abs_error")) if (v, p) in g else "",
          "{} {}".format(NAME.get(v, v).replace("kernel ", "k"), p[0])) for v, p in pairs]
 
 
-def tables(prof, errors):
-    us_col = lambda f, heading: (f, heading, fmt_us)  # noqa: E731
-    k1, k2, k1d, k2d = cell("1"), cell("2"), cell("1", "double"), cell("2", "double")
-    k1t, k2t, cpu = cell("1", key="total_us"), cell("2", key="total_us"), cell("cpu")
+def pipe_cell(name):
+    return lambda r: pct(r[name], 1) + ("" if math.isnan(r[name + "_cycles"]) else
+                                        " ({:.1f})".format(r[name + "_cycles"]))
+
+
+def tables(prof):
+    k1, k2 = ("1", "float", "kernel_us"), ("2", "float", "kernel_us")
+    k1t, k2t = ("1", "float", "total_us"), ("2", "float", "total_us")
     return [
-        Table("table1", "table1.csv", [
-            (iterations, "iterations (chunk 64)"), us_col(report("1", "2"), "report: kernel 2 (us)"),
-            us_col(report("1", "cpu"), "report: CPU (us)"), us_col(k2, "kernel 2, kernel only (us)"),
-            us_col(k2t, "kernel 2 + copy + host sum (us)"), us_col(cpu, "CPU 1 thread (us)"),
-            us_col(at("cpu_omp"), "CPU OpenMP (us)"), us_col(at("single"), "single launch (us)"),
-            (over(cpu, k2t, "{:.0f}"), "CPU 1 thread / kernel 2 total")],
-            rows=by_n, missing=missing("table1.csv"), empty=True),
-        Table("table2", "table2.csv", [
-            (iterations, "iterations (chunk 64)"), us_col(report("2", "1"), "report: kernel 1 (us)"),
-            us_col(report("2", "2"), "report: kernel 2 (us)"), us_col(k1, "kernel 1 (us)"),
-            us_col(k2, "kernel 2 (us)"), (over(k1, k2, "{:.2f}"), "kernel 1 / kernel 2"),
-            us_col(k1t, "kernel 1 + copy + host sum (us)"), us_col(k2t, "kernel 2 + copy + host sum (us)"),
-            us_col(k1d, "kernel 1, double (us)"), us_col(k2d, "kernel 2, double (us)"),
-            us_col(at("single"), "single, float (us)"), us_col(at("thrust"), "Thrust, float (us)")],
-            rows=by_n, missing=missing("table2.csv"), empty=True),
-        Table("errors", "error.csv", error_columns(errors), rows=by_n, missing=missing("error.csv"), empty=True),
+        us_table("table1", [
+            (report("1", "2"), "report: kernel 2 (us)"), (report("1", "cpu"), "report: CPU (us)"),
+            (cell(*k2), "kernel 2, kernel only (us)"), (cell(*k2t), "kernel 2 + copy + host sum (us)"),
+            (cell("cpu"), "CPU 1 thread (us)"), (cell("cpu_omp"), "CPU OpenMP (us)"),
+            (cell("single"), "single launch (us)"),
+            (over(("cpu", "float", "kernel_us"), k2t, "{:.0f}"), "CPU 1 thread / kernel 2 total", "{}")]),
+        us_table("table2", [
+            (report("2", "1"), "report: kernel 1 (us)"), (report("2", "2"), "report: kernel 2 (us)"),
+            (cell(*k1), "kernel 1 (us)"), (cell(*k2), "kernel 2 (us)"),
+            (over(k1, k2, "{:.2f}"), "kernel 1 / kernel 2", "{}"),
+            (cell(*k1t), "kernel 1 + copy + host sum (us)"), (cell(*k2t), "kernel 2 + copy + host sum (us)"),
+            (cell("1", "double"), "kernel 1, double (us)"), (cell("2", "double"), "kernel 2, double (us)"),
+            (cell("single"), "single, float (us)"), (cell("thrust"), "Thrust, float (us)")]),
+        Table("errors", "error.csv", error_columns(CSV["error.csv"]), rows=pivot,
+              missing=missing("error.csv"), empty=True),
         Table("bench", "bench.csv", [
-            "version", "precision", ("kernel_us", "kernel (us)", "{:.1f}"), ("total_us", "+ copy + finish (us)", "{:.1f}"),
+            "version", "precision", ("kernel_us", "kernel (us)", "{:.1f}"),
+            ("total_us", "+ copy + finish (us)", "{:.1f}"),
             ("gterms_per_s", "Gterms/s", "{:.1f}"), ("speedup_vs_baseline", "× Thrust", "{:.2f}"),
             ("speedup_vs_cpu", "× CPU 1 thread", "{:.0f}"), ("speedup_vs_cpu_omp", "× CPU OpenMP", "{:.1f}"),
             ("estimate", "estimate"), ("abs_error", "abs error", "{:.2e}"), ("tolerance", "bound", "{:.1e}"),
@@ -186,30 +201,31 @@ def tables(prof, errors):
             ("x", "× Thrust", "{:.2f}"), ("err", "abs error", "{:.2e}"),
             (lambda x: "≥ {}× Thrust, error ≤ {:g}".format(x["factor"], x["err_limit"]), "target"),
             (lambda x: "met" if x["met"] else "NOT met", ""),
-            (lambda x: limit_cell(x, "pipe"), "pipe limit, Gterms/s (fraction)"),
-            (lambda x: limit_cell(x, "issue"), "issue limit, Gterms/s (fraction)")],
+            (limit_cell("pipe"), "pipe limit, Gterms/s (fraction)"),
+            (limit_cell("issue"), "issue limit, Gterms/s (fraction)")],
             rows=targets_data, missing=missing("bench.csv"), empty=True),
         Table("profile", "profile.csv", [
-            ("v", "version"), ("p", "precision"), ("k", "kernel (longest)"), us_col(lambda r: r["t_us"],
-                                                                                   "time under ncu (us)"),
+            ("v", "version"), ("p", "precision"), ("k", "kernel (longest)"),
+            (lambda r: r["t_us"], "time under ncu (us)", fmt_us),
             ("ghz", "SM clock (GHz)", "{:.3f}"), (lambda r: pct(100 * r["active"], 1), "SMs active"),
             (pipe_cell("FMA"), "FMA pipe (cycles busy)"), (pipe_cell("FP64"), "FP64 pipe (cycles busy)"),
-            (pipe_cell("XU"), "XU pipe"), (lambda r: pct(r["issue"], 1), "issue slots"), ("busiest", "busiest pipe"),
-            ("ipt", "instructions per term", "{:.2f}")],
+            (pipe_cell("XU"), "XU pipe"), (lambda r: pct(r["issue"], 1), "issue slots"),
+            ("busiest", "busiest pipe"), ("ipt", "instructions per term", "{:.2f}")],
             rows=lambda rows: [dict(r, v=NAME.get(v, v), p=p, k=r["kernel"] + (
-                " (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else "")) for (v, p), r in prof.items()],
+                " (+{} more)".format(r["kernels"] - 1) if r["kernels"] > 1 else ""))
+                for (v, p), r in prof.items()],
             missing=placeholder_table(["version"], PROFILE_PLACEHOLDER), empty=True),
     ]
 
 
 def report_formula():
-    rows = (load("table1.csv") or []) + (load("error.csv") or [])
-    out = []
-    for n in sorted({int(r["n"]) for r in rows if r["version"] == "cpu_report"}):
-        r = next(r for r in rows if r["version"] == "cpu_report" and int(r["n"]) == n)
-        f, d = pick(rows, "cpu", "float", n), pick(rows, "cpu", "double", n)
-        out.append({"n": n, "rep": r["estimate"], "rerr": num(r, "abs_error"), "two_h": 2.0 / n,
-                    "f": f["estimate"] if f else "", "ferr": num(f, "abs_error"), "derr": num(d, "abs_error")})
+    rows = (CSV["table1.csv"] or []) + (CSV["error.csv"] or [])
+    cpu = by_key(rows)
+    rep = first_by([r for r in rows if r["version"] == "cpu_report"], lambda r: int(r["n"]))
+    out = [{"n": n, "rep": r["estimate"], "rerr": num(r, "abs_error"), "two_h": 2.0 / n,
+            "f": cpu.get(("cpu", "float", n), {}).get("estimate", ""),
+            "ferr": num(cpu.get(("cpu", "float", n)), "abs_error"),
+            "derr": num(cpu.get(("cpu", "double", n)), "abs_error")} for n, r in sorted(rep.items())]
     return md_table(out, [
         ("n", "iterations"), ("rep", "report's code, x = h(i − 0.5)"), ("rerr", "its error", "{:.2e}"),
         ("two_h", "2h", "{:.2e}"), ("f", "fixed, x = h(i + 0.5), float"), ("ferr", "its error", "{:.2e}"),
@@ -221,13 +237,13 @@ def report_formula():
 M_TIME, M_CLOCK = "gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"
 M_ACTIVE, M_ELAPSED, M_INST = "sm__cycles_active.avg", "sm__cycles_elapsed.avg", "sm__inst_executed.sum"
 M_ISSUE = "smsp__issue_active.avg.pct_of_peak_sustained_active"
-M_SM = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 PIPES = [  # name, % of peak (instructions), % of peak (cycles busy, where there is one), instructions
     ("FMA", "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",
      "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fma.sum"),
     ("FP64", "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active",
      "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "sm__inst_executed_pipe_fp64.sum"),
-    ("XU", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", None, "sm__inst_executed_pipe_xu.sum"),
+    ("XU", "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", None,
+     "sm__inst_executed_pipe_xu.sum"),
 ]
 
 
@@ -243,57 +259,42 @@ def load_profile(rows):
     order; None without results/profile.csv."""
     if rows is None:
         return None
-    by_version = {}
-    for r in rows:
-        label, _, prec = r["version"].partition(":")
-        k = by_version.setdefault((label, prec), {}).setdefault(r["kernel"], {})
-        k[r["metric"]] = (float(r["value"]), r["unit"], int(float(r["n"])), r.get("device", ""))
     out = {}
-    for key, kernels in by_version.items():
-        def time_of(k):
-            m = kernels[k].get(M_TIME)
-            return in_base_unit(m[0], m[1]) * 1e-3 if m else NAN
-        main_kernel = max(kernels, key=lambda k: (time_of(k) if not math.isnan(time_of(k)) else -1))
+    for version, kernels in ncu_kernels(rows).items():
+        main_kernel = max(kernels, key=lambda k: kernels[k].get(M_TIME, -1))
         m = kernels[main_kernel]
-        get = lambda metric, scale=1.0: in_base_unit(*m[metric][:2]) * scale if metric in m else NAN  # noqa: E731
-        n = next(iter(m.values()))[2]
+        n = int(float(m["n"]))
+        get = lambda metric, scale=1.0: m[metric] * scale if metric in m else NAN  # noqa: E731
         rec = {"kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
-               "device": next(iter(m.values()))[3], "t_us": get(M_TIME, 1e-3),
-               "t_all_us": sum(time_of(k) for k in kernels), "ghz": get(M_CLOCK, 1e-9),
-               "active": get(M_ACTIVE) / get(M_ELAPSED), "issue": get(M_ISSUE), "sm": get(M_SM),
-               "ipt": get(M_INST) * 32.0 / n}
+               "t_us": get(M_TIME, 1e-3), "ghz": get(M_CLOCK, 1e-9), "active": get(M_ACTIVE) / get(M_ELAPSED),
+               "issue": get(M_ISSUE), "ipt": get(M_INST) * 32.0 / n}
         for name, pct_metric, cycles, count in PIPES:
             rec[name], rec[name + "_cycles"] = get(pct_metric), get(cycles) if cycles else NAN
             rec[name + "_ipt"] = get(count) * 32.0 / n
         busy = [(rec[name], name) for name, _, _, _ in PIPES if not math.isnan(rec[name])]
         rec["busiest"] = max(busy)[1] if busy else ""
-        out[key] = rec
+        label, _, prec = version.partition(":")
+        out[label, prec] = rec
     return out
 
 
-def opt(spec):
-    return lambda x: "" if math.isnan(x) else spec.format(x)
-
-
-def pipe_cell(name):
-    return lambda r: pct(r[name], 1) + ("" if math.isnan(r[name + "_cycles"]) else
-                                        " ({:.1f})".format(r[name + "_cycles"]))
 def profile_compare(prof):
     """The SASS-based fractions of the targets table (bench.csv) against the counters, for
     version single, with the factors that separate them."""
     if prof is None:
         return "_" + PROFILE_PLACEHOLDER + ": the comparison needs results/profile.csv._"
-    rows, lines = load("bench.csv") or [], []
+    rows, lines = CSV["bench.csv"] or [], []
     for prec, pn in (("float", "FMA"), ("double", "FP64")):
         r = prof.get(("single", prec))
         b = next((x for x in rows if x["version"] == "single" and x["precision"] == prec), None)
         s = SASS[prec]
         if r is None or b is None or "H100" not in b["device"]:
-            lines.append("single, {}: _no profile or bench row of a GPU whose limits are known here, to compare_"
-                         .format(prec))
+            lines.append("single, {}: _no profile or bench row of a GPU whose limits are known here, to "
+                         "compare_".format(prec))
             continue
         if r["n"] != int(b["n"]):
-            lines.append("single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(prec, r["n"], b["n"]))
+            lines.append("single, {}: _profiled at niter = {}, bench.csv at {}: not compared_".format(
+                prec, r["n"], b["n"]))
             continue
         g, t_bench = num(b, "gterms_per_s"), num(b, "kernel_us")
         spt, sat = s["pipe_per_tile"] / 64.0, s["all_per_tile"] / 64.0
@@ -306,17 +307,17 @@ def profile_compare(prof):
             continue
         lines.append(
             "**single, {p}**: the counters read the {pn} pipe at **{cp}** of its peak and the issue slots at "
-            "**{ci}**, where the targets table's SASS-based fractions are {fp} ({sp} pipe) and {fi} (issue). "
-            "Four factors separate them: the SM clock under ncu was {ghz:.3f} GHz, not the assumed {a:.2f} "
-            "(×{fc:.3f}); the profiled launch took {tn} us against bench.csv's {tb} us (×{ft:.3f}); the counters "
-            "divide by SM-active cycles, {act} of the elapsed ones (×{fa:.3f}: the tail, the last block's "
-            "reduction); and the whole kernel executes {pipt:.2f} {pn}-pipe and {ipt:.2f} instructions per term "
-            "against the inner loop's {spt:.2f} and {sat:.2f} in the SASS count (×{fpp:.3f} and ×{fal:.3f}: "
-            "{extra}). Together they predict {pp} and {pi}: {verdict}.".format(
+            "**{ci}**, where the targets table's SASS-based fractions are {fp} ({sp} pipe) and {fi} "
+            "(issue). Four factors separate them: the SM clock under ncu was {ghz:.3f} GHz, not the assumed "
+            "{a:.2f} (×{fc:.3f}); the profiled launch took {tn} us against bench.csv's {tb} us (×{ft:.3f}); "
+            "the counters divide by SM-active cycles, {act} of the elapsed ones (×{fa:.3f}: the tail, the "
+            "last block's reduction); and the whole kernel executes {pipt:.2f} {pn}-pipe and {ipt:.2f} "
+            "instructions per term against the inner loop's {spt:.2f} and {sat:.2f} in the SASS count "
+            "(×{fpp:.3f} and ×{fal:.3f}: {extra}). Together they predict {pp} and {pi}: {verdict}.".format(
                 p=prec, pn=pn, cp=pct(r[pn], 1), ci=pct(r["issue"], 1), fp=pct(fp), sp=s["pipe"], fi=pct(fi),
                 ghz=r["ghz"], a=H100["ghz"], fc=fc, tn=fmt_us(r["t_us"]), tb=fmt_us(t_bench), ft=ft,
-                act=pct(100 * r["active"], 1), fa=fa, pipt=r[pn + "_ipt"], ipt=r["ipt"], spt=spt, sat=sat, fpp=fpp,
-                fal=fal, pp=pct(pp, 1), pi=pct(pi, 1), verdict="; ".join(
+                act=pct(100 * r["active"], 1), fa=fa, pipt=r[pn + "_ipt"], ipt=r["ipt"], spt=spt, sat=sat,
+                fpp=fpp, fal=fal, pp=pct(pp, 1), pi=pct(pi, 1), verdict="; ".join(
                     agreement(what, pred, meas) for what, pred, meas in (
                         ("the pipe", pp, r[pn]), ("the issue slots", pi, r["issue"]))),
                 extra="the tile set-up, the remainder, the reduction" + (
@@ -332,288 +333,245 @@ def agreement(what, pred, meas):
         "explained" if abs(off) <= 0.05 else "not fully explained by these factors")
 
 
-def profile_values(prof):
-    """Numbers from the counters cited in the README's prose (placeholders until profile.csv exists)."""
-    values = {}
+def prof_groups(prof):
+    """The prose groups of the counters: prof-<tag><f|d>- per version and precision (placeholders
+    where profile.csv or the version is missing), and prof-k12- (kernels 1 and 2, float)."""
+    def counters(v, p):
+        r = (prof or {})[v, p]
+        busiest = "{} ({})".format(r["busiest"], pct(r.get(r["busiest"], NAN)))
+        return {"ipt": "{:.2f}".format(r["ipt"]), "busiest": busiest, "issue": pct(r["issue"]),
+                "fma": pct(r["FMA"]), "fp64": pct(r["FP64"])}
 
-    def put(name, v, p, text):
-        r = None if prof is None else prof.get((v, p))
-        values[name] = text(r) if r is not None else PROFILE_PLACEHOLDER
-    for v, p in (("1", "float"), ("2", "float"), ("1", "double"), ("2", "double")):
-        put("prof-k{}{}-ipt".format(v, p[0]), v, p, lambda r: "{:.2f}".format(r["ipt"]))
-    k1, k2 = (None if prof is None else prof.get((v, "float")) for v in ("1", "2"))
-    d = k1 and k2 and k1["ipt"] - k2["ipt"]
-    values["prof-k12-diff"] = "{:.2f} instructions per term (kernel {} executes more)".format(
-        abs(d), "1" if d > 0 else "2") if k1 and k2 else PROFILE_PLACEHOLDER
-    for v, p, tag in (("2", "float", "k2f"), ("2", "double", "k2d"), ("thrust", "float", "thf"),
-                      ("thrust", "double", "thd")):
-        put("prof-{}-busiest".format(tag), v, p, lambda r: "{} ({})".format(r["busiest"], pct(r[r["busiest"]])))
-        put("prof-{}-issue".format(tag), v, p, lambda r: pct(r["issue"]))
-    put("prof-sf-fma", "single", "float", lambda r: pct(r["FMA"]))
-    put("prof-sf-issue", "single", "float", lambda r: pct(r["issue"]))
-    put("prof-sd-fp64", "single", "double", lambda r: pct(r["FP64"]))
-    put("prof-sd-issue", "single", "double", lambda r: pct(r["issue"]))
-    return values
+    def k12():
+        d = (prof or {})["1", "float"]["ipt"] - prof["2", "float"]["ipt"]
+        return {"diff": "{:.2f} instructions per term (kernel {} executes more)".format(
+            abs(d), "1" if d > 0 else "2")}
+    return [("prof-k12-", k12)] + [("prof-{}{}-".format(tag, p[0]), lambda v=v, p=p: counters(v, p))
+                                   for tag, v in (("k1", "1"), ("k2", "2"), ("th", "thrust"), ("s", "single"))
+                                   for p in PRECISIONS]
 
 
-# ---- Numbers in the README's prose, from the same CSVs -------------------------------------
-
-class MissingData(Exception):
-    pass
-
-
-def need(rows, name):
-    if rows is None:
-        raise MissingData(name)
-    return rows
-
+# ---- Numbers in the README's prose, from the same CSVs (a missing CSV or row: KeyError) ----
 
 def ratio(x):
     """A speed-up: one decimal below 10, none above."""
     return "{:.1f}".format(x) if x < 10 else "{:,.0f}".format(x)
 
 
-def kus(r):
-    return num(r, "kernel_us")
-
-
-def tus(r):
-    return num(r, "total_us")
-
-
-def must(rows, version, precision, n):
-    r = pick(rows, version, precision, n)
-    if r is None:
-        raise MissingData("{} {} {}".format(version, precision, n))
-    return r
+def sizes_of(index):
+    return sorted({n for _, _, n in index})
 
 
 def v_intro():
     """The introduction: where the rule's error stops mattering (error.csv, table1.csv)."""
-    err, t1 = need(load("error.csv"), "error.csv"), need(load("table1.csv"), "table1.csv")
-    ratios = [num(r, "abs_error") / (1.0 / (12.0 * int(r["n"]) ** 2)) for r in err + t1
+    err = need("error.csv")
+    ratios = [num(r, "abs_error") / (1.0 / (12.0 * int(r["n"]) ** 2)) for r in need("error.csv", "table1.csv")
               if r["precision"] == "float" and gpu(r) and int(r["n"]) >= 2 ** 15]
     if not ratios:
-        raise MissingData("float rows at n >= 2^15")
-    last = None
-    for n in sorted({int(r["n"]) for r in err}):
+        raise KeyError("float rows at n >= 2^15")
+
+    def near_rule(n):
         h2 = 1.0 / (12.0 * n * n)
         d = [num(r, "abs_error") for r in err if int(r["n"]) == n and r["precision"] == "double" and gpu(r)]
-        if d and all(0.5 * h2 <= e <= 2 * h2 for e in d):
-            last = n
-        else:
-            break
+        return d and all(0.5 * h2 <= e <= 2 * h2 for e in d)
+    last = max(takewhile(near_rule, sorted({int(r["n"]) for r in err})), default=None)
     return {
         "float": ("made by the arithmetic, not by the rule (error.csv and table1.csv: every GPU version's "
                   "error there is at least {:.0f}× h²/12)".format(min(ratios)) if min(ratios) > 10 else
-                  "not always larger than the rule's own (error.csv and table1.csv: down to {:.1f}× h²/12)".format(min(ratios))),
-        "double": ("the GPU versions' errors stay within a factor of 2 of the rule's h²/12 up to n = {} (error.csv)".format(p2(last))
-                   if last else "the GPU versions' errors already differ from the rule's h²/12 at n = 1 (error.csv)"),
+                  "not always larger than the rule's own (error.csv and table1.csv: down to {:.1f}× "
+                  "h²/12)".format(min(ratios))),
+        "double": ("the GPU versions' errors stay within a factor of 2 of the rule's h²/12 up to n = {} "
+                   "(error.csv)".format(p2(last)) if last else
+                   "the GPU versions' errors already differ from the rule's h²/12 at n = 1 (error.csv)"),
     }
 
 
 def v_bounds():
     """Tolerances at bench.csv's size (the Validation section and the single-launch section)."""
-    b = need(load("bench.csv"), "bench.csv")
-    n = int(b[0]["n"])
-    sf, sd, k2 = must(b, "single", "float", n), must(b, "single", "double", n), must(b, "2", "float", n)
+    b = need("bench.csv")
+    n, at = int(b[0]["n"]), by_key(b)
     used = [num(r, "abs_error") / num(r, "tolerance") for r in b
             if not math.isinf(num(r, "tolerance")) and num(r, "tolerance") > 0]
-    return {
-        "n": p2(n), "single-double": sci(num(sd, "tolerance"), 1),
-        "single-float": sci(num(sf, "tolerance"), 1), "k2-float": sci(num(k2, "tolerance"), 1),
-        "used": "{:.2g} %".format(100 * max(used)),
-    }
+    return {"n": p2(n), "used": "{:.2g} %".format(100 * max(used)),
+            "single-double": sci(num(at["single", "double", n], "tolerance"), 1),
+            "single-float": sci(num(at["single", "float", n], "tolerance"), 1),
+            "k2-float": sci(num(at["2", "float", n], "tolerance"), 1)}
 
 
 def v_targets():
     """The paragraphs under the targets table (bench.csv; table2.csv for the second run of Thrust
     and for the marginal rate between its two largest sizes)."""
-    b, t2 = need(load("bench.csv"), "bench.csv"), need(load("table2.csv"), "table2.csv")
+    b, t2 = need("bench.csv"), by_key(need("table2.csv"))
     tg = {t["prec"]: t for t in targets_data(b)}
-    if set(tg) != {"float", "double"} or any(t["thrust"] is None for t in tg.values()):
-        raise MissingData("single and thrust rows in bench.csv")
+    if set(tg) != set(PRECISIONS) or any(t["thrust"] is None for t in tg.values()):
+        raise KeyError("single and thrust rows in bench.csv")
     f, d = tg["float"], tg["double"]
     n = int(f["row"]["n"])
-    out = {"n": p2(n)}
-    if f["met"] and d["met"]:
-        out["verdict"] = "Both targets are met"
-    elif not f["met"] and not d["met"]:
-        out["verdict"] = "Neither target is met"
-    else:
-        out["verdict"] = "The {} target is met, the {} one is not".format(*(("float", "double") if f["met"] else ("double", "float")))
-    for t in (f, d):
-        p = t["prec"][0]
-        out[p + "-t"] = "{:.1f}".format(kus(t["row"]))
-        out[p + "-g"] = "{:.0f}".format(t["g"])
-        out[p + "-x"] = "{:.2f}×".format(t["x"])
-        out[p + "-gt"] = "{:.0f}".format(t["gt"])
-        out[p + "-err"] = (sci(t["err"]) if t["err"] > 0 else
-                           "0 (the estimate is π rounded to {})".format(t["prec"]))
+    out = {"n": p2(n), "verdict": "Both targets are met" if f["met"] and d["met"] else
+           "Neither target is met" if not f["met"] and not d["met"] else
+           "The {} target is met, the {} one is not".format(*(PRECISIONS if f["met"] else PRECISIONS[::-1]))}
     # Thrust in a second run (table2.csv at the same size, if it has it).
-    rerun = {p: pick(t2, "thrust", p, n) for p in ("float", "double")}
+    rerun = {p: t2.get(("thrust", p, n)) for p in PRECISIONS}
     if all(rerun.values()):
-        fast = {p: min(kus(rerun[p]), kus(tg[p]["thrust"])) / kus(tg[p]["row"]) for p in rerun}
+        fast = {p: min(num(rerun[p]), num(tg[p]["thrust"])) / num(tg[p]["row"]) for p in rerun}
         out["thrust-rerun"] = (
             "Thrust's time differs between runs: at {} table2.csv (another invocation in the same "
             "`make report-run`) has {} and {} us, bench.csv {} and {} us; with the faster Thrust time "
             "of each pair the ratios would be {:.2f}× and {:.2f}×".format(
-                p2(n), us(kus(rerun["float"])), us(kus(rerun["double"])), us(kus(f["thrust"])),
-                us(kus(d["thrust"])), fast["float"], fast["double"]))
+                p2(n), us(num(rerun["float"])), us(num(rerun["double"])), us(num(f["thrust"])),
+                us(num(d["thrust"])), fast["float"], fast["double"]))
     else:
         out["thrust-rerun"] = "table2.csv has no Thrust row at {} to compare another run with".format(p2(n))
-    # Fraction of the chip's limit.
+    # Fraction of the chip's limit, and the marginal rate between table2.csv's two largest sizes.
+    sizes = sorted({n for v, _, n in t2 if v == "single"})
+    if len(sizes) < 2:
+        raise KeyError("two sizes of single in table2.csv")
+    n1, n2 = sizes[-2], sizes[-1]
+    shares = []
     for t, lim, other in ((f, "issue", "pipe"), (d, "pipe", "issue")):
         p = t["prec"][0]
+        out[p + "-t"] = "{:.1f}".format(num(t["row"]))
+        out[p + "-g"], out[p + "-gt"] = "{:.0f}".format(t["g"]), "{:.0f}".format(t["gt"])
+        out[p + "-x"] = "{:.2f}×".format(t["x"])
+        out[p + "-err"] = (sci(t["err"]) if t["err"] > 0 else
+                           "0 (the estimate is π rounded to {})".format(t["prec"]))
         out[p + "-bind"] = "{:.0%}".format(t["g"] / t[lim]).replace("%", " %")
         out[p + "-bind-of"] = "{:.0f} of {:.0f}".format(t["g"], t[lim])
         out[p + "-other"] = "{:.0%}".format(t["g"] / t[other]).replace("%", " %")
-    # The marginal rate between table2.csv's two largest sizes.
-    sizes = sorted({int(r["n"]) for r in t2 if r["version"] == "single"})
-    if len(sizes) < 2:
-        raise MissingData("two sizes of single in table2.csv")
-    n1, n2 = sizes[-2], sizes[-1]
-    shares = []
-    for t, lim in ((f, "issue"), (d, "pipe")):
-        p = t["prec"][0]
-        a, c = kus(must(t2, "single", t["prec"], n1)), kus(must(t2, "single", t["prec"], n2))
+        a, c = num(t2["single", t["prec"], n1]), num(t2["single", t["prec"], n2])
         rate = (n2 - n1) / ((c - a) * 1e-6) / 1e9
-        fixed = c - (c - a) * n2 / (n2 - n1)
         measured = t["g"] / t[lim]
         shares.append(((rate / t[lim]) - measured) / (1 - measured) if measured < 1 else float("nan"))
         out[p + "-grow"] = "{:.1f}".format(c - a)
         out[p + "-rate"] = "{}·10¹² terms/s".format("{:.2f}".format(rate / 1e3))
         out[p + "-rate-pct"] = "{:.0%}".format(rate / t[lim]).replace("%", " %")
-        out[p + "-fixed"] = "{:.1f}".format(fixed)
+        out[p + "-fixed"] = "{:.1f}".format(c - (c - a) * n2 / (n2 - n1))
     out["sizes"] = "between {} and {}".format(p2(n1), p2(n2))
     out["per"] = p2(n2 - n1) + " terms"
-    out["gap-word"] = ("Most of the gap" if min(shares) > 0.5 else "Part of the gap" if min(shares) > 0.05 else
-                       "Little of the gap")
-    out["gap-share"] = "{:.0f} % (float) and {:.0f} % (double) of the distance from the measured rate to the limit".format(
-        100 * shares[0], 100 * shares[1])
+    out["gap-word"] = ("Most of the gap" if min(shares) > 0.5 else
+                       "Part of the gap" if min(shares) > 0.05 else "Little of the gap")
+    out["gap-share"] = ("{:.0f} % (float) and {:.0f} % (double) of the distance from the measured rate to "
+                        "the limit".format(100 * shares[0], 100 * shares[1]))
     return out
 
 
 def v_c1():
     """Conclusion 1: kernel 2 against the CPU, one thread and OpenMP (table1.csv, bench.csv)."""
-    t1, b = need(load("table1.csv"), "table1.csv"), need(load("bench.csv"), "bench.csv")
-    sizes = sorted({int(r["n"]) for r in t1})
-    k2 = {(p, n): must(t1, "2", p, n) for p in ("float", "double") for n in sizes}
-    cpu = {n: kus(must(t1, "cpu", "float", n)) for n in sizes}
-    omp = {(p, n): must(t1, "cpu_omp", p, n) for p in ("float", "double") for n in sizes}
-    one_kernel = [cpu[n] / kus(k2["float", n]) for n in sizes]
+    t1, b = by_key(need("table1.csv")), need("bench.csv")
+    sizes, nb = sizes_of(t1), int(b[0]["n"])
+    k2 = {(p, n): t1["2", p, n] for p in PRECISIONS for n in sizes}
+    omp = {(p, n): num(t1["cpu_omp", p, n]) for p in PRECISIONS for n in sizes}
+    cpu = {n: num(t1["cpu", "float", n]) for n in sizes}
     one_total = [cpu[n] / tus(k2["float", n]) for n in sizes]
-    nb = int(b[0]["n"])
-    b2f, b2d = must(b, "2", "float", nb), must(b, "2", "double", nb)
+    b2f, b2d = by_key(b)["2", "float", nb], by_key(b)["2", "double", nb]
     out = {
-        "one-kernel": span(one_kernel, ratio), "one-total": span(one_total, ratio),
+        "one-kernel": span([cpu[n] / num(k2["float", n]) for n in sizes], ratio),
+        "one-total": span(one_total, ratio),
         "range": "{} … {}".format(p64(sizes[0]), p64(sizes[-1])),
         "one-big": "{:.0f}× (kernel only) at {}".format(num(b2f, "speedup_vs_cpu"), p2(nb)),
-        "threads": str(int(float(omp["float", sizes[0]]["cpu_threads"] or 0))) or "K",
+        "threads": str(int(float(t1["cpu_omp", "float", sizes[0]]["cpu_threads"] or 0))) or "K",
         "omp-big": "{:.0f}× (float) and {:.0f}× (double) as fast as OpenMP at {}".format(
             num(b2f, "speedup_vs_cpu_omp"), num(b2d, "speedup_vs_cpu_omp"), p2(nb)),
     }
     parts, erratic = [], []
-    for p in ("float", "double"):
-        gain = {n: kus(omp[p, n]) / tus(k2[p, n]) for n in sizes}
-        slow = [n for n in sizes if gain[n] < 1]
-        fast = [n for n in sizes if gain[n] >= 1]
-        text = "in {}, ".format(p)
+    for p in PRECISIONS:
+        gain = {n: omp[p, n] / tus(k2[p, n]) for n in sizes}
+        slow, fast = [n for n in sizes if gain[n] < 1], [n for n in sizes if gain[n] >= 1]
+        faster = "faster at {} ({}×)".format("the other sizes" if slow else "every size",
+                                             span([gain[n] for n in fast], ratio))
         if slow:
-            text += "slower at {} ({}×".format(join_words(p64(n) for n in slow), span([gain[n] for n in slow], "{:.2f}"))
-            n0 = slow[0]
-            text += "; OpenMP {} us against kernel 2's {} us at {})".format(us(kus(omp[p, n0])), us(tus(k2[p, n0])), p64(n0))
-            text += ", faster at the other sizes ({}×)".format(span([gain[n] for n in fast], ratio)) if fast else ""
+            parts.append("in {}, slower at {} ({}×; OpenMP {} us against kernel 2's {} us at {}){}".format(
+                p, join_words(map(p64, slow)), span([gain[n] for n in slow], "{:.2f}"), us(omp[p, slow[0]]),
+                us(tus(k2[p, slow[0]])), p64(slow[0]), ", " + faster if fast else ""))
         else:
-            text += "faster at every size ({}×)".format(span([gain[n] for n in fast], ratio))
-        parts.append(text)
-        bumps = [n for i, n in enumerate(sizes[:-1]) if kus(omp[p, n]) > kus(omp[p, sizes[i + 1]])]
+            parts.append("in {}, {}".format(p, faster))
+        bumps = [n for n, m in zip(sizes, sizes[1:]) if omp[p, n] > omp[p, m]]
         if bumps:
-            erratic.append("{} {} us at {}".format(p, join_words(us(kus(omp[p, n])) for n in bumps),
-                                                  join_words(p64(n) for n in bumps)))
+            erratic.append("{} {} us at {}".format(p, join_words(us(omp[p, n]) for n in bumps),
+                                                  join_words(map(p64, bumps))))
     out["omp"] = "; ".join(parts)
     out["omp-erratic"] = (
-        " OpenMP's times in table1.csv are not monotonic in n ({}, each more than the next larger size took), "
-        "so the ratios at those sizes measure OpenMP's outliers rather than the GPU.".format("; ".join(erratic))
+        " OpenMP's times in table1.csv are not monotonic in n ({}, each more than the next larger size "
+        "took), so the ratios at those sizes measure OpenMP's outliers rather than the GPU.".format(
+            "; ".join(erratic))
         if erratic else "")
-    any_slow = any(kus(omp[p, n]) < tus(k2[p, n]) for p in ("float", "double") for n in sizes)
-    one = "holds against one CPU thread" if min(one_total) > 1 else "does not always hold even against one CPU thread"
-    out["verdict"] = one + (", not always against all cores" if any_slow else ", and against all cores at table 1's sizes")
+    any_slow = any(omp[p, n] < tus(k2[p, n]) for p in PRECISIONS for n in sizes)
+    out["verdict"] = ("holds against one CPU thread" if min(one_total) > 1 else
+                      "does not always hold even against one CPU thread") + (
+        ", not always against all cores" if any_slow else ", and against all cores at table 1's sizes")
     return out
 
 
 def v_c2():
     """Conclusion 2: kernel 2 flat, the CPU growing (table1.csv; the report's table 1)."""
-    t1 = need(load("table1.csv"), "table1.csv")
-    sizes = sorted({int(r["n"]) for r in t1})
-    k = [kus(must(t1, "2", "float", n)) for n in sizes]
-    t = [tus(must(t1, "2", "float", n)) for n in sizes]
-    c = [kus(must(t1, "cpu", "float", n)) for n in sizes]
+    t1 = by_key(need("table1.csv"))
+    sizes = sizes_of(t1)
+    k = [num(t1["2", "float", n]) for n in sizes]
+    t = [tus(t1["2", "float", n]) for n in sizes]
+    c = [num(t1["cpu", "float", n]) for n in sizes]
     rep = [REPORT["1"][n].get("2", NAN) for n in sorted(REPORT["1"])]
     flat, grows = max(k) / min(k) < 1.5, c[-1] / c[0] > 4
     return {
-        "verdict": "holds" if flat and grows else "does not hold" if not flat and not grows else "holds only in part",
+        "verdict": ("holds" if flat and grows else "does not hold" if not flat and not grows else
+                    "holds only in part"),
         "range": "{}×".format(sizes[-1] // sizes[0]),
         "k2-kernel": span(k, "{:.1f}"), "k2-total": span(t, "{:.1f}"),
         "flat": "i.e. launch and fixed costs" if flat else "not flat",
-        "cpu": "from {} to {} us ({:.1f}× for {}× the terms)".format(us(c[0]), us(c[-1]), c[-1] / c[0], sizes[-1] // sizes[0]),
-        "report": "went from {:.0f} to {:.0f} us ({:.1f}×) over the same range".format(rep[0], rep[-1], rep[-1] / rep[0]),
+        "cpu": "from {} to {} us ({:.1f}× for {}× the terms)".format(us(c[0]), us(c[-1]), c[-1] / c[0],
+                                                                    sizes[-1] // sizes[0]),
+        "report": "went from {:.0f} to {:.0f} us ({:.1f}×) over the same range".format(
+            rep[0], rep[-1], rep[-1] / rep[0]),
     }
 
 
 def v_c3():
     """Conclusion 3: kernel 1 against kernel 2 (table2.csv, table1.csv; the report's table 2)."""
-    t1, t2 = need(load("table1.csv"), "table1.csv"), need(load("table2.csv"), "table2.csv")
+    t1, t2 = by_key(need("table1.csv")), by_key(need("table2.csv"))
     rep = [REPORT["2"][n].get("1", NAN) / REPORT["2"][n].get("2", NAN) for n in sorted(REPORT["2"])]
 
-    def ratios(rows, p, key):
-        sizes = sorted({int(r["n"]) for r in rows})
-        return [key(must(rows, "1", p, n)) / key(must(rows, "2", p, n)) for n in sizes]
-    kf, kd = ratios(t2, "float", kus), ratios(t2, "double", kus)
+    def ratios(rows, p, key=num):
+        return [key(rows["1", p, n]) / key(rows["2", p, n]) for n in sizes_of(rows)]
+    kf, kd = ratios(t2, "float"), ratios(t2, "double")
     tot = ratios(t2, "float", tus) + ratios(t2, "double", tus)
     dev = max(abs(x - 1) for x in kf + kd)
-    lim = max(2, math.ceil(100 * dev))
     if all(x > 1.02 for x in kf + kd):
-        verdict = "holds at table 2's sizes"
-        same = "kernel 2 is faster by more than 2 % at every size"
+        verdict, same = "holds at table 2's sizes", "kernel 2 is faster by more than 2 % at every size"
     elif dev <= 0.02:
         verdict = "does not hold at table 2's sizes"
-        same = "within ±{} %, i.e. no measurable difference".format(lim)
+        same = "within ±{} %, i.e. no measurable difference".format(max(2, math.ceil(100 * dev)))
     else:
         verdict = "does not hold at every one of table 2's sizes"
         same = "kernel 2 is not faster at every size"
-    sizes1 = sorted({int(r["n"]) for r in t1})
-    blocks = [int(float(must(t1, "2", "float", n)["blocks"])) for n in sizes1]
-    r1f, r1d = ratios(t1, "float", kus), ratios(t1, "double", kus)
-    r1t = ratios(t1, "float", tus) + ratios(t1, "double", tus)
-    diff = [kus(must(t1, "1", p, n)) - kus(must(t1, "2", p, n)) for p in ("float", "double") for n in sizes1]
-    wins = {p: sum(x > 1 for x in r) for p, r in (("float", r1f), ("double", r1d))}
+    sizes1 = sizes_of(t1)
+    blocks = [int(float(t1["2", "float", n]["blocks"])) for n in sizes1]
+    r1f, r1d = ratios(t1, "float"), ratios(t1, "double")
+    diff = [num(t1["1", p, n]) - num(t1["2", p, n]) for p in PRECISIONS for n in sizes1]
     return {
         "verdict": verdict, "report": span(rep, "{:.3f}"),
         "float": span(kf, "{:.3f}"), "double": span(kd, "{:.3f}"), "total": span(tot, "{:.2f}"), "same": same,
-        "small": ("Kernel 2 is faster (kernel only) where the grid is small (table 1: {} blocks) at {} of {} sizes in "
-                  "float and {} of {} in double: kernel 1 / kernel 2 = {} in float, {} in double (kernel 1 − kernel 2: {} to {} us); "
-                  "with the copy and host sum the ratio is {}".format(
-                      span(blocks, str, " to "), wins["float"], len(sizes1), wins["double"], len(sizes1),
-                      span(r1f, "{:.2f}"), span(r1d, "{:.2f}"), "{:.2f}".format(min(diff)).replace("-", "−"), "{:.2f}".format(max(diff)),
-                      span(r1t, "{:.2f}"))),
+        "small": ("Kernel 2 is faster (kernel only) where the grid is small (table 1: {} blocks) at {} of {} "
+                  "sizes in float and {} of {} in double: kernel 1 / kernel 2 = {} in float, {} in double "
+                  "(kernel 1 − kernel 2: {} to {} us); with the copy and host sum the ratio is {}".format(
+                      span(blocks, str, " to "), sum(x > 1 for x in r1f), len(sizes1),
+                      sum(x > 1 for x in r1d), len(sizes1), span(r1f, "{:.2f}"), span(r1d, "{:.2f}"),
+                      "{:.2f}".format(min(diff)).replace("-", "−"), "{:.2f}".format(max(diff)),
+                      span(ratios(t1, "float", tus) + ratios(t1, "double", tus), "{:.2f}"))),
     }
 
 
 def v_c4():
     """Conclusion 4: the reduction against the term evaluation (bench.csv, table2.csv)."""
-    b, t2 = need(load("bench.csv"), "bench.csv"), need(load("table2.csv"), "table2.csv")
-    nb, n2 = int(b[0]["n"]), max(int(r["n"]) for r in t2)
-    red = max(abs(kus(must(b, "1", p, nb)) / kus(must(b, "2", p, nb)) - 1) for p in ("float", "double"))
-    out = {"n": p2(nb), "reduction": "{:.1f} %".format(100 * red)}
+    b, t2 = need("bench.csv"), by_key(need("table2.csv"))
+    nb, n2, at = int(b[0]["n"]), max(n for _, _, n in t2), by_key(b)
+    red = max(abs(num(at["1", p, nb]) / num(at["2", p, nb]) - 1) for p in PRECISIONS)
+    out = {"n": p2(nb), "reduction": "{:.1f} %".format(100 * red), "t2-n": p2(n2)}
     gains = []
-    for p in ("float", "double"):
-        a, s = kus(must(t2, "2", p, n2)), kus(must(t2, "single", p, n2))
-        ab, sb = kus(must(b, "2", p, nb)), kus(must(b, "single", p, nb))
+    for p in PRECISIONS:
+        a, s = num(t2["2", p, n2]), num(t2["single", p, n2])
         gains.append(a / s)
-        out[p[0] + "-t2"] = "{:.2f}× {}({} → {} us)".format(a / s, "faster " if p == "float" else "", us(a), us(s))
-        out[p[0] + "-bench"] = "{:.2f}×".format(ab / sb)
-    out["t2-n"] = p2(n2)
+        out[p[0] + "-t2"] = "{:.2f}× {}({} → {} us)".format(a / s, "faster " if p == "float" else "",
+                                                            us(a), us(s))
+        out[p[0] + "-bench"] = "{:.2f}×".format(num(at["2", p, nb]) / num(at["single", p, nb]))
     out["verdict"] = ("the reduction is not where the time goes here" if red < 0.1 and min(gains) > 2 else
                       "the reduction matters less than the term evaluation here" if min(gains) > 1 + red else
                       "the reduction matters here")
@@ -622,24 +580,21 @@ def v_c4():
 
 def v_c5():
     """Conclusion 5: the report's formula (table1.csv + error.csv) and the GPU errors at bench.csv's size."""
-    rows = need(load("table1.csv"), "table1.csv") + need(load("error.csv"), "error.csv")
-    b = need(load("bench.csv"), "bench.csv")
+    rows, b = need("table1.csv", "error.csv"), need("bench.csv")
     rep = {int(r["n"]): r for r in rows if r["version"] == "cpu_report"}
-    fixf = {int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == "float"}
-    fixd = {int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == "double"}
+    fixf, fixd = ({int(r["n"]): r for r in rows if r["version"] == "cpu" and r["precision"] == p}
+                  for p in PRECISIONS)
     ns = sorted(n for n in rep if n in fixf and n in fixd)
-    if not ns:
-        raise MissingData("cpu_report rows")
-    close = [n for n in ns if abs(num(rep[n], "abs_error") / (2.0 / n) - 1) <= 0.1]
+    e = lambda r: num(r, "abs_error")  # noqa: E731
+    close = [n for n in ns if abs(e(rep[n]) / (2.0 / n) - 1) <= 0.1]
     if not close:
-        raise MissingData("a size where the report's error is 2h")
+        raise KeyError("a size where the report's error is 2h")
     # The longest run of consecutive sizes within 10 % of 2h.
     best, cur = [], []
     for n in ns:
         cur = cur + [n] if n in close else []
         best = cur if len(cur) > len(best) else best
     a, z = best[0], best[-1]
-    e = lambda r: num(r, "abs_error")  # noqa: E731
     out = {
         "range": "from {:,} to {:,} iterations ({} against {} … {} against {})".format(
             a, z, sci(e(rep[a]), 3), sci(2.0 / a, 3), sci(e(rep[z]), 3), sci(2.0 / z, 3)),
@@ -649,24 +604,17 @@ def v_c5():
     big = 2 ** 20 if 2 ** 20 in rep and 2 ** 20 in fixf else ns[-1]
     out["acc"] = "{} at {}".format(" and ".join(sorted({sci(e(rep[big])), sci(e(fixf[big]))})), p2(big))
     stall = [n for n in ns if e(rep[n]) > 0.1 and n > z]
-    if stall:
-        out["stall"] = "from {} the sum stalls (estimates {}; error {:.2f} at {})".format(
-            p2(stall[0]), ", ".join(rep[n]["estimate"] for n in stall), e(rep[ns[-1]]), p2(ns[-1]))
-    else:
-        out["stall"] = "the sum never stalls in these sizes"
-    nb = int(b[0]["n"])
-    out["n"] = p2(nb)
-
-    gpus = [v for v in dict.fromkeys(r["version"] for r in b if gpu(r))]
-
-    def errs(p):
+    out["stall"] = ("from {} the sum stalls (estimates {}; error {:.2f} at {})".format(
+        p2(stall[0]), ", ".join(rep[n]["estimate"] for n in stall), e(rep[ns[-1]]), p2(ns[-1])) if stall else
+        "the sum never stalls in these sizes")
+    at, nb = by_key(b), int(b[0]["n"])
+    for p in PRECISIONS:
         groups = {}
-        for v in gpus:
-            r = pick(b, v, p, nb)
-            if r is not None:
-                groups.setdefault(sci(e(r)), []).append(NAME.get(v, "`{}`".format(v)))
-        return ", ".join("{} ({})".format(x, join_words(names)) for x, names in groups.items())
-    out["gpu-float"], out["gpu-double"] = errs("float"), errs("double")
+        for v in dict.fromkeys(r["version"] for r in b if gpu(r)):
+            if (v, p, nb) in at:
+                groups.setdefault(sci(e(at[v, p, nb])), []).append(NAME.get(v, "`{}`".format(v)))
+        out["gpu-" + p] = ", ".join("{} ({})".format(x, join_words(names)) for x, names in groups.items())
+    out["n"] = p2(nb)
     return out
 
 
@@ -744,13 +692,11 @@ PROSE = {
 }
 
 
+
 def device_of_run():
     """The GPU of the committed run, from bench.csv's device column (else table1.csv's)."""
-    for name in ("bench.csv", "table1.csv", "table2.csv"):
-        rows = load(name)
-        if rows and rows[0].get("device"):
-            return rows[0]["device"]
-    return None
+    return next((CSV[name][0]["device"] for name in ("bench.csv", "table1.csv", "table2.csv")
+                 if CSV[name] and CSV[name][0].get("device")), None)
 
 
 def limits_intro(device):
@@ -759,58 +705,37 @@ def limits_intro(device):
     figures = ("{} SMs at {:.2f} GHz boost; per SM and clock 4 warp instructions issued ({} lanes), "
                "128 FP32 lanes, 64 FP64 lanes, 16 MUFU lanes").format(H100["sms"], H100["ghz"], ISSUE_LANES)
     if device is not None and not math.isnan(limit_terms_per_s("float", "pipe", device)):
-        return wrap("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from these "
-                    "figures and the SASS counts above, not measured):".format(device, figures))
-    return wrap("The limits below are computed from the datasheet of the GPU of the committed run ({}) and the "
-                "SASS counts above; they do not apply to {}, whose limit columns below are therefore left at "
-                "nan:".format(figures, device or "this run's GPU"))
-
-
-def prose_values(prof):
-    """Every value of PROSE: the counters' and, by prefix, each v_ function's (placeholders for a
-    group whose CSVs are missing)."""
-    values = profile_values(prof)
-    slots = set(re.findall(r"«([\w.-]+)»", "\n".join(p for ps in PROSE.values() for p in ps)))
-    for prefix, fn in (("intro-", v_intro), ("bound-", v_bounds), ("tg-", v_targets), ("c1-", v_c1),
-                       ("c2-", v_c2), ("c3-", v_c3), ("c4-", v_c4), ("c5-", v_c5)):
-        names = sorted(n for n in slots if n.startswith(prefix))
-        try:
-            got = {prefix + k: v for k, v in fn().items()}
-        except MissingData:
-            got = {name: RUN_PLACEHOLDER for name in names}
-        for name in names:
-            if name not in got:
-                sys.exit("tables.py: no value for README marker '{}'".format(name))
-            values[name] = str(got[name])
-    return values
-
-
-def sample_output():
-    path = os.path.join(RESULTS, "sample_output.txt")
-    if not os.path.exists(path):
-        return "_(run make report-run: it writes results/sample_output.txt, shown here)_"
-    with open(path) as f:
-        text = f.read().rstrip("\n")
-    return "```text\n$ bin/pi 1048576 64 --precision=float --repeat=10 --warmup=2 --cpu-repeat=3\n" + text + "\n```"
+        return wrap("{} (datasheet figures, not measured): {}. Limits in terms per second (computed from "
+                    "these figures and the SASS counts above, not measured):".format(device, figures))
+    return wrap("The limits below are computed from the datasheet of the GPU of the committed run ({}) and "
+                "the SASS counts above; they do not apply to {}, whose limit columns below are therefore "
+                "left at nan:".format(figures, device or "this run's GPU"))
 
 
 def main():
     readme = Readme(README)
-    prof = load_profile(load("profile.csv"))
-    readme.tables(tables(prof, load("error.csv")), RESULTS)
+    prof = load_profile(CSV["profile.csv"])
+    readme.tables(tables(prof), RESULTS)
     readme.block("report-formula", report_formula())
-    readme.block("sample-output", sample_output())
+    readme.block("sample-output", text_block(
+        os.path.join(RESULTS, "sample_output.txt"),
+        "$ bin/pi 1048576 64 --precision=float --repeat=10 --warmup=2 --cpu-repeat=3",
+        "_(run make report-run: it writes results/sample_output.txt, shown here)_"))
     readme.block("profile-figure", "![pipe utilisation](figures/pipe_utilisation.png)" if prof is not None
                  else "_(run make profile: figures/pipe_utilisation.png is drawn from results/profile.csv)_")
     readme.block("profile-compare", profile_compare(prof))
-    values = prose_values(prof)
     device = device_of_run()
+    groups = [("intro-", v_intro), ("bound-", v_bounds), ("tg-", v_targets), ("c1-", v_c1), ("c2-", v_c2),
+              ("c3-", v_c3), ("c4-", v_c4), ("c5-", v_c5)]
+    templates = [p for ps in PROSE.values() for p in ps]
+    values = slot_values(templates, groups, RUN_PLACEHOLDER)
+    values.update(slot_values(templates, prof_groups(prof), PROFILE_PLACEHOLDER))
     values["device"] = device or RUN_PLACEHOLDER
     sub = lambda text: fill(text, values, r"«([\w.-]+)»")  # noqa: E731
     for name, paragraphs in PROSE.items():
         readme.block(name, numbered(map(sub, paragraphs), sub(
-            "All ratios below come from one run on «device» (results/*.csv); table 1's sizes are in table1.csv, "
-            "table 2's in table2.csv, 2^30 in bench.csv.")) if name == "conclusions" else
+            "All ratios below come from one run on «device» (results/*.csv); table 1's sizes are in "
+            "table1.csv, table 2's in table2.csv, 2^30 in bench.csv.")) if name == "conclusions" else
             "\n\n".join(wrap(sub(p)) for p in paragraphs))
     readme.block("limits-intro", limits_intro(device))
     readme.save()

@@ -342,3 +342,64 @@ def joined_values(values, spec="{}", sep=" / ", none=""):
     """The values formatted by spec (a format or a function) and joined; `none` for a None."""
     show = spec if callable(spec) else spec.format
     return sep.join(none if v is None else show(v) for v in values)
+
+
+# ---- added for pi/tables.py: row lookups, pivots, text blocks, ncu kernels, prose slots ------
+
+def first_by(rows, key):
+    """{key(row): the first row with that key}, e.g. key (version, precision, n); {} for None."""
+    out = {}
+    for row in rows or []:
+        out.setdefault(key(row), row)
+    return out
+
+
+def pivot(rows, key="n", by=("version", "precision"), cast=int):
+    """One row per value of `key` (cast, ascending): {key: value, (row[b] for b in by): the first
+    such CSV row}; the rows= of a Table with a column per version."""
+    out = {}
+    for row in rows:
+        k = cast(row[key])
+        out.setdefault(k, {key: k}).setdefault(tuple(row[b] for b in by), row)
+    return [out[k] for k in sorted(out)]
+
+
+def text_block(path, head, missing):
+    """The text file at path as a ```text block under the line `head` (the command that wrote it);
+    `missing` where there is no such file."""
+    if not os.path.exists(path):
+        return missing
+    with open(path) as f:
+        return "```text\n" + head + "\n" + f.read().rstrip("\n") + "\n```"
+
+
+def ncu_kernels(rows, key=lambda r: r["version"]):
+    """Tidy Nsight Compute rows (ncu_tidy.py) as {key(row): {kernel: counters}}, in the CSV's order;
+    a kernel's counters are its first row's columns (n, device, ...) and every metric's value in its
+    base unit (in_base_unit)."""
+    out = {}
+    for r in rows:
+        kernel = out.setdefault(key(r), {}).setdefault(r["kernel"], {
+            c: v for c, v in r.items() if c not in ("metric", "unit", "value")})
+        kernel[r["metric"]] = in_base_unit(float(r["value"]), r["unit"])
+    return out
+
+
+def slot_values(templates, groups, placeholder, pattern=r"«([\w.-]+)»"):
+    """The values of the «slots» of prose templates, group by group: groups are (prefix, fn), fn()
+    giving {slot name less the prefix: value}, or raising LookupError where a CSV or a row it needs
+    is missing (every slot of that prefix then reads `placeholder`). A slot left without a value
+    is an error."""
+    slots = set(re.findall(pattern, "\n".join(templates)))
+    values = {}
+    for prefix, fn in groups:
+        names = sorted(n for n in slots if n.startswith(prefix))
+        try:
+            got = {prefix + k: v for k, v in fn().items()}
+        except LookupError:
+            got = dict.fromkeys(names, placeholder)
+        for name in names:
+            if name not in got:
+                sys.exit(f"tables.py: no value for README marker '{name}'")
+            values[name] = str(got[name])
+    return values
