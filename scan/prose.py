@@ -86,13 +86,13 @@ H200 at 2²⁸ ints, and ≥ 1.10× `cub::DeviceScan` at 20,000,000 and 2²⁸ o
 {mc_h100_verdict}.
 H200:
 {mc_h200_verdict}.**
-The committed kernel moves {mc_h100_pct_2p28} % of the copy's bandwidth at 2²⁸
+The committed kernel moves {mc_h100_committed_pct_2p28} % of the copy's bandwidth at 2²⁸
 on the H100 (CUB: {mc_h100_cubpct_2p28} %) and
-{mc_h200_pct_2p28} % on the H200 (CUB:
+{mc_h200_committed_pct_2p28} % on the H200 (CUB:
 {mc_h200_cubpct_2p28} %), at
-{mc_h100_cub_20m}× / {mc_h100_cub_2p28}×
-CUB on the H100 (20M / 2²⁸) and {mc_h200_cub_20m}× /
-{mc_h200_cub_2p28}× on the H200. The copy itself (`cudaMemcpy`, bytes read +
+{mc_h100_committed_cub_20m}× / {mc_h100_committed_cub_2p28}×
+CUB on the H100 (20M / 2²⁸) and {mc_h200_committed_cub_20m}× /
+{mc_h200_committed_cub_2p28}× on the H200. The copy itself (`cudaMemcpy`, bytes read +
 written) ran at {mc_h100_copy_2p28} GB/s on the H100 and
 {mc_h200_copy_2p28} GB/s on the H200 at 2²⁸. (The results summary and
 `results/table1_1.csv` divide by each run's own copy measurement, 256 MiB copies at
