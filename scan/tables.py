@@ -53,7 +53,8 @@ def order_key(row):
 
 
 def rows_of(rows, version, n, mode=None):
-    return [r for r in rows if r["version"] == version and int(r["n"]) == n and (mode is None or r["mode"] == mode)]
+    return [r for r in rows if r["version"] == version and int(r["n"]) == n
+            and (mode is None or r["mode"] == mode)]
 
 
 def the(rows, version, n, mode="inclusive"):
@@ -85,8 +86,9 @@ def device_of(*tables):
 
 def device_text(rows):
     r = rows[0]
-    return ("Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy {:.0f} GB/s."
-            .format(r["device"], r["compute_capability"], r["driver"], r["runtime"], num(r, "copy_bw_GBps")))
+    return ("Measured on {} (compute capability {}, driver {}, runtime {}); device-to-device copy "
+            "{:.0f} GB/s.".format(r["device"], r["compute_capability"], r["driver"], r["runtime"],
+                                  num(r, "copy_bw_GBps")))
 
 
 # --- Tables --------------------------------------------------------------------------------
@@ -105,7 +107,8 @@ def occupancy_rows(rows):
     out = [dict({c: r["k%d_%s" % (k, c)] for c in keys}, version=r["version"], n=r["n"],
                 kernel="k%d %s" % (k, r["k%d_name" % k]))
            for r in rows if r["mode"] == "inclusive" and r["validated"] == "1"
-           and int(r["n"]) in OCCUPANCY_SIZES.get(r["version"], (N20M,)) for k in (1, 2, 3) if r.get("k%d_name" % k)]
+           and int(r["n"]) in OCCUPANCY_SIZES.get(r["version"], (N20M,))
+           for k in (1, 2, 3) if r.get("k%d_name" % k)]
     return sorted(out, key=lambda o: (ORDER.index(o["version"]), int(o["n"]), o["kernel"]))
 
 
@@ -114,7 +117,8 @@ def target_ratios(rows, sweep):
     out = {}
     for n in TARGET_SIZES:
         for mode in ("inclusive", "exclusive"):
-            sel = {r["version"]: r for r in list(sweep or []) + list(rows) if int(r["n"]) == n and r["mode"] == mode}
+            sel = {r["version"]: r for r in list(sweep or []) + list(rows)
+                   if int(r["n"]) == n and r["mode"] == mode}
             if "lookback" in sel and "cub" in sel:
                 out[(n, mode)] = (num(sel["cub"], "kernel_ms") / num(sel["lookback"], "kernel_ms"),
                                   sel["lookback"], sel["cub"])
@@ -131,7 +135,8 @@ def target_rows(rows, sweep):
 
 def mse_rows(rows):
     out = []
-    for version, launch in (("hs_inplace_racy", "<<<1, 32>>>"), ("hs_multiblock_racy", "<<<ceil(n/1024), 1024>>>")):
+    for version, launch in (("hs_inplace_racy", "<<<1, 32>>>"),
+                            ("hs_multiblock_racy", "<<<ceil(n/1024), 1024>>>")):
         sel = sorted((r for r in rows if r["version"] == version), key=lambda r: int(r["n"]))
         if not sel:
             continue
@@ -142,7 +147,7 @@ def mse_rows(rows):
             "runs": sel[0]["runs"], "exact": int(wrong[0]["n"]) - 1 if wrong else int(sel[-1]["n"]),
             "wrong": "{} of {}".format(len(wrong), len(sel)),
             "wrong1024": "{} of {}".format(sum(1 for r in in_1024 if int(r["wrong_runs"]) > 0), len(in_1024)),
-            "always": "{} of {}".format(sum(1 for r in sel if int(r["wrong_runs"]) == int(r["runs"])), len(sel)),
+            "always": "{} of {}".format(sum(r["wrong_runs"] == r["runs"] for r in sel), len(sel)),
             "maxmse": max(num(r, "mse_max") for r in sel),
             "n33": next(("{:.0f}".format(num(r, "sse")) for r in sel if int(r["n"]) == 33), "")})
     return out
@@ -154,8 +159,10 @@ def sweep_rows(rows):
         sel = {r["version"]: r for r in rows if int(r["n"]) == n and r["mode"] == "inclusive"}
         if sel:
             any_row, lb = next(iter(sel.values())), sel.get("lookback")
-            extra = {"lbtotal": lb["total_ms"], "cpu_vs_lb": num(any_row, "cpu_ms") / num(lb, "kernel_ms")} if lb else {}
-            out.append(dict({v: r["kernel_ms"] for v, r in sel.items()}, n=pow2(n), cpu=any_row["cpu_ms"], **extra))
+            row = dict({v: r["kernel_ms"] for v, r in sel.items()}, n=pow2(n), cpu=any_row["cpu_ms"])
+            if lb:
+                row.update(lbtotal=lb["total_ms"], cpu_vs_lb=num(any_row, "cpu_ms") / num(lb, "kernel_ms"))
+            out.append(row)
     return out
 
 
@@ -190,7 +197,8 @@ def sm_activity_rows(rows):
         ran = [float(r["active_pct"]) for r in rs if int(r["sm_blocks"]) > 0]
         pct = [float(r["active_pct"]) for r in rs]
         out.append({"n": f"{n:,}", "blocks": rs[0]["blocks"], "ran": f"{len(ran)} of {len(rs)}",
-                    "two": sum(1 for r in rs if int(r["sm_blocks"]) >= 2), "span": float(rs[0]["span_ns"]) / 1e3,
+                    "two": sum(1 for r in rs if int(r["sm_blocks"]) >= 2),
+                    "span": float(rs[0]["span_ns"]) / 1e3,
                     "least": min(ran) if ran else "", "mean": sum(pct) / len(pct), "most": max(pct)})
     return out
 
@@ -201,20 +209,23 @@ def as_printed_rows(rows):
         share = ratio(r.get("serial_ms"), r.get("kernel_ms"))
         out.append({"n": "{:,}".format(int(r["n"])), "blocks": r["blocks"], "ms": num(r, "kernel_ms"),
                     "serial": r.get("serial_ms") or "?", "share": "?" if share is None else share,
-                    "wrong": "%s of %s" % (r["wrong_runs"], r["runs"]), "first": r.get("first_mismatch") or ""})
+                    "wrong": "%s of %s" % (r["wrong_runs"], r["runs"]),
+                    "first": r.get("first_mismatch") or ""})
     return out
 
 
 def specs(table, sweep, per_thread):
     """Every table of the README that is one CSV's rows, as a Table."""
     sm_headings = ["n", "blocks", "SMs that ran a block", "SMs with 2+ blocks", "span (us)",
-                   "active, least busy SM that ran (%)", "active, mean over all SMs (%)", "active, busiest SM (%)"]
+                   "active, least busy SM that ran (%)", "active, mean over all SMs (%)",
+                   "active, busiest SM (%)"]
     ap_headings = ["n", "blocks", "time (ms)", "thread 0's serial scan (ms)", "its share of the time",
                    "runs wrong", "first wrong element"]
     versions = list(dict.fromkeys(r["version"] for r in per_thread or []))
     return [
         Table("table1_1", "table1_1.csv", [
-            (lambda r: REPORT_SIZES[int(r["n"])], "size"), "n", ("mode", "scan"), "version", (error_text, "error"),
+            (lambda r: REPORT_SIZES[int(r["n"])], "size"), "n", ("mode", "scan"), "version",
+            (error_text, "error"),
             (lambda r: "({}, {})".format(r["blocks"], r["threads"]) if r["blocks"] else "(CUB's choice)",
              "(grid, block)"),
             ("kernel_ms", "time (ms)", MS), ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"),
@@ -225,17 +236,22 @@ def specs(table, sweep, per_thread):
         Table("occupancy", "table1_1.csv", [
             "version", "n", "kernel", "grid", "block", ("regs", "registers/thread"),
             ("smem_bytes", "shared bytes/block"), ("blocks_per_sm", "blocks/SM"),
-            ("occupancy", "theoretical occupancy", "{:.0%}"), ("waves", "waves", "{:.2f}")], rows=occupancy_rows),
+            ("occupancy", "theoretical occupancy", "{:.0%}"), ("waves", "waves", "{:.2f}")],
+            rows=occupancy_rows),
         Table("target", "table1_1.csv", [
             "n", ("mode", "scan"), ("cub", "cub (ms)", MS), ("lb", "lookback (ms)", MS),
             ("ratio", "lookback speed / cub", "{:.3f}"), ("lbbw", "lookback GB/s", "{:.0f}"),
-            ("pct", "lookback % of copy", "{:.1f}"), ("cubbw", "cub GB/s", "{:.0f}"), ("met", ">= 0.9 x cub?")],
+            ("pct", "lookback % of copy", "{:.1f}"), ("cubbw", "cub GB/s", "{:.0f}"),
+            ("met", ">= 0.9 x cub?")],
             rows=lambda rows: target_rows(rows, sweep)),
         Table("bytes", "table1_1.csv", [
-            "n", "version", (lambda r: num(r, "model_bytes") / int(r["n"]), "bytes moved per element (model)", "{:.2f}"),
+            "n", "version",
+            (lambda r: num(r, "model_bytes") / int(r["n"]), "bytes moved per element (model)", "{:.2f}"),
             ("kernel_ms", "time (ms)", MS), ("model_GBps", "GB/s of those bytes", "{:.0f}"),
-            ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"), ("speedup_vs_baseline", "speed vs cub", "{:.2f}")],
-            where=lambda r: int(r["n"]) in TARGET_SIZES and r["mode"] == "inclusive" and r["validated"] == "1",
+            ("bandwidth_GBps", "GB/s (8 B/elem)", "{:.0f}"),
+            ("speedup_vs_baseline", "speed vs cub", "{:.2f}")],
+            where=lambda r: (int(r["n"]) in TARGET_SIZES and r["mode"] == "inclusive"
+                             and r["validated"] == "1"),
             order=lambda r: (int(r["n"]) != N20M, order_key(r))),
         Table("work", "table1_1.csv", [
             "n", "version", ("additions", "additions", "{:.4g}"), ("pe", "per element", "{:.2f}"),
@@ -244,7 +260,8 @@ def specs(table, sweep, per_thread):
                 ["n", "version", "additions", "per element", "report's count", "report's count per element"],
                 PLACEHOLDER)),
         Table("mse", "mse.csv", [
-            "version", "launch", ("sizes", "n"), ("runs", "runs per n"), ("exact", "exact on every run up to n ="),
+            "version", "launch", ("sizes", "n"), ("runs", "runs per n"),
+            ("exact", "exact on every run up to n ="),
             ("wrong", "sizes with a wrong run"), ("wrong1024", "... among n <= 1024"),
             ("always", "sizes wrong on every run"), ("maxmse", "largest MSE", "{:.3g}"),
             ("n33", "sum of squared errors at n = 33")], rows=mse_rows, head=device_text),
@@ -265,8 +282,8 @@ def specs(table, sweep, per_thread):
         Table("as_printed", "as_printed.csv", list(zip(
             ["n", "blocks", "ms", "serial", "share", "wrong", "first"], ap_headings,
             ["{}", "{}", MS, MS, "{:.0%}", "{}", "{}"])), rows=as_printed_rows,
-            head=lambda rows: ("On %s, %s elements per thread, %s threads per block (the serial part is thread 0's "
-                               "own clock, `%%globaltimer`, of the last timed run):"
+            head=lambda rows: ("On %s, %s elements per thread, %s threads per block (the serial part is "
+                               "thread 0's own clock, `%%globaltimer`, of the last timed run):"
                                % (rows[0]["device"], rows[0]["per_thread"], rows[0]["threads"])),
             missing=placeholder_table(ap_headings, NOT_RUN))]
 
@@ -299,7 +316,8 @@ def table_prose(t, sweep):
     v = {"t_lb_regs": lb["k1_regs"], "t_lb_bps": lb["k1_blocks_per_sm"],
          "t_lb_occ": "{:.0%}".format(num(lb, "k1_occupancy")),
          "t_lb_smem_kib": "{:.0f}".format(num(lb, "k1_smem_bytes") / 1024),
-         "t_lb_total_20m": "{:.1f}".format(num(lb, "total_ms")), "t_cpu_20m": "{:.1f}".format(num(lb, "cpu_ms"))}
+         "t_lb_total_20m": "{:.1f}".format(num(lb, "total_ms")),
+         "t_cpu_20m": "{:.1f}".format(num(lb, "cpu_ms"))}
     # Bytes and bandwidths (both scans), at 20,000,000 and 2²⁸.
     factors = []
     for n, tag in TARGET_SIZES.items():
@@ -355,18 +373,19 @@ def table_prose(t, sweep):
     v["t_occ_except"] = (", except for " + " and ".join(under)) if under else ""
     bk = [the(t, "brent_kung", n) for n in REPORT_SIZES]
     main_waves = [num(r, "k%d_waves" % k) for r in bk for k in (1, 3)]
-    k2_waves = max(num(r, "k2_waves") for r in bk)
+    k2_waves, k2_grids = max(num(r, "k2_waves") for r in bk), [int(r["k2_grid"]) for r in bk]
     mp = [the(t, "map", n) for n in REPORT_SIZES]
     map_k2 = [num(r, "k2_waves") for r in mp]
     v.update({
         "t_bk_waves_lo": "{:.1f}".format(min(main_waves)), "t_bk_waves_hi": "{:.0f}".format(max(main_waves)),
         "t_bk_waves_2p28": "{:.0f}".format(num(the(t, "brent_kung", N28), "k1_waves")),
-        "t_bk_k2_blocks": "%s to %s" % (min(int(r["k2_grid"]) for r in bk), max(int(r["k2_grid"]) for r in bk)),
+        "t_bk_k2_blocks": "%d to %d" % (min(k2_grids), max(k2_grids)),
         "t_bk_k2_wave": "a fraction of one wave" if k2_waves < 1 else "up to %.2f waves" % k2_waves,
         "t_map_waves_5": "{:.2f}".format(num(mp[0], "k1_waves")),
         "t_map_waves_50": "{:.1f}".format(num(mp[1], "k1_waves")),
         "t_map_waves_80": "{:.1f}".format(num(mp[2], "k1_waves")),
-        "t_map_blocks_5": mp[0]["k1_grid"], "t_map_slots": "{:.0f}".format(num(mp[0], "k1_grid") / num(mp[0], "k1_waves")),
+        "t_map_blocks_5": mp[0]["k1_grid"],
+        "t_map_slots": "{:.0f}".format(num(mp[0], "k1_grid") / num(mp[0], "k1_waves")),
         "t_map_k2_blocks": ", ".join(r["k2_grid"] for r in mp),
         "t_map_k2_waves": "{:.2f} to {:.2f}".format(min(map_k2), max(map_k2)),
         "t_map_idle": ("at 5 MB the grid does leave SMs idle" if num(mp[0], "k1_waves") < 1
@@ -390,13 +409,15 @@ def sweep_prose(sw, t):
     sizes = sorted({int(r["n"]) for r in sw})
     lead = {n: num(the(sw, "cub", n), "kernel_ms") / num(the(sw, "lookback", n), "kernel_ms") for n in sizes}
     behind = [n for n in sizes if lead[n] < 1]
-    v["sw_lb_ahead"] = ("behind CUB at %s" % ", ".join(pow2(n, True) for n in behind) if behind else
-                        "ahead of CUB at every size from %s to %s" % (pow2(sizes[0], True), pow2(sizes[-1], True)))
+    v["sw_lb_ahead"] = ("behind CUB at %s" % ", ".join(pow2(n, True) for n in behind) if behind
+                        else "ahead of CUB at every size from %s to %s" % (pow2(sizes[0], True),
+                                                                          pow2(sizes[-1], True)))
     least = min(sizes, key=lambda n: lead[n])
     v["sw_lb_least"] = "{:.2f}× at {}".format(lead[least], pow2(least, True))
     v["sw_lb_small"] = span([lead[n] for n in sizes if n < 1 << 22], "{:.2f}")
     # Brent–Kung against the serial CPU (kernel time), the crossover.
-    bkx = {n: num(the(sw, "brent_kung", n), "cpu_ms") / num(the(sw, "brent_kung", n), "kernel_ms") for n in sizes}
+    bkx = {n: num(the(sw, "brent_kung", n), "cpu_ms") / num(the(sw, "brent_kung", n), "kernel_ms")
+           for n in sizes}
     faster_from = next(n for i, n in enumerate(sizes) if all(bkx[m] > 1 for m in sizes[i:]))
     slow = [n for n in sizes if n < faster_from]
     if slow and all(bkx[n] < 1 for n in slow):
@@ -407,12 +428,14 @@ def sweep_prose(sw, t):
     v["sw_bk_cpu_2p28"] = "{:.0f}".format(bkx[N28])
     if t:
         cpu_t, cpu_s = num(the(t, "brent_kung", N28), "cpu_ms"), num(the(sw, "brent_kung", N28), "cpu_ms")
-        v["tsw_cpu_cmp"] = "%s (%.0f ms against %.0f)" % ("slower" if cpu_s > cpu_t else "faster", cpu_s, cpu_t)
+        v["tsw_cpu_cmp"] = "%s (%.0f ms against %.0f)" % ("slower" if cpu_s > cpu_t else "faster",
+                                                          cpu_s, cpu_t)
         # Counting the copies: does any validated GPU version beat the serial CPU at any size?
         beats = sorted({int(r["n"]) for r in list(sw) + list(t)
                         if r["validated"] == "1" and num(r, "total_ms") < num(r, "cpu_ms")})
-        v["tsw_copies"] = ("a GPU version beats the serial CPU only at n = " + ", ".join(pow2(n, True) for n in beats)
-                           if beats else "no GPU version beats the serial CPU at any size")
+        v["tsw_copies"] = ("a GPU version beats the serial CPU only at n = "
+                           + ", ".join(pow2(n, True) for n in beats) if beats
+                           else "no GPU version beats the serial CPU at any size")
     return v
 
 
@@ -425,16 +448,18 @@ def mse_prose(m):
     v["mse_ip_exact_to"] = str(first - 1 if wrong else int(ip[-1]["n"]))
     beyond = [r for r in ip if first and int(r["n"]) >= first]
     if beyond and all(r["wrong_runs"] == r["runs"] for r in beyond):
-        v["mse_ip_beyond"] = "wrong on all %s runs for every n from %d to %s" % (beyond[0]["runs"], first, ip[-1]["n"])
+        v["mse_ip_beyond"] = "wrong on all %s runs for every n from %d to %s" % (beyond[0]["runs"], first,
+                                                                                 ip[-1]["n"])
     else:
         v["mse_ip_beyond"] = "wrong on some run for %d of the sizes from %s to %s" % (
             len([r for r in beyond if int(r["wrong_runs"]) > 0]), first, ip[-1]["n"])
     r33 = next(r for r in ip if int(r["n"]) == 33)
     v.update({
         "mse_ip_wrong_count": str(len(wrong)), "mse_ip_sse33": "{:.0f}".format(num(r33, "sse")),
-        "mse_ip_sse33_vs_report": "the report's number" if num(r33, "sse") == 278784 else "not the report's 278784",
-        "mse_ip_33_every": ("on every run" if r33["wrong_runs"] == r33["runs"] and num(r33, "mse") == num(r33, "mse_max")
-                            else "on some runs"),
+        "mse_ip_sse33_vs_report": ("the report's number" if num(r33, "sse") == 278784
+                                   else "not the report's 278784"),
+        "mse_ip_33_every": ("on every run" if r33["wrong_runs"] == r33["runs"]
+                            and num(r33, "mse") == num(r33, "mse_max") else "on some runs"),
         "mse_ip_mse33": "{:.0f}".format(num(r33, "mse")),
         "mse_ip_verdict": ("holds, but not for the report's reason"
                            if v["mse_ip_exact_to"] == "32" and "every n" in v["mse_ip_beyond"]
@@ -460,7 +485,8 @@ def mse_prose(m):
                                                          / sum(int(r["runs"]) for r in sel))
     big = [r for r in mb if int(r["n"]) > 1024]
     if big and all(r["wrong_runs"] == r["runs"] for r in big):
-        v["mse_mb_big"] = "every n from %s to %s wrong on all %s runs" % (big[0]["n"], big[-1]["n"], big[0]["runs"])
+        v["mse_mb_big"] = "every n from %s to %s wrong on all %s runs" % (big[0]["n"], big[-1]["n"],
+                                                                          big[0]["runs"])
     else:
         v["mse_mb_big"] = "%d of the sizes from %s to %s wrong on every run" % (
             sum(1 for r in big if r["wrong_runs"] == r["runs"]), big[0]["n"], big[-1]["n"])
@@ -509,11 +535,14 @@ STALL_METRIC = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
 STALL_TOTAL = "smsp__average_warp_latency_per_inst_issued.ratio"
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-STALLS = ("long_scoreboard barrier short_scoreboard wait mio_throttle lg_throttle math_pipe_throttle not_selected "
-          "selected no_instruction dispatch_stall membar drain sleeping branch_resolving tex_throttle imc_miss").split()
-LIMITS = (("blocks", "block slots"), ("registers", "registers"), ("shared_mem", "shared memory"), ("warps", "warps"))
+STALLS = ("long_scoreboard barrier short_scoreboard wait mio_throttle lg_throttle math_pipe_throttle "
+          "not_selected selected no_instruction dispatch_stall membar drain sleeping branch_resolving "
+          "tex_throttle imc_miss").split()
+LIMITS = (("blocks", "block slots"), ("registers", "registers"), ("shared_mem", "shared memory"),
+          ("warps", "warps"))
 # Counters shown as they are: (name in the table and the prose, metric, format, unit in the prose).
-SHOWN = (("grid", "launch__grid_size", "{:.0f}", ""), ("waves", "launch__waves_per_multiprocessor", "{:.3g}", ""),
+SHOWN = (("grid", "launch__grid_size", "{:.0f}", ""),
+         ("waves", "launch__waves_per_multiprocessor", "{:.3g}", ""),
          ("theo", "sm__maximum_warps_per_active_cycle_pct", "{:.0f}", "%"),
          ("ach", "sm__warps_active.avg.pct_of_peak_sustained_active", "{:.1f}", "%"),
          ("dram", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "{:.1f}", "%"))
@@ -534,25 +563,28 @@ def profile_cases(profile):
         low = min(known)[0] if known else None
         el = c.get("sm__cycles_elapsed.max")
         active = [c.get("sm__cycles_active." + s) for s in ("min", "avg", "max")]
-        out.append({"version": version, "n": n, "kernel": kernel, "tag": tag, "c": c, "limits": limits, "low": low,
-                    "limiters": [name for x, name in known if x == low],
+        stalls = [(c[STALL_METRIC % s], s) for s in STALLS if c.get(STALL_METRIC % s) is not None]
+        out.append({"version": version, "n": n, "kernel": kernel, "tag": tag, "c": c, "limits": limits,
+                    "low": low, "limiters": [name for x, name in known if x == low],
                     "active": [100 * a / el if a is not None and el else None for a in active],
-                    "stalls": sorted(((c[STALL_METRIC % s], s) for s in STALLS if c.get(STALL_METRIC % s) is not None),
-                                     reverse=True)})
+                    "stalls": sorted(stalls, reverse=True)})
     return out
 
 
 def profile_block(profile):
     if not profile:
         return placeholder_table(["kernel (version)", "n", "grid", "waves", "theoretical occupancy",
-                                  "achieved occupancy", "blocks/SM allowed by block slots, registers, shared memory, "
-                                  "warps", "limiter", "SM active min / mean / max (% of elapsed)",
+                                  "achieved occupancy",
+                                  "blocks/SM allowed by block slots, registers, shared memory, warps",
+                                  "limiter",
+                                  "SM active min / mean / max (% of elapsed)",
                                   "DRAM throughput (% of peak)", "top stall reasons"], PROFILE_PLACEHOLDER)
     rows = []
     for p in profile_cases(profile):
         c, spr = p["c"], ratio(p["c"].get(SECTORS), p["c"].get(REQUESTS))
         rows.append(dict({name: c.get(metric) for name, metric, _, _ in SHOWN},
-                         kernel="%s (%s)" % (p["kernel"], p["version"]), n=p["n"], limiter=", ".join(p["limiters"]),
+                         kernel="%s (%s)" % (p["kernel"], p["version"]), n=p["n"],
+                         limiter=", ".join(p["limiters"]),
                          limits=", ".join("?" if x is None else "{:g}".format(x) for x in p["limits"]),
                          act=" / ".join("?" if a is None else "{:.0f}".format(a) for a in p["active"]),
                          spr=NOT_MEASURED if spr is None else spr,
@@ -561,7 +593,8 @@ def profile_block(profile):
     columns = [("kernel", "kernel (version)"), "n", ("grid", "grid", "{:.0f}"), ("waves", "waves", "{:.3g}"),
                ("theo", "theoretical occupancy (%)", "{:.0f}"), ("ach", "achieved occupancy (%)", "{:.1f}"),
                ("limits", "blocks/SM allowed by block slots, registers, shared memory, warps"), "limiter",
-               ("act", "SM active min / mean / max (% of elapsed)"), ("dram", "DRAM throughput (% of peak)", "{:.1f}"),
+               ("act", "SM active min / mean / max (% of elapsed)"),
+               ("dram", "DRAM throughput (% of peak)", "{:.1f}"),
                ("spr", "global load sectors per request", "{:.1f}"),
                ("cpi", "warp cycles per issued instruction", "{:.2f}"),
                ("stalls", "top stall reasons (stall cycles per issued instruction)")]
@@ -572,7 +605,8 @@ def profile_block(profile):
 def profile_values(profile):
     """{tag}_{what}: the counters the prose quotes, a placeholder until results/profile.csv exists."""
     v = {"%s_%s" % (case[-1], what): PROFILE_PLACEHOLDER for case in PROFILE_CASES for what in (
-        "grid", "waves", "theo", "ach", "dram", "limiter", "limit", "sm_min", "sm_avg", "sm_max", "top_stall")}
+        "grid", "waves", "theo", "ach", "dram", "limiter", "limit", "sm_min", "sm_avg", "sm_max",
+        "top_stall")}
     for p in profile_cases(profile):
         tag = p["tag"]
         for name, metric, spec, unit in SHOWN:
@@ -595,8 +629,10 @@ def profile_values(profile):
 # device-to-device copy of the same bytes timed in the same loop: (key, the variants (a list) or a
 # family (a name prefix: its fastest), label).
 MEMCPY_ROWS = [
-    ("committed", [COMMITTED], "the committed kernel (256 × 32 ints, 6 blocks/SM, tile id drawn from a counter)"),
-    ("t512", ["512x32 minb3 tid0 sleep100 hint0 stash1"], "512 × 32-int tiles (3 blocks/SM): half the look-backs"),
+    ("committed", [COMMITTED],
+     "the committed kernel (256 × 32 ints, 6 blocks/SM, tile id drawn from a counter)"),
+    ("t512", ["512x32 minb3 tid0 sleep100 hint0 stash1"],
+     "512 × 32-int tiles (3 blocks/SM): half the look-backs"),
     ("tid1", ["512x32 minb3 tid1 sleep100 hint0 stash1"],
      "512 × 32, tile id = `blockIdx.x` (as CUB; no progress guarantee)"),
     ("lb1", ["256x32 minb6 tid0 sleep100 hint0 stash1 lb1"],
@@ -607,7 +643,8 @@ MEMCPY_ROWS = [
      "persistent blocks loading their next tile during the look-back (4 blocks/SM)"),
     ("bulk", "bulk ",
      "bulk asynchronous loads (`cp.async.bulk` into 2–6 shared-memory stages), best of 13 shapes"),
-    ("striped", "striped ", "no transpose: each lane scans a uint4, values kept in registers, best of 9 shapes"),
+    ("striped", "striped ",
+     "no transpose: each lane scans a uint4, values kept in registers, best of 9 shapes"),
     ("local", ["local 256x32 minb6"],
      "*not a scan:* the committed kernel without its look-back (each tile scanned alone)"),
     ("local_tid1", ["local tid1 256x32 minb6"], "*not a scan:* the same, and no tile-id draw (`blockIdx.x`)"),
@@ -615,7 +652,8 @@ MEMCPY_ROWS = [
      "padded shared memory, barrier, stores)"),
     ("tile_copy", ["tile_copy 256x32"], "*not a scan:* the same tiles' loads and stores, through registers"),
 ]
-MEMCPY_GPUS = (("h100", "lookback_tuning.csv", "H100"), ("h200", os.path.join("h200", "lookback_tuning.csv"), "H200"))
+MEMCPY_GPUS = (("h100", "lookback_tuning.csv", "H100"),
+               ("h200", os.path.join("h200", "lookback_tuning.csv"), "H200"))
 MEMCPY_TARGET = {"h100": 95.0, "h200": 90.0}
 
 
@@ -646,8 +684,9 @@ def memcpy(v, table):
                 rs = memcpy_rows(data[gpu], names, n)
                 if not rs:
                     sys.exit("tables.py: %s lookback_tuning.csv has no %s at n=%d" % (gpu, key, n))
-                v["mc_%s_%s_pct_%s" % (gpu, key, tag)] = span([num(r, "pct_of_copy") for r in rs], "{:.0f}")
-                v["mc_%s_%s_cub_%s" % (gpu, key, tag)] = span([num(r, "speedup_vs_cub") for r in rs], "{:.2f}")
+                name = "mc_%s_%s_%%s_%s" % (gpu, key, tag)
+                v[name % "pct"] = span([num(r, "pct_of_copy") for r in rs], "{:.0f}")
+                v[name % "cub"] = span([num(r, "speedup_vs_cub") for r in rs], "{:.2f}")
             for what in ("pct", "cub"):
                 row[gpu + "_" + what] = " / ".join(v["mc_%s_%s_%s_%s" % (gpu, key, what, tag)]
                                                    for tag in TARGET_SIZES.values())
@@ -655,20 +694,25 @@ def memcpy(v, table):
     for gpu, rows in data.items():
         at28 = [r for r in rows if int(r["n"]) == N28]
         # CUB's own share of the copy, and the copy, over every row at that size
-        v["mc_%s_cubpct_2p28" % gpu] = span([100.0 * num(r, "copy_ms") / num(r, "cub_ms") for r in at28], "{:.0f}")
+        v["mc_%s_cubpct_2p28" % gpu] = span([100.0 * num(r, "copy_ms") / num(r, "cub_ms") for r in at28],
+                                            "{:.0f}")
         v["mc_%s_copy_2p28" % gpu] = span([8.0 * N28 / num(r, "copy_ms") / 1e6 for r in at28], "{:.0f}")
         best = max(num(r, "pct_of_copy") for r in memcpy_rows(rows, [COMMITTED], N28))
-        worst_cub = min(num(r, "speedup_vs_cub") for n in TARGET_SIZES for r in memcpy_rows(rows, [COMMITTED], n))
+        worst_cub = min(num(r, "speedup_vs_cub") for n in TARGET_SIZES
+                        for r in memcpy_rows(rows, [COMMITTED], n))
         v["mc_%s_verdict" % gpu] = (
-            "met" if best >= MEMCPY_TARGET[gpu] and worst_cub >= 1.10 else "missed: at most %.0f%% of the copy at "
-            "2²⁸ (target %.0f%%), at least %.2f× CUB (target 1.10×)" % (best, MEMCPY_TARGET[gpu], worst_cub))
+            "met" if best >= MEMCPY_TARGET[gpu] and worst_cub >= 1.10
+            else "missed: at most %.0f%% of the copy at 2²⁸ (target %.0f%%), at least %.2f× CUB "
+            "(target 1.10×)"
+            % (best, MEMCPY_TARGET[gpu], worst_cub))
     # The copy that table1_1.csv's pct_of_copy_bw divides by: each run's own measurement (256 MiB
     # copies, common/device_info.cuh), a little below the copy at the scan's size measured here.
     run_copy = [num(r, "copy_bw_GBps") for r in table or [] if r.get("copy_bw_GBps")]
     v["mc_h100_run_copy"] = span(run_copy, "{:.0f}") if run_copy else "(no table1_1.csv)"
     columns = [("variant", "variant (each validated against the CPU)")]
     for gpu, _, label in MEMCPY_GPUS:
-        columns += [(gpu + "_pct", "%s: %% of copy, 20M / 2²⁸" % label), (gpu + "_cub", "%s: × CUB, 20M / 2²⁸" % label)]
+        columns += [(gpu + "_pct", "%s: %% of copy, 20M / 2²⁸" % label),
+                    (gpu + "_cub", "%s: × CUB, 20M / 2²⁸" % label)]
     return md_table(out, columns)
 
 
@@ -690,7 +734,8 @@ def ws_scan_block():
     for folder, rows in gpus:
         timed = [r for r in rows if r["ms"]]
         device = timed[0]["device"]
-        mine = [r for r in timed if r["variant"] == "ws_t4096_s12_r2_w8_st0_d0_l2"]  # experiments/ws_scan.cuh's
+        # the design experiments/ws_scan.cuh describes
+        mine = [r for r in timed if r["variant"] == "ws_t4096_s12_r2_w8_st0_d0_l2"]
         for w in mine:
             lb = next((r for r in timed if r["n"] == w["n"] and r["mode"] == w["mode"]
                        and r["variant"] == "lookback"), None)
@@ -698,16 +743,18 @@ def ws_scan_block():
                         "copy": 8.0 * int(w["n"]) / (num(w, "copy_ms") * 1e6), "cub": w["cub_ms"],
                         "lookback": "%.4f (%.1f %%, %.3f×)" % (num(lb, "ms"), num(lb, "pct_of_copy"),
                                                                num(lb, "speedup_vs_cub")) if lb else "",
-                        "ws": "%.4f (%.1f %%, %.3f×)" % (num(w, "ms"), num(w, "pct_of_copy"), num(w, "speedup_vs_cub")),
+                        "ws": "%.4f (%.1f %%, %.3f×)" % (num(w, "ms"), num(w, "pct_of_copy"),
+                                                         num(w, "speedup_vs_cub")),
                         "ok": "all %d" % len(rows) if all(r["ok"] == "1" for r in rows) else "NOT all"})
         big = [num(w, "pct_of_copy") for w in mine if int(w["n"]) == max(int(r["n"]) for r in mine)]
         speed = [num(w, "speedup_vs_cub") for w in mine]
         goal = 95.0 if "H100" in device else 90.0
         bullets.append("- %s: at 2^%d ints, %.1f–%.1f %% of the same run's copy (target %.0f %% %s); against "
-                       "CUB %.3f–%.3f× over both sizes and modes (target 1.10× %s); %d of %d runs validated." % (
-                           device, round(math.log2(max(int(r["n"]) for r in mine))), min(big), max(big), goal,
-                           verdict(compare(min(big), ">=", goal)), min(speed), max(speed),
-                           verdict(compare(min(speed), ">=", 1.10)), sum(r["ok"] == "1" for r in rows), len(rows)))
+                       "CUB %.3f–%.3f× over both sizes and modes (target 1.10× %s); %d of %d runs "
+                       "validated." % (device, round(math.log2(max(int(r["n"]) for r in mine))), min(big),
+                                       max(big), goal, verdict(compare(min(big), ">=", goal)), min(speed),
+                                       max(speed), verdict(compare(min(speed), ">=", 1.10)),
+                                       sum(r["ok"] == "1" for r in rows), len(rows)))
     columns = [("gpu", "GPU (results folder)"), "n", "mode", ("copy", "copy (GB/s)", "{:.1f}"),
                ("cub", "CUB (ms)", MS), ("lookback", "`lookback` (ms, % of copy, × CUB)"),
                ("ws", "warp-specialised (ms, % of copy, × CUB)"), ("ok", "rows validated")]
@@ -719,7 +766,8 @@ def copy_budget_block(cycles=(0, 2048, 4096, 6144, 8192, 12288, 16384), committe
     then what the committed tile (LookbackPolicy on sm_90) can hide."""
     gpus = per_gpu("copy_budget.csv", lambda r: r.get("validated") == "1")
     if not gpus:
-        return "*(not measured yet: run `build/experiments/copy_budget --csv=results/copy_budget.csv` on a GPU)*"
+        return ("*(not measured yet: run `build/experiments/copy_budget --csv=results/copy_budget.csv` "
+                "on a GPU)*")
     out, bullets = [], []
     for folder, rows in gpus:
         device = rows[0]["device"]
@@ -743,8 +791,9 @@ def copy_budget_block(cycles=(0, 2048, 4096, 6144, 8192, 12288, 16384), committe
         at0 = {kind: [num(r, "pct_of_copy") for r in rows if r["shape"].startswith(kind)
                       and int(r["injected_cycles"]) == 0] for kind in ("ring_", "per_tile_")}
         if all(at0.values()):
-            bullets.append("- %s, with no wait at all: the rings at %s %% of the copy, the one-tile-per-block "
-                           "shapes at %s %%." % (device, span(at0["ring_"], "{:.1f}"), span(at0["per_tile_"], "{:.1f}")))
+            bullets.append("- %s, with no wait at all: the rings at %s %% of the copy, the "
+                           "one-tile-per-block shapes at %s %%." % (device, span(at0["ring_"], "{:.1f}"),
+                                                 span(at0["per_tile_"], "{:.1f}")))
     columns = [("shape", "shape (blocks per SM, KiB of tiles per SM)"), ("device", "GPU (results folder)")]
     columns += [(c, "%d cycles" % c, "{:.1f}") for c in cycles]
     return md_table(out, columns) + "\n\n" + rewrap("\n".join(bullets))
@@ -766,8 +815,9 @@ def sample_output(table):
         outcome = ("PASS" if r["result_ok"] == "1" else "FAIL") if r["validated"] == "1" else "demonstration"
         lines.append("[%d/%d] version=%s n=%s mode=inclusive %.4f ms %s" % (
             i, len(rows), r["version"], r["n"], num(r, "kernel_ms"), outcome))
-    return rewrap("On %s (from `results/table1_1.csv`; the program prints more per version: grid, block, GB/s, "
-                  "and for a demonstration its error):" % rows[0]["device"]) + "\n\n```\n%s\n```" % "\n".join(lines)
+    return rewrap("On %s (from `results/table1_1.csv`; the program prints more per version: grid, block, "
+                  "GB/s, and for a demonstration its error):" % rows[0]["device"]) + (
+        "\n\n```\n%s\n```" % "\n".join(lines))
 
 
 def per_thread_summary(rows):
@@ -778,8 +828,7 @@ def per_thread_summary(rows):
     items, low_end, rising_above = [], [], []
     for v in dict.fromkeys(r["version"] for r in rows):
         for n, label in PER_THREAD_SIZES.items():
-            sel = sorted((r for r in rows if r["version"] == v and int(r["n"]) == n and r["mode"] == "inclusive"),
-                         key=lambda r: int(r["per_thread"]))
+            sel = sorted(rows_of(rows, v, n, "inclusive"), key=lambda r: int(r["per_thread"]))
             if not sel:
                 continue
             ks, ms = [int(r["per_thread"]) for r in sel], [num(r, "kernel_ms") for r in sel]
@@ -787,14 +836,15 @@ def per_thread_summary(rows):
             rising_above.append(all(ms[i + 1] > ms[i] for i in range(best, len(ms) - 1)))
             low_end.append(best == 0)
             items.append("- `%s` at %s: fastest at K = %d (%.4f ms); %s to %.4f ms at K = %d%s." % (
-                v, label, ks[best], ms[best], "the time rises with every doubling above it" if rising_above[-1]
+                v, label, ks[best], ms[best],
+                "the time rises with every doubling above it" if rising_above[-1]
                 else "the time does not rise steadily above it", ms[-1], ks[-1],
                 "" if best == 0 else "; smaller K is slower (K = %d: %.4f ms)" % (ks[0], ms[0])))
     # The claim holds as a rule if the smallest K is the fastest in every series.
     bad = sorted({(r["version"], int(r["n"]), r["per_thread"]) for r in rows if r["result_ok"] != "1"})
     head = ("**Judged within each algorithm, from `results/per_thread.csv`: %s as a rule%s.** %s. Fewer "
-            "elements per thread means more threads, more chunk totals and a larger second and third pass, so "
-            "the claim holds only above the fastest K." % (
+            "elements per thread means more threads, more chunk totals and a larger second and third pass, "
+            "so the claim holds only above the fastest K." % (
                 verdict(all(low_end) if low_end else None, "no per_thread.csv rows"),
                 "; above the fastest K, less work per thread is faster in every series"
                 if rising_above and all(rising_above) else "",
@@ -811,10 +861,12 @@ def mbk_block(table):
     for n, label in PER_THREAD_SIZES.items():
         mbk, bk, mp = (next((num(r, "kernel_ms") for r in rows_of(table, v, n, "inclusive")), None)
                        for v in ("map_brent_kung", "brent_kung", "map"))
-        items.append("- at %s: `map_brent_kung` %s ms, %s× the speed of `brent_kung` and %s× that of `map`" % (
+        items.append("- at %s: `map_brent_kung` %s ms, %s× the speed of `brent_kung` and %s× that of "
+                     "`map`" % (
             label, "{:.4f}".format(mbk) if mbk else NOT_RUN,
             *("{:.2f}".format(x) if x else "?" for x in (ratio(bk, mbk), ratio(mp, mbk)))))
-    return rewrap("\n".join(["Inclusive, 8 elements per thread, 1024 threads, on %s:" % device_of(table), ""] + items))
+    head = "Inclusive, 8 elements per thread, 1024 threads, on %s:" % device_of(table)
+    return rewrap("\n".join([head, ""] + items))
 
 
 def as_printed_verdicts(rows):
@@ -832,15 +884,16 @@ def as_printed_verdicts(rows):
     big = max(shares) if shares else None
     limit = verdict(None if first_wrong is None and not many else compare(first_wrong or 0, ">", 15000),
                     "no size failed, so no limit was seen")
-    return ["- **Section 2's kernel as printed (`map_as_printed`), validated anyway: %s within one block (n ≤ %d: "
-            "%d of %d sizes had a wrong run), %s beyond it (%d of %d sizes had a wrong run)%s.** The report's "
-            "\"handles up to 15000\" is %s here." % (
-                "not always right" if wrong_one else "right", per_block, len(wrong_one), len(rows) - len(many),
-                "wrong" if len(wrong) > len(wrong_one) else "right by luck", len(wrong) - len(wrong_one), len(many),
+    return ["- **Section 2's kernel as printed (`map_as_printed`), validated anyway: %s within one block "
+            "(n ≤ %d: %d of %d sizes had a wrong run), %s beyond it (%d of %d sizes had a wrong run)%s.** "
+            "The report's \"handles up to 15000\" is %s here." % (
+                "not always right" if wrong_one else "right", per_block, len(wrong_one),
+                len(rows) - len(many), "wrong" if len(wrong) > len(wrong_one) else "right by luck",
+                len(wrong) - len(wrong_one), len(many),
                 "" if first_wrong is None else "; the first wrong run is at n = {:,}".format(first_wrong),
                 limit.replace("holds", "confirmed").replace("does not hold", "not confirmed")),
-            "- **\"The greatest bottleneck is when the thread 0 tries to compute the prefix sum of the intermediate "
-            "array\": %s.** %s" % (
+            "- **\"The greatest bottleneck is when the thread 0 tries to compute the prefix sum of the "
+            "intermediate array\": %s.** %s" % (
                 verdict(compare(shares[big], ">", 0.5) if shares else None, "no serial_ms measured"),
                 "Thread 0's serial loop takes %s of the kernel's time at n = 15,000 and %s at n = %s." % (
                     "{:.0%}".format(shares[15000]) if 15000 in shares else "?", "{:.0%}".format(shares[big]),
@@ -848,90 +901,102 @@ def as_printed_verdicts(rows):
 
 
 CONCLUSIONS = """\
-All numbers are from the committed run on {dev} (`results/*.csv`); ratios compare versions of the same run.
+All numbers are from the committed run on {dev} (`results/*.csv`); ratios compare versions of the same
+run.
 
-- **Exact up to one warp, wrong beyond (Figures 1.2/1.3): {mse_ip_verdict}.** With the report's `<<<1, 32>>>` the
-  in-place kernel is exact on all its runs for n ≤ {mse_ip_exact_to} and {mse_ip_beyond} ({mse_ip_wrong_count} sizes
-  with a wrong run); at n = 33 the sum of squared errors is {mse_ip_sse33}, {mse_ip_sse33_vs_report},
-  {mse_ip_33_every} (MSE {mse_ip_mse33}). That is the 33rd element having no thread, not the race.
-- **The race and the 414-element limit (§1.10): the race is real, the limit does not reproduce.** In one block of
-  1024 threads (`hs_multiblock_racy`, n ≤ 1024) the kernel is exact on every run up to n = {mse_mb_exact_to}; the
-  first wrong runs come at n = {mse_mb_first_wrong} ({mse_mb_first_wrong_runs}), i.e. with
-  {mse_mb_first_wrong_warps} warps, {mse_mb_vs_414}. It is intermittent rather than a threshold: {mse_mb_partial} of
-  the sizes up to 1024 were wrong on some of their runs and right on others. The share of wrong runs is {buckets};
-  {mse_mb_exact_sizes} of the 1024 sizes were exact on every run, the largest n = {mse_mb_exact_largest} (n = 414
-  itself {mse_mb_414} in this sweep). On {dev} no size above n = {mse_mb_exact_to} can be called safe.
-- **The many-block launch is wrong at every Table 1.1 size: {t_mb_verdict}.** {t_mb_runs} (MSE {t_mb_mse}), and
-  {mse_mb_big}. Its time {t_mb_trend} ({t_mb_t5} → {t_mb_t80} ms for 16× the data), unlike the report's nearly
-  flat {rep_t_lo}–{rep_t_hi} ms.
+- **Exact up to one warp, wrong beyond (Figures 1.2/1.3): {mse_ip_verdict}.** With the report's `<<<1,
+  32>>>` the in-place kernel is exact on all its runs for n ≤ {mse_ip_exact_to} and {mse_ip_beyond}
+  ({mse_ip_wrong_count} sizes with a wrong run); at n = 33 the sum of squared errors is {mse_ip_sse33},
+  {mse_ip_sse33_vs_report}, {mse_ip_33_every} (MSE {mse_ip_mse33}). That is the 33rd element having no
+  thread, not the race.
+- **The race and the 414-element limit (§1.10): the race is real, the limit does not reproduce.** In one
+  block of 1024 threads (`hs_multiblock_racy`, n ≤ 1024) the kernel is exact on every run up to n =
+  {mse_mb_exact_to}; the first wrong runs come at n = {mse_mb_first_wrong} ({mse_mb_first_wrong_runs}),
+  i.e. with {mse_mb_first_wrong_warps} warps, {mse_mb_vs_414}. It is intermittent rather than a threshold:
+  {mse_mb_partial} of the sizes up to 1024 were wrong on some of their runs and right on others. The share
+  of wrong runs is {buckets}; {mse_mb_exact_sizes} of the 1024 sizes were exact on every run, the largest
+  n = {mse_mb_exact_largest} (n = 414 itself {mse_mb_414} in this sweep). On {dev} no size above n =
+  {mse_mb_exact_to} can be called safe.
+- **The many-block launch is wrong at every Table 1.1 size: {t_mb_verdict}.** {t_mb_runs} (MSE
+  {t_mb_mse}), and {mse_mb_big}. Its time {t_mb_trend} ({t_mb_t5} → {t_mb_t80} ms for 16× the data),
+  unlike the report's nearly flat {rep_t_lo}–{rep_t_hi} ms.
 {racy}
 - **Brent–Kung against the CPU and CUB.** Against the serial CPU (kernel time only) it is {t_bk_cpu_5}×,
-  {t_bk_cpu_50}× and {t_bk_cpu_80}× faster at 5, 50 and 80 MB (inclusive) and {t_bk_cpu_2p28}× at 2²⁸ (Table 1.1's
-  run; {sw_bk_cpu_2p28}× at 2²⁸ in the sweep, whose CPU run was {tsw_cpu_cmp}); in the sweep {sw_bk_cross}. Against
-  CUB it is {t_bk_vs_cub_all}× at 20,000,000 and at 2²⁸: a factor {t_bk_bytes_factor} from its {t_bk_bpe} bytes per
-  element against 8, and a further factor of about {t_bk_bw_factor} from the lower bandwidth at which it moves them
-  ({t_bk_gbps_all} against CUB's {t_cub_gbps_all} GB/s). Counting the two pageable copies, {tsw_copies} in these
-  runs: at 20,000,000 `lookback` plus copies takes {t_lb_total_20m} ms, the CPU {t_cpu_20m} ms.
-- **Why the loads are slow, from the counters (sectors per request).** A warp that loads 32 consecutive ints
-  touches 4 sectors of 32 bytes per request; `map`'s thread t reads element t·K + i, so with K = 8 a warp's request
-  spans 32 sectors. {sectors}
-- **"Whenever a single thread does less computation the performance gets better" (§3.0.3):** judged within each
-  algorithm in the section above (elements per thread). Across algorithms the work per thread does not order them:
-  `lookback` gives each thread 32 elements and is {t_lb_rank}; what orders them is the bytes moved ({t_lb_bpe},
-  {t_bk_bpe} and {t_map_bpe} bytes per element for lookback, brent_kung and map).
-- **"Each multiprocessor can accept up to 1024 threads" (§1.9): does not hold.** 1024 is the limit of one block; a
-  multiprocessor of {dev} holds {per_sm} threads (from the device's properties, through the occupancy API: blocks
-  per SM × block size / theoretical occupancy), i.e. two blocks of 1024.
-- **"Occupancy was limited by the number of blocks": not on this GPU at these sizes{t_occ_except}.** Every kernel
-  of map and Brent–Kung has {t_occ_mapbk} theoretical occupancy ({t_occ_mapbk_bps} blocks of 1024 per SM).
-  Brent–Kung's two main kernels run {t_bk_waves_lo} to {t_bk_waves_hi} waves at the Table 1.1 sizes (about
-  {t_bk_waves_2p28} at 2²⁸); its scan of the block sums has {t_bk_k2_blocks} blocks, {t_bk_k2_wave}, but handles
-  1/2048 of the data. Map's main kernels run {t_map_waves_50} and {t_map_waves_80} waves at 50 and 80 MB but only
-  {t_map_waves_5} of a wave at 5 MB ({t_map_blocks_5} blocks for {t_map_slots} slots), and its scan of the totals,
-  1/8 of the data, has {t_map_k2_blocks} blocks ({t_map_k2_waves} waves): {t_map_idle}.
-- **"Occupancy limited by the number of blocks, which is 2" (Figure 3.2), from the counters.** The map kernel
-  (`map_scan_chunks`) at n = 15,000 with 8 elements per thread runs a grid of {map15k_grid} blocks
-  ({map15k_waves} waves): theoretical occupancy {map15k_theo}, achieved {map15k_ach}, and the resource that allows
-  the fewest blocks per SM is {map15k_limiter} ({map15k_limit} blocks of 1024 threads). At 5 MB: grid
-  {map5mb_grid} ({map5mb_waves} waves), achieved occupancy {map5mb_ach}, limit {map5mb_limit} from
-  {map5mb_limiter}. Two readings of the report's "2": 2 blocks per SM is the per-SM limit of any 1024-thread
-  block; 2 blocks in the grid is our profile's n = 15,000 at 8 elements per thread (1875 chunks). The report does
-  not print its K: with K ≥ 15, which its 15,000 limit implies (point 5 above), 15,000 elements are one block of
-  1000 threads. Either way the GPU is far from full when the grid is a fraction of a wave.
+  {t_bk_cpu_50}× and {t_bk_cpu_80}× faster at 5, 50 and 80 MB (inclusive) and {t_bk_cpu_2p28}× at 2²⁸
+  (Table 1.1's run; {sw_bk_cpu_2p28}× at 2²⁸ in the sweep, whose CPU run was {tsw_cpu_cmp}); in the sweep
+  {sw_bk_cross}. Against CUB it is {t_bk_vs_cub_all}× at 20,000,000 and at 2²⁸: a factor
+  {t_bk_bytes_factor} from its {t_bk_bpe} bytes per element against 8, and a further factor of about
+  {t_bk_bw_factor} from the lower bandwidth at which it moves them ({t_bk_gbps_all} against CUB's
+  {t_cub_gbps_all} GB/s). Counting the two pageable copies, {tsw_copies} in these runs: at 20,000,000
+  `lookback` plus copies takes {t_lb_total_20m} ms, the CPU {t_cpu_20m} ms.
+- **Why the loads are slow, from the counters (sectors per request).** A warp that loads 32 consecutive
+  ints touches 4 sectors of 32 bytes per request; `map`'s thread t reads element t·K + i, so with K = 8 a
+  warp's request spans 32 sectors. {sectors}
+- **"Whenever a single thread does less computation the performance gets better" (§3.0.3):** judged within
+  each algorithm in the section above (elements per thread). Across algorithms the work per thread does
+  not order them: `lookback` gives each thread 32 elements and is {t_lb_rank}; what orders them is the
+  bytes moved ({t_lb_bpe}, {t_bk_bpe} and {t_map_bpe} bytes per element for lookback, brent_kung and map).
+- **"Each multiprocessor can accept up to 1024 threads" (§1.9): does not hold.** 1024 is the limit of one
+  block; a multiprocessor of {dev} holds {per_sm} threads (from the device's properties, through the
+  occupancy API: blocks per SM × block size / theoretical occupancy), i.e. two blocks of 1024.
+- **"Occupancy was limited by the number of blocks": not on this GPU at these sizes{t_occ_except}.** Every
+  kernel of map and Brent–Kung has {t_occ_mapbk} theoretical occupancy ({t_occ_mapbk_bps} blocks of 1024
+  per SM). Brent–Kung's two main kernels run {t_bk_waves_lo} to {t_bk_waves_hi} waves at the Table 1.1
+  sizes (about {t_bk_waves_2p28} at 2²⁸); its scan of the block sums has {t_bk_k2_blocks} blocks,
+  {t_bk_k2_wave}, but handles 1/2048 of the data. Map's main kernels run {t_map_waves_50} and
+  {t_map_waves_80} waves at 50 and 80 MB but only {t_map_waves_5} of a wave at 5 MB ({t_map_blocks_5}
+  blocks for {t_map_slots} slots), and its scan of the totals, 1/8 of the data, has {t_map_k2_blocks}
+  blocks ({t_map_k2_waves} waves): {t_map_idle}.
+- **"Occupancy limited by the number of blocks, which is 2" (Figure 3.2), from the counters.** The map
+  kernel (`map_scan_chunks`) at n = 15,000 with 8 elements per thread runs a grid of {map15k_grid} blocks
+  ({map15k_waves} waves): theoretical occupancy {map15k_theo}, achieved {map15k_ach}, and the resource
+  that allows the fewest blocks per SM is {map15k_limiter} ({map15k_limit} blocks of 1024 threads). At 5
+  MB: grid {map5mb_grid} ({map5mb_waves} waves), achieved occupancy {map5mb_ach}, limit {map5mb_limit}
+  from {map5mb_limiter}. Two readings of the report's "2": 2 blocks per SM is the per-SM limit of any
+  1024-thread block; 2 blocks in the grid is our profile's n = 15,000 at 8 elements per thread (1875
+  chunks). The report does not print its K: with K ≥ 15, which its 15,000 limit implies (point 5 above),
+  15,000 elements are one block of 1000 threads. Either way the GPU is far from full when the grid is a
+  fraction of a wave.
 - **"Time wasted for global memory accessing" (Figure 3.3): {stalls}
-- **SM activity (Figure 3.4).** The map kernel's least / mean / most active SM, as a share of the kernel's elapsed
-  cycles: {map15k_sm_min} / {map15k_sm_avg} / {map15k_sm_max} at n = 15,000, {map5mb_sm_min} / {map5mb_sm_avg} /
-  {map5mb_sm_max} at 5 MB; `lookback` at 5 MB {lb5mb_sm_min} / {lb5mb_sm_avg} / {lb5mb_sm_max}. A gap between the
-  least and the most active SM is the imbalance the report describes (too few blocks for the SMs, or blocks of
-  unequal length).
+- **SM activity (Figure 3.4).** The map kernel's least / mean / most active SM, as a share of the kernel's
+  elapsed cycles: {map15k_sm_min} / {map15k_sm_avg} / {map15k_sm_max} at n = 15,000, {map5mb_sm_min} /
+  {map5mb_sm_avg} / {map5mb_sm_max} at 5 MB; `lookback` at 5 MB {lb5mb_sm_min} / {lb5mb_sm_avg} /
+  {lb5mb_sm_max}. A gap between the least and the most active SM is the imbalance the report describes
+  (too few blocks for the SMs, or blocks of unequal length).
 {as_printed}"""
 
 RACY = """\
-- **Table 1.1's times against what the kernel must move: cannot be judged from the report's numbers.** Any scan of
-  80 MB reads and writes the array once, {scan_mb} MB, at least {floor_ms} ms at the {gtx} GB/s of the report's
-  GTX 970: its {rep_t_hi} ms is above that floor. A model in which each of the 25 steps streams the whole array
-  through DRAM ({t_mb_gb} GB) does not describe this kernel: with no barrier between blocks, each block runs all its
-  steps on its own elements while they are in the caches; on {dev} the kernel takes {t_mb_t80} ms at 80 MB, which
-  over those bytes would be {t_mb_tbps} TB/s, {t_mb_vs_copy}× the device-to-device copy of the same run. {dram}"""
+- **Table 1.1's times against what the kernel must move: cannot be judged from the report's numbers.** Any
+  scan of 80 MB reads and writes the array once, {scan_mb} MB, at least {floor_ms} ms at the {gtx} GB/s of
+  the report's GTX 970: its {rep_t_hi} ms is above that floor. A model in which each of the 25 steps
+  streams the whole array through DRAM ({t_mb_gb} GB) does not describe this kernel: with no barrier
+  between blocks, each block runs all its steps on its own elements while they are in the caches; on {dev}
+  the kernel takes {t_mb_t80} ms at 80 MB, which over those bytes would be {t_mb_tbps} TB/s,
+  {t_mb_vs_copy}× the device-to-device copy of the same run. {dram}"""
 
 STALLS_MEASURED = """\
-{verdict}.** Stall cycles per issued instruction (Nsight Compute's Warp State section; the reasons add up to the
-warp's cycles per issued instruction). The map kernel at 5 MB: largest reason {map5mb_top_stall} ({share} of its
-{cpi} cycles per issued instruction); at n = 15,000 {map15k_top_stall}; the report's kernel as printed at 15,000:
-{ap15k_top_stall}. `brent_kung`'s block scan: {bk5mb_top_stall}; `lookback`: {lb5mb_top_stall}. `long_scoreboard`
-is a warp waiting for a global-memory (L1TEX) load. DRAM throughput: map kernel {map5mb_dram}, block scan
+{verdict}.** Stall cycles per issued instruction (Nsight Compute's Warp State section; the reasons add up
+to the warp's cycles per issued instruction). The map kernel at 5 MB: largest reason {map5mb_top_stall}
+({share} of its
+{cpi} cycles per issued instruction); at n = 15,000 {map15k_top_stall}; the report's kernel as printed at
+15,000:
+{ap15k_top_stall}. `brent_kung`'s block scan: {bk5mb_top_stall}; `lookback`: {lb5mb_top_stall}.
+`long_scoreboard` is a warp waiting for a global-memory (L1TEX) load. DRAM throughput: map kernel
+{map5mb_dram}, block scan
 {bk5mb_dram}, `lookback` {lb5mb_dram} of peak."""
 
 STALLS_NOT_MEASURED = """\
-{verdict}.** The stall reasons per issued instruction (Nsight Compute's Warp State section) are {not_measured}.
-DRAM throughput: map kernel {map5mb_dram}, block scan {bk5mb_dram}, `lookback` {lb5mb_dram} of peak."""
+{verdict}.** The stall reasons per issued instruction (Nsight Compute's Warp State section) are
+{not_measured}. DRAM throughput: map kernel {map5mb_dram}, block scan {bk5mb_dram}, `lookback`
+{lb5mb_dram} of peak."""
 
 
 def conclusions(values, table, profile, as_printed, dev):
     """The section "Which of the report's conclusions hold": every number from the CSVs, a placeholder
     for those of a CSV that is not there yet."""
     v = defaultdict(lambda: PLACEHOLDER, values, dev=dev, not_measured=NOT_MEASURED)
-    v["buckets"] = ", ".join("%s for n = %d–%d" % (v["mse_mb_pct_%d_%d" % (a, b)], a, b) for a, b in MSE_BUCKETS)
+    v["buckets"] = ", ".join("%s for n = %d–%d" % (v["mse_mb_pct_%d_%d" % (a, b)], a, b)
+                             for a, b in MSE_BUCKETS)
     c = {p["tag"]: p["c"] for p in profile_cases(profile)}
     racy = c.get("racy80mb", {})
     dram = racy["dram__bytes_read.sum"] + racy["dram__bytes_write.sum"] if all(
@@ -943,15 +1008,17 @@ def conclusions(values, table, profile, as_printed, dev):
     v["racy"] = (fill(RACY, v) if rows_of(table or [], "hs_multiblock_racy", N20M) else
                  "- **Table 1.1's times against what the kernel must move:** " + NOT_RUN + ".")
     # Sectors per request of the global loads: 4 for a warp reading 32 consecutive ints.
-    s_map, s_bk = (ratio(c.get(tag, {}).get(SECTORS), c.get(tag, {}).get(REQUESTS)) for tag in ("map5mb", "bk5mb"))
-    v["sectors"] = ("Measured at 5 MB: the map kernel %.1f sectors per request (32 expected: %s), `brent_kung`'s "
-                    "block scan %.1f (4 expected: %s)." % (s_map, verdict(compare(s_map, ">=", 31)), s_bk,
-                                                           verdict(compare(s_bk, "<=", 4.5)))
-                    if s_map is not None and s_bk is not None else "Sectors per request: " + NOT_MEASURED + ".")
+    s_map, s_bk = (ratio(c.get(tag, {}).get(SECTORS), c.get(tag, {}).get(REQUESTS))
+                   for tag in ("map5mb", "bk5mb"))
+    v["sectors"] = ("Measured at 5 MB: the map kernel %.1f sectors per request (32 expected: %s), "
+                    "`brent_kung`'s block scan %.1f (4 expected: %s)." % (
+                        s_map, verdict(compare(s_map, ">=", 31)), s_bk, verdict(compare(s_bk, "<=", 4.5)))
+                    if s_map is not None and s_bk is not None
+                    else "Sectors per request: " + NOT_MEASURED + ".")
     # §1.9: the per-SM limit from the occupancy API (blocks per SM × block / occupancy = the
     # device's maximum threads per SM).
-    per_sm = next((ratio(num(r, "k1_blocks_per_sm") * num(r, "k1_block"), r["k1_occupancy"]) for r in table or []
-                   if r["version"] == "map" and r.get("k1_occupancy")), None)
+    per_sm = next((ratio(num(r, "k1_blocks_per_sm") * num(r, "k1_block"), r["k1_occupancy"])
+                   for r in table or [] if r["version"] == "map" and r.get("k1_occupancy")), None)
     v["per_sm"] = "{:.0f}".format(per_sm) if per_sm else "(" + NOT_RUN + ")"
     map5 = c.get("map5mb", {})
     share = ratio(map5.get(STALL_METRIC % "long_scoreboard"), map5.get(STALL_TOTAL))
@@ -969,8 +1036,8 @@ TARGET = """\
 {t_ratio_20m_inc}× (inclusive) and {t_ratio_20m_exc}× (exclusive) at 20,000,000, {t_ratio_2p28_inc}× and
 {t_ratio_2p28_exc}× at 2²⁸. `lookback` moves {t_lb_bw_20m} GB/s at 20M and {t_lb_bw_2p28} GB/s at 2²⁸
 ({t_lb_pct_20m}% and {t_lb_pct_2p28}% of the device-to-device copy) against CUB's {t_cub_bw_20m} and
-{t_cub_bw_2p28} GB/s; the sweep has it {sw_lb_ahead} (its smallest lead {sw_lb_least}; {sw_lb_small}× below 2²²,
-where CUB's extra initialisation kernel counts)."""
+{t_cub_bw_2p28} GB/s; the sweep has it {sw_lb_ahead} (its smallest lead {sw_lb_least}; {sw_lb_small}×
+below 2²², where CUB's extra initialisation kernel counts)."""
 
 
 def main():
@@ -980,7 +1047,8 @@ def main():
     rep_path = os.path.join(HERE, "original", "report_002.csv")
     rep = read_csv(rep_path, comments=True) if os.path.exists(rep_path) else None
     values = profile_values(profile)
-    for rows, prose in ((table, lambda: table_prose(table, sweep)), (sweep, lambda: sweep_prose(sweep, table)),
+    for rows, prose in ((table, lambda: table_prose(table, sweep)),
+                        (sweep, lambda: sweep_prose(sweep, table)),
                         (mse, lambda: mse_prose(mse)), (tuning, lambda: tuning_prose(tuning))):
         if rows:
             values.update(prose())
@@ -993,7 +1061,8 @@ def main():
     readme.block("run_output", sample_output(table))
     readme.block("per_thread_summary", per_thread_summary(per_thread))
     readme.block("mbk", mbk_block(table))
-    readme.block("conclusions", conclusions(values, table, profile, as_printed, device_of(table, mse, per_thread)))
+    dev = device_of(table, mse, per_thread)
+    readme.block("conclusions", conclusions(values, table, profile, as_printed, dev))
     readme.block("target_verdict", rewrap(fill(TARGET, defaultdict(lambda: PLACEHOLDER, values))))
     readme.block("memcpy", memcpy(values, table))
     readme.block("copy_budget", copy_budget_block())
