@@ -403,3 +403,38 @@ def slot_values(templates, groups, placeholder, pattern=r"«([\w.-]+)»"):
                 sys.exit(f"tables.py: no value for README marker '{name}'")
             values[name] = str(got[name])
     return values
+
+
+# ---- added for scan/tables.py ---------------------------------------------------------------
+
+def rewrap(text):
+    """Markdown bullets and paragraphs joined and wrapped by wrap() (a bullet's continuation
+    lines indented two spaces); table rows and blank lines kept as they are."""
+    out, item = [], []
+
+    def flush():
+        if item:
+            joined = " ".join(part.strip() for part in item)
+            out.append(wrap(joined, "", "  " if joined.startswith("- ") else ""))
+            item.clear()
+    for line in text.split("\n"):
+        if line.startswith(("|", "- ")) or not line.strip():
+            flush()
+        if line.startswith("|"):
+            out.append(line)
+        elif not line.strip():
+            out.append("")
+        else:
+            item.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def fill_blocks(readme, templates, values, source="the templates"):
+    """Writes each of templates ({block: text with {name}s}) as its block of readme, filled from
+    values and rewrapped; a name that values lacks is an error naming the block, not an empty cell."""
+    for block, template in templates.items():
+        missing = [name for name in re.findall(r"\{(\w+)\}", template) if name not in values]
+        if missing:
+            sys.exit(f"tables.py: {source}'s {block} needs the value '{missing[0]}', which nothing set")
+        readme.block(block, rewrap(fill(template, values)))
