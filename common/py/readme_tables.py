@@ -282,7 +282,7 @@ def replace_block(readme, name, text):
     r.save()
 
 
-# ---- added for colreduce/tables.py ------------------------------------------------------------
+# ---- Pivots of a results CSV (rows by size and version), Nsight Compute counters, claims over sizes
 
 def pivot_rows(rows, key, by="version"):
     """{key(row): {row[by]: row}} in the order the keys first appear (one entry per size, say,
@@ -344,7 +344,7 @@ def joined_values(values, spec="{}", sep=" / ", none=""):
     return sep.join(none if v is None else show(v) for v in values)
 
 
-# ---- added for pi/tables.py: row lookups, pivots, text blocks, ncu kernels, prose slots ------
+# ---- Row lookups, pivots, text blocks, Nsight Compute kernels, prose with slots
 
 def first_by(rows, key):
     """{key(row): the first row with that key}, e.g. key (version, precision, n); {} for None."""
@@ -405,7 +405,7 @@ def slot_values(templates, groups, placeholder, pattern=r"«([\w.-]+)»"):
     return values
 
 
-# ---- added for scan/tables.py ---------------------------------------------------------------
+# ---- Prose: re-wrapping generated Markdown, filling several blocks from templates
 
 def rewrap(text):
     """Markdown bullets and paragraphs joined and wrapped by wrap() (a bullet's continuation
