@@ -103,7 +103,7 @@ if [ "$CW_GPU_OK" = 1 ] && [ -n "$la_threshold" ]; then
 elif [ "$CW_GPU_OK" = 1 ]; then t_fail "$name" "no kMinN in scan_policy.h"
 else t_skip "$name" "$CW_GPU_REASON"; fi
 scan_output "lookahead --la-kernel=lookback runs lookback's kernel at 2^28" \
-  "version=lookahead n=268435456 mode=inclusive .*kernel=scan_decoupled_lookback \(--la-kernel=lookback|cannot run here" \
+  "version=lookahead n=268435456 mode=inclusive .*kernel=scan_decoupled_lookback \((--la-kernel=lookback|the ws kernel cannot run here)" \
   $scan --la-kernel=lookback --n=2^28 --mode=inclusive --only=lookahead $quick
 gpu_case "full int32 range: sums wrap around" $scan --sizes=1025,999983 --data=full --mode=both $quick
 gpu_case "all-negative input" $scan --sizes=1024,999983 --data=negative --mode=both $quick
