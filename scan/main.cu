@@ -26,7 +26,7 @@ struct Config : cw::SharedOptions {
     long long n = 1250000;
     std::string sizes, mode = "both", data = "random";
     int threads = kDefaultThreads, per_thread = 8, runs = 5;
-    std::string lb_items = "auto", l2 = "flush";
+    std::string lb_items = "auto", la_kernel = "auto", l2 = "flush";
 };
 
 // What scan measures beyond the timed series: the launches (CSV k1_..k3_), the serial part of the
@@ -42,9 +42,10 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
     const char* name() const override { return "scan"; }
     std::string description() const override {
         return "Prefix sums (scan) of int32 with two's-complement wrap-around: report 002's Hillis-Steele,\n"
-               "map and Brent-Kung scans, a decoupled look-back scan and cub::DeviceScan, each validated\n"
-               "against the CPU (exactly). The racy demonstrations are the report's own kernels: they run\n"
-               "only when --only names them, shown (MSE over --runs runs), never counted as PASS/FAIL.";
+               "map and Brent-Kung scans, a decoupled look-back scan, a warp-specialised look-ahead scan (sm_90,\n"
+               "large n) and cub::DeviceScan, each validated against the CPU (exactly). The racy\n"
+               "demonstrations are the report's own kernels: they run only when --only names them, shown\n"
+               "(MSE over --runs runs), never counted as PASS/FAIL.";
     }
     const std::vector<V>& versions() const override { return scan::registry(); }
     cw::SharedOptions& shared() override { return c_; }
@@ -65,6 +66,9 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
             .add_int("runs", &c_.runs, 1, 10000, "runs of each racy demonstration (its error changes from run to run)")
             .add_choice("lb-items", &c_.lb_items, {"auto", "16", "32"},
                         "ints per thread of lookback (auto: its tuning policy chooses for the device)")
+            .add_choice("la-kernel", &c_.la_kernel, {"auto", "ws", "lookback"},
+                        "kernel of lookahead (auto: its policy chooses by device and n; ws: the warp-specialised "
+                        "kernel at every n where the device can run it; lookback: lookback's kernel at every n)")
             .add_choice("l2", &c_.l2, {"flush", "keep"}, "flush the L2 cache before every timed run, or keep it warm")
             .positional({"n"});
         help.csv = "append one row per (size, mode, version) to this CSV file";
@@ -142,7 +146,24 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         if (c_.lb_items != "auto") lb = lb.with_items(std::stoi(c_.lb_items));
         std::printf("lookback tuning policy: %d threads x %d ints per tile (%s)\n", lb.threads, lb.items,
                     lb.forced ? "--lb-items" : "chosen for this device");
-        for (Plan& p : plans) p.lookback = lb;
+        scan_policy::LookaheadPolicy la = scan_policy::LookaheadPolicy::for_device(session.device());
+        using Choice = scan_policy::LookaheadPolicy::Choice;
+        if (c_.la_kernel != "auto") la = la.with_choice(c_.la_kernel == "ws" ? Choice::kWs : Choice::kLookback);
+        if (la.can_run)
+            std::printf("lookahead tuning policy: warp-specialised kernel (%d-int tiles x %d stages, %d threads, "
+                        "%d CTA(s) per SM x %d SMs) %s, else lookback's kernel\n",
+                        la.kTile, la.kStages, la.kThreads, la.ctas_per_sm, la.sm_count,
+                        la.choice == Choice::kAuto ? cw::format("for n >= %lld", la.kMinN).c_str()
+                        : la.choice == Choice::kWs ? "at every n (--la-kernel=ws)"
+                                                   : "at no n (--la-kernel=lookback)");
+        else
+            std::printf("lookahead tuning policy: lookback's kernel at every n (the warp-specialised kernel cannot "
+                        "run here: %s)\n",
+                        la.why_not.c_str());
+        for (Plan& p : plans) {
+            p.lookback = lb;
+            p.lookahead = la;
+        }
     }
 
     // At the largest size: the data's buffers and every workspace (the baseline's too: it always runs).
@@ -186,9 +207,10 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         const std::vector<scan_gpu::KernelLaunch>& l = r.extra.launches;
         const std::string threads = l.empty() ? "-" : std::to_string(l[0].block);
         const std::string blocks = l.empty() ? "-" : std::to_string(l[0].grid);
+        const std::string choice = static_cast<const scan::Runner&>(runner).choice();  // lookahead's kernel
         r.detail = cw::format("threads=%s blocks=%s %.4f ms %.1f GB/s", threads.c_str(), blocks.c_str(), r.ms(),
                               cw::gigabytes_per_second(8.0 * static_cast<double>(p.n), r.ms())) +
-                   e.text(v.validated);
+                   (choice.empty() ? "" : " " + choice) + e.text(v.validated);
     }
 
     // One CSV row: the core columns, then scan's own (mode, data, CPU and copy times, the traffic

@@ -10,6 +10,7 @@
 #include "device_info.cuh"
 #include "exit_codes.h"
 #include "scan_plan.h"
+#include "ws_scan.cuh"
 
 namespace scan_gpu {
 namespace {
@@ -835,6 +836,99 @@ std::vector<KernelLaunch> LookbackScan::launches(std::size_t n, bool exclusive) 
     return {};
 }
 
+// ---------------------------------------------------------------------------------------
+// lookahead: the warp-specialised scan of ws_scan.cuh where the policy says so, else lookback
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+using scan_policy::LookaheadPolicy;
+
+// The one instantiation of ws_scan.cuh's kernel the version runs, per mode: the policy's shape.
+using WsKernel = void (*)(ws::Params);
+template <bool kExclusive>
+WsKernel ws_kernel() {
+    return ws::ws_scan_kernel<LookaheadPolicy::kTile, LookaheadPolicy::kStages, LookaheadPolicy::kReduceWarps,
+                              LookaheadPolicy::kScanWarps, LookaheadPolicy::kStore, LookaheadPolicy::kSched,
+                              LookaheadPolicy::kLookaheadWarps, kExclusive>;
+}
+
+// Both modes' kernels may use the stages' dynamic shared memory (beyond the default 48 KiB)
+// on the current device.
+void allow_ws_smem() {
+    CUDA_CHECK(cudaFuncSetAttribute(ws_kernel<false>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    LookaheadPolicy::kSmemBytes));
+    CUDA_CHECK(cudaFuncSetAttribute(ws_kernel<true>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    LookaheadPolicy::kSmemBytes));
+}
+
+}  // namespace
+
+LookaheadScan::LookaheadScan(std::size_t max_n, const LookaheadPolicy& policy, const LookbackPolicy& fallback)
+    : policy_(policy), fallback_(max_n, fallback) {
+    // The ws workspace only where some n <= max_n takes the ws kernel (use_ws grows with n).
+    if (!policy_.use_ws(static_cast<long long>(max_n))) return;
+    allow_ws_smem();
+    max_tiles_ = scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(LookaheadPolicy::kTile));
+    CUDA_CHECK(cudaMalloc(&descriptors_, max_tiles_ * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(descriptors_, 0, max_tiles_ * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&counter_, 2 * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(counter_, 0, 2 * sizeof(unsigned)));
+}
+
+LookaheadScan::~LookaheadScan() {
+    cudaFree(descriptors_);
+    cudaFree(counter_);
+}
+
+void LookaheadScan::run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) {
+    if (!policy_.use_ws(static_cast<long long>(n))) {
+        fallback_.run(in, out, n, exclusive, s);
+        return;
+    }
+    if (!aligned16(in) || !aligned16(out))
+        internal_error("lookahead needs 16-byte aligned input and output (bulk copies and uint4 stores)");
+    const std::size_t tiles = scan_plan::ceil_div(n, static_cast<std::size_t>(LookaheadPolicy::kTile));
+    if (tiles > max_tiles_)
+        internal_error("lookahead asked for n=" + std::to_string(n) + ", more than its workspace holds");
+    // Epochs 1 .. 2^32 - 1 (0 is the cleared state); on wrap-around the descriptors are cleared,
+    // so that no descriptor of 2^32 - 1 launches ago can pass for this launch's.
+    if (++epoch_ == 0) {
+        epoch_ = 1;
+        CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
+    }
+    const ws::Params p{in, out, n, descriptors_, counter_, static_cast<unsigned>(tiles), epoch_};
+    const unsigned grid = static_cast<unsigned>(policy_.grid(static_cast<long long>(n)));
+    if (exclusive)
+        ws_kernel<true>()<<<grid, LookaheadPolicy::kThreads, LookaheadPolicy::kSmemBytes, s>>>(p);
+    else
+        ws_kernel<false>()<<<grid, LookaheadPolicy::kThreads, LookaheadPolicy::kSmemBytes, s>>>(p);
+    CUDA_CHECK_LAUNCH();
+}
+
+std::vector<KernelLaunch> LookaheadScan::launches(std::size_t n, bool exclusive) const {
+    if (!policy_.use_ws(static_cast<long long>(n))) return fallback_.launches(n, exclusive);
+    const long long grid = policy_.grid(static_cast<long long>(n));
+    return {exclusive ? describe("ws_scan_kernel", ws_kernel<true>(), grid, LookaheadPolicy::kThreads,
+                                 LookaheadPolicy::kSmemBytes)
+                      : describe("ws_scan_kernel", ws_kernel<false>(), grid, LookaheadPolicy::kThreads,
+                                 LookaheadPolicy::kSmemBytes)};
+}
+
+std::string LookaheadScan::choice(std::size_t n) const {
+    const long long nn = static_cast<long long>(n);
+    if (policy_.use_ws(nn))
+        return "kernel=ws_scan_kernel (warp-specialised" +
+               std::string(policy_.choice == LookaheadPolicy::Choice::kWs && nn < LookaheadPolicy::kMinN
+                               ? ", forced by --la-kernel=ws)"
+                               : ")");
+    std::string why;
+    if (!policy_.can_run) why = "the ws kernel cannot run here: " + policy_.why_not;
+    else if (policy_.choice == LookaheadPolicy::Choice::kLookback) why = "--la-kernel=lookback";
+    else why = "n < " + std::to_string(LookaheadPolicy::kMinN) + ", the policy's threshold";
+    return "kernel=scan_decoupled_lookback (" + why + ")";
+}
+
 }  // namespace scan_gpu
 
 // The policy for `dev`: the occupancy API says how many 32-int blocks are resident per SM of
@@ -847,4 +941,28 @@ scan_policy::LookbackPolicy scan_policy::LookbackPolicy::for_device(const cw::De
         &large_blocks, scan_gpu::scan_decoupled_lookback<false, LookbackPolicy::kItemsLarge>, LookbackPolicy::kThreads,
         0));
     return choose(large_blocks);
+}
+
+// The policy for `dev`: what the driver loaded for the ws kernel (its PTX and binary versions),
+// the opt-in shared memory per block, and (only where both allow the kernel) its resident CTAs
+// per SM with the stages' shared memory. The kernel's shared memory limit is raised on `dev`
+// for the occupancy question (and again by every LookaheadScan that will launch it).
+scan_policy::LookaheadPolicy scan_policy::LookaheadPolicy::for_device(const cw::DeviceInfo& dev) {
+    CUDA_CHECK(cudaSetDevice(dev.id));
+    cudaFuncAttributes attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, scan_gpu::ws_kernel<false>()));
+    int optin = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev.id));
+    LookaheadPolicy p = choose(attr.binaryVersion, attr.ptxVersion, optin, static_cast<long long>(attr.sharedSizeBytes),
+                               1, dev.sm_count);
+    if (!p.can_run) {
+        p.ctas_per_sm = 0;
+        return p;
+    }
+    scan_gpu::allow_ws_smem();
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scan_gpu::ws_kernel<false>(), kThreads,
+                                                             kSmemBytes));
+    return choose(attr.binaryVersion, attr.ptxVersion, optin, static_cast<long long>(attr.sharedSizeBytes), per_sm,
+                  dev.sm_count);
 }

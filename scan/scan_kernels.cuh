@@ -13,6 +13,8 @@
 //   map_brent_kung      section 3 as the report describes it: per-thread chunks scanned serially,
 //                       the chunk totals scanned by Brent-Kung, the totals added back
 //   lookback            ours: single-pass decoupled look-back (Merrill & Garland 2016)
+//   lookahead           ours: the warp-specialised persistent look-ahead scan (ws_scan.cuh) on sm_90
+//                       at large n, lookback's kernel elsewhere (scan_policy::LookaheadPolicy)
 //   cub                 cub::DeviceScan (scan_cub.cu)
 #pragma once
 
@@ -60,6 +62,12 @@ class Launcher {
     // Milliseconds the serial part of the last run took, measured inside the kernel (NaN:
     // the version has no serial part). Synchronises with the device.
     virtual double serial_ms() const { return NAN; }
+    // What a run of n elements launches, where a version chooses between kernels (one line of
+    // text for the run's output, e.g. "kernel=... (why)"); empty where it always runs the same.
+    virtual std::string choice(std::size_t n) const {
+        (void)n;
+        return "";
+    }
 };
 
 // hs_inplace_racy (section 1: one block of `threads`) and hs_multiblock_racy (section
@@ -206,6 +214,30 @@ class LookbackScan : public Launcher {
     std::size_t max_tiles_;
     unsigned long long* descriptors_ = nullptr;
     unsigned* tile_counter_ = nullptr;
+    unsigned epoch_ = 0;
+};
+
+// lookahead: where policy.use_ws(n), the warp-specialised persistent scan of ws_scan.cuh
+// (tile shape: scan_policy::LookaheadPolicy; grid: policy.grid(n), one CTA per resident slot;
+// a 64-bit descriptor per tile with a 32-bit epoch new per launch, a two-word tile counter);
+// otherwise today's look-back kernel (a LookbackScan of its own, with `lookback`'s policy).
+// Out of place; `in` and `out` 16-byte aligned (both kernels load and store uint4).
+class LookaheadScan : public Launcher {
+  public:
+    LookaheadScan(std::size_t max_n, const scan_policy::LookaheadPolicy& policy,
+                  const scan_policy::LookbackPolicy& fallback);
+    ~LookaheadScan() override;
+    void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override;
+    std::vector<KernelLaunch> launches(std::size_t n, bool exclusive) const override;
+    std::string choice(std::size_t n) const override;
+    const scan_policy::LookaheadPolicy& policy() const { return policy_; }
+
+  private:
+    scan_policy::LookaheadPolicy policy_;
+    LookbackScan fallback_;
+    std::size_t max_tiles_ = 0;                  // ws descriptors (0: the ws kernel never runs)
+    unsigned long long* descriptors_ = nullptr;  // one per ws tile
+    unsigned* counter_ = nullptr;                // [0] next tile, [1] producers done
     unsigned epoch_ = 0;
 };
 

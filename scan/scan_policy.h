@@ -1,9 +1,13 @@
-// The tuning of the look-back scan (version=lookback), in one place: the tile shape the
-// launch uses, the launch description reports and the device code is compiled for. Host
-// and device code alike (no CUDA headers here: the unit tests include it with the host
-// compiler). The measurements behind these choices are in the README and in
-// results/lookback_tuning.csv (experiments/lookback_tuning.cu).
+// The tuning of the look-back scan (version=lookback) and of the warp-specialised look-ahead
+// scan (version=lookahead), one struct each: the tile shape the launch uses, the launch
+// description reports and the device code is compiled for, and (lookahead) when its kernel
+// runs at all. Host and device code alike (no CUDA headers here: the unit tests include it
+// with the host compiler). The measurements behind these choices are in the README, in
+// results/lookback_tuning.csv (experiments/lookback_tuning.cu) and in results/ws_scan.csv and
+// results/h200/ws_scan.csv (experiments/ws_scan.cu).
 #pragma once
+
+#include <string>
 
 namespace cw {
 struct DeviceInfo;  // device_info.cuh
@@ -61,6 +65,97 @@ struct LookbackPolicy {
         return items == kItemsLarge ? ((arch >= 900 && arch < 1200) ? 6 : 2)
                                     : (arch == 750 ? 4 : ((arch >= 860 && arch <= 890) || arch >= 1200) ? 6 : 8);
     }
+};
+
+// version=lookahead: the warp-specialised persistent scan of ws_scan.cuh (sm_90: bulk
+// asynchronous tile loads into a ring of shared-memory stages, reduce, look-ahead and scan
+// warps) where the device can run it and n is large enough; today's look-back kernel
+// (LookbackPolicy above) everywhere else. One persistent CTA per resident slot: the grid is
+// min(tiles, resident CTAs per SM x SMs); the workspace one 64-bit descriptor per tile and a
+// two-word counter, besides the look-back's own.
+struct LookaheadPolicy {
+    // The variant experiments/ws_scan.cu chose (ws_t4096_s12_r2_w8_st0_d0_l2; ws_scan.cuh's
+    // header says what each choice measured): 4096-int tiles in 12 stages, 2 reduce warps,
+    // 8 scan warps, 2 look-ahead warps, 16-byte stores from registers (store 0), every tile
+    // drawn from the counter (sched 0). One producer warp besides them.
+    static constexpr int kTile = 4096;
+    static constexpr int kStages = 12;
+    static constexpr int kReduceWarps = 2;
+    static constexpr int kScanWarps = 8;
+    static constexpr int kLookaheadWarps = 2;
+    static constexpr int kStore = 0;
+    static constexpr int kSched = 0;
+    static constexpr int kThreads = (1 + kLookaheadWarps + kReduceWarps + kScanWarps) * 32;  // 416
+    static constexpr int kSmemBytes = kStages * kTile * 4;  // dynamic shared memory: the stages (192 KiB)
+    // The kernel's body exists only for sm_90 and later (cp.async.bulk, mbarrier try_wait):
+    // the code the driver loaded for it must come from compute_90 PTX or later.
+    static constexpr int kMinArch = 90;
+    // The smallest n at which the warp-specialised kernel runs (by default): the smallest size
+    // at which experiments/ws_scan.cu timed it, where on both GPUs it beat the look-back
+    // kernel timed in the same runs, in both modes (the `lookback` and
+    // `ws_t4096_s12_r2_w8_st0_d0_l2` rows of results/ws_scan.csv, an H100, and
+    // results/h200/ws_scan.csv, an H200). Below it nothing was measured, so today's kernel
+    // keeps the small sizes.
+    static constexpr long long kMinN = 20000000;
+
+    // Which kernel the version runs: chosen by device and size (--la-kernel=auto), or forced
+    // (ws: wherever the device can run it, at every n; lookback: never the ws kernel).
+    enum class Choice { kAuto, kWs, kLookback };
+
+    bool can_run = false;  // the device runs the ws kernel (for_device's checks all passed)
+    std::string why_not = "no device";  // why not, in a few words (empty when can_run)
+    int ctas_per_sm = 0;   // resident CTAs of the ws kernel per SM (occupancy API)
+    int sm_count = 0;
+    Choice choice = Choice::kAuto;
+
+    // The host-side decision from what the driver reports (for_device gathers it): the loaded
+    // code's binary and PTX versions (cudaFuncGetAttributes of the ws kernel: with PTX of an
+    // older compute_XX JIT-compiled for this GPU, binaryVersion is this GPU's but ptxVersion
+    // the older one, and the body is empty), the opt-in shared memory per block
+    // (cudaDevAttrMaxSharedMemoryPerBlockOptin) against the stages plus the kernel's static
+    // shared memory, and the resident CTAs per SM with that dynamic shared memory.
+    static LookaheadPolicy choose(int binary_version, int ptx_version, long long smem_optin_per_block,
+                                  long long static_smem, int resident_ctas_per_sm, int sms) {
+        LookaheadPolicy p;
+        p.sm_count = sms;
+        p.ctas_per_sm = resident_ctas_per_sm;
+        if (ptx_version < kMinArch || binary_version < kMinArch)
+            p.why_not = "no sm_" + std::to_string(kMinArch) + "+ code in this build (the driver loaded compute_" +
+                        std::to_string(ptx_version) + " for sm_" + std::to_string(binary_version) + ")";
+        else if (smem_optin_per_block < kSmemBytes + static_smem)
+            p.why_not = std::to_string(kSmemBytes + static_smem) + " bytes of shared memory per block needed, " +
+                        std::to_string(smem_optin_per_block) + " available";
+        else if (resident_ctas_per_sm < 1 || sms < 1)
+            p.why_not = "no CTA of the kernel fits on an SM (occupancy API)";
+        else
+            p.why_not.clear();
+        p.can_run = p.why_not.empty();
+        return p;
+    }
+    // choose() for `dev` (scan_kernels.cu: asks the driver about the ws kernel on `dev`, made
+    // the current device, and sets its dynamic shared memory limit there).
+    static LookaheadPolicy for_device(const cw::DeviceInfo& dev);
+    // The same policy with the kernel forced (--la-kernel); kAuto: the policy's own choice.
+    LookaheadPolicy with_choice(Choice c) const {
+        LookaheadPolicy p = *this;
+        p.choice = c;
+        return p;
+    }
+
+    // True where a scan of n elements runs the ws kernel: the device can run it and n is at
+    // least kMinN (or ws is forced).
+    bool use_ws(long long n) const {
+        if (!can_run || choice == Choice::kLookback) return false;
+        return choice == Choice::kWs || n >= kMinN;
+    }
+    // The ws kernel's persistent grid for n elements: one CTA per resident slot, no more than tiles.
+    long long grid(long long n) const {
+        const long long tiles = (n + kTile - 1) / kTile;
+        const long long resident = static_cast<long long>(ctas_per_sm) * sm_count;
+        return tiles < resident ? tiles : resident;
+    }
+    // Its workspace: a descriptor per tile and the counter's two words (where use_ws(n)).
+    static double workspace_bytes(long long n) { return 8.0 * static_cast<double>((n + kTile - 1) / kTile) + 8.0; }
 };
 
 }  // namespace scan_policy

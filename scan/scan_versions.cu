@@ -232,11 +232,38 @@ Version lookback() {
     return v;
 }
 
+// The warp-specialised look-ahead scan where the device runs it and n is large enough
+// (scan_policy::LookaheadPolicy), lookback's kernel (and tile) everywhere else: never refused for
+// an old GPU. The model and workspace follow the kernel the plan's size takes.
+Version lookahead() {
+    Version v = validated("lookahead", "ws_scan_kernel | scan_decoupled_lookback",
+                          "ours: warp-specialised look-ahead scan on sm_90 at large n (policy), else lookback's kernel");
+    v.model = [](const Plan& p) {
+        if (!p.lookahead.use_ws(p.n)) {
+            const std::size_t threads = static_cast<std::size_t>(p.lookback.threads);
+            const std::size_t items = static_cast<std::size_t>(p.lookback.items);
+            return model_of(scan_plan::model_bytes_single_pass(size(p)),
+                            scan_plan::additions_lookback(size(p), threads, items), p.lookback.items);
+        }
+        return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);  // additions: not modelled
+    };
+    v.workspace_bytes = [](const Plan& p) {  // lookback's (always allocated), the ws kernel's where it runs
+        const std::size_t tiles = scan_plan::ceil_div(size(p), static_cast<std::size_t>(p.lookback.tile()));
+        const double lb = 8.0 * static_cast<double>(tiles) + 4.0;
+        return lb + (p.lookahead.use_ws(p.n) ? scan_policy::LookaheadPolicy::workspace_bytes(p.n) : 0.0);
+    };
+    v.make = [](const Plan& p) {
+        return runner(p, new scan_gpu::LookaheadScan(size(p), p.lookahead, p.lookback));
+    };
+    return v;
+}
+
 }  // namespace
 
 const std::vector<Version>& registry() {
     static const std::vector<Version> versions = {cub(), hs_inplace_racy(), hs_buffered(), hs_multiblock_racy(),
-                                                  map_as_printed(), map(), brent_kung(), map_brent_kung(), lookback()};
+                                                  map_as_printed(), map(), brent_kung(), map_brent_kung(), lookback(),
+                                                  lookahead()};
     return versions;
 }
 

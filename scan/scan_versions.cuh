@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common.cuh"
@@ -24,6 +25,7 @@ struct Plan {
     int threads = 1024;                    // block size of the report's versions (--threads)
     int per_thread = 8;                    // elements per thread of the map scans (--per-thread)
     scan_policy::LookbackPolicy lookback;  // version=lookback's tile (on_device: chosen for the device)
+    scan_policy::LookaheadPolicy lookahead;  // version=lookahead's kernel choice (on_device: for the device)
     const unsigned* d_in = nullptr;        // the input on the device (int32 bits)
     unsigned* d_out = nullptr;             // what every version writes (poisoned before each)
     std::int32_t* h_out = nullptr;         // fetch() copies the result here (host)
@@ -58,6 +60,8 @@ class Runner : public cw::Runner {
     // add-back) and the serial part of the last run (NaN where there is none).
     std::vector<scan_gpu::KernelLaunch> launches() const;
     double serial_ms() const { return launcher_->serial_ms(); }
+    // Which kernel this plan's size runs, where the version chooses ("" where it cannot choose).
+    std::string choice() const { return launcher_->choice(static_cast<std::size_t>(p_.n)); }
 
   private:
     std::size_t bytes() const { return static_cast<std::size_t>(p_.n) * sizeof(unsigned); }

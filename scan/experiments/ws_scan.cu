@@ -1,4 +1,4 @@
-// The warp-specialised persistent scan of issue #24 (experiments/ws_scan.cuh: design, memory
+// The warp-specialised persistent scan of issue #24 (ws_scan.cuh: design, memory
 // model, forward progress), against CUB, the committed `lookback` and a device-to-device copy
 // of the same bytes, in one process (compiled by `make experiments`; sm_90 only at run time):
 //

@@ -5,13 +5,13 @@ scan=bin/scan
 tmp=$CW_TEST_TMP
 
 expect_output "scan: --help lists every option" \
-  "--n=N.*--sizes=.*--mode=inclusive\|exclusive\|both.*--data=.*--threads=N.*--per-thread=N.*--runs=N.*--lb-items=.*--l2=.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=.*--print-csv-header.*--inject-fault" \
+  "--n=N.*--sizes=.*--mode=inclusive\|exclusive\|both.*--data=.*--threads=N.*--per-thread=N.*--runs=N.*--lb-items=.*--la-kernel=auto\|ws\|lookback.*--l2=.*--repeat=N.*--warmup=N.*--seed=N.*--device=N.*--csv=.*--input=.*--output=.*--pinned.*--only=.*--print-csv-header.*--inject-fault" \
   sh -c "$scan --help | tr '\n' ' '"
 expect_output "scan: shared defaults (--seed=1, --repeat=20, --warmup=3)" \
   "--repeat=N .*default: 20\).*--warmup=N .*default: 3\).*--seed=N .*default: 1\)" \
   sh -c "$scan --help | tr '\n' ' '"
 expect_output "scan: --help lists the registry with each version's kind" \
-  "cub .*\[library baseline\].*hs_inplace_racy .*\[demonstration, not validated\].*hs_buffered.*hs_multiblock_racy .*\[demonstration, not validated\].*map.*brent_kung.*lookback" \
+  "cub .*\[library baseline\].*hs_inplace_racy .*\[demonstration, not validated\].*hs_buffered.*hs_multiblock_racy .*\[demonstration, not validated\].*map.*brent_kung.*lookback.*lookahead" \
   sh -c "$scan --help | tr '\n' ' '"
 
 # --list-versions: one line per version; the demonstrations (the report's racy kernels) run
@@ -77,6 +77,7 @@ expect_usage_error "scan: bad --mode" "must be one of" $scan --mode=both2
 expect_usage_error "scan: bad --data" "must be one of" $scan --data=zeros
 expect_usage_error "scan: bad --l2" "must be one of" $scan --l2=cold
 expect_usage_error "scan: bad --lb-items" "must be one of" $scan --lb-items=8
+expect_usage_error "scan: bad --la-kernel" "must be one of" $scan --la-kernel=cub
 expect_usage_error "scan: unknown version in --only" "unknown version 'hs'" $scan --only=cub,hs
 expect_usage_error "scan: version named twice in --only" "twice" $scan --only=cub,map,cub
 expect_usage_error "scan: --pinned takes no value" "takes no value" $scan --pinned=1

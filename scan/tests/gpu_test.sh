@@ -2,8 +2,9 @@
 # several launch configurations, random data with negatives, wrap-around and extreme inputs,
 # exact equality with the CPU (the expected counts come from the program's "planned: N runs");
 # the report's n = 33 result; --input/--output; an injected fault must FAIL; compute-sanitizer memcheck, racecheck and
-# synccheck on every version but the racy demonstrations. Each case is skipped without
-# a GPU. Sourced by common/tests/run_tests.sh from scan/.
+# synccheck on every version but the racy demonstrations; lookahead's two kernels (the
+# warp-specialised one forced at awkward sizes, and each side of its policy's threshold, the
+# CSV's k1_name saying which ran). Each case is skipped without a GPU. Sourced by common/tests/run_tests.sh from scan/.
 scan=bin/scan
 tmp=$CW_TEST_TMP
 quick="--repeat=1 --warmup=0 --runs=1 --l2=keep"
@@ -18,7 +19,7 @@ scan_output() {
   expect_output "$name" "$@"
 }
 
-# Validated versions: cub, map, brent_kung, map_brent_kung, lookback at every size; hs_buffered where n <= --threads.
+# Validated versions: cub, map, brent_kung, map_brent_kung, lookback, lookahead at every size; hs_buffered where n <= --threads.
 awkward=1,2,31,32,33,1023,1024,1025,65537,999983
 # The demonstrations are opt-in: named here from --list-versions (they are counted, never PASS).
 all_versions=$($scan --list-versions | awk '{ print $1 }' | paste -sd, -)
@@ -42,7 +43,7 @@ if [ "$CW_GPU_OK" = 1 ]; then
   if [ "$T_STATUS" -eq 0 ] && [ -z "$bad" ]; then t_pass "$name"; else t_fail "$name" "exit $T_STATUS $bad"; t_show_failure; fi
 else t_skip "$name" "$CW_GPU_REASON"; fi
 gpu_case "the report's sizes (5, 50, 80 MB) and 2^28, both scans, once" \
-  $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,map_brent_kung,lookback $quick
+  $scan --sizes=1250000,12500000,20000000,2^28 --mode=both --only=cub,map,brent_kung,map_brent_kung,lookback,lookahead $quick
 gpu_case "--threads=32 --per-thread=2 (deep recursion)" \
   $scan --sizes=1,31,32,33,1025,65537 --threads=32 --per-thread=2 --mode=both $quick
 gpu_case "--threads=128 --per-thread=3" \
@@ -70,12 +71,46 @@ for items in 32 16; do
   gpu_case "lookback --lb-items=$items: 20,000,000 and 2^28" \
     $scan --lb-items=$items --sizes=20000000,2^28 --only=lookback,cub --mode=both $quick
 done
+# lookahead: the warp-specialised kernel forced (--la-kernel=ws) at sizes that are not multiples
+# of its 4096-int tile (one element, one partial tile, fewer tiles than SMs, more), and each side
+# of the policy's threshold (scan_policy::LookaheadPolicy::kMinN) by default; where the device
+# cannot run it (no sm_90 code, too little shared memory), both run lookback's kernel.
+gpu_case "lookahead --la-kernel=ws: sizes not multiples of its tile" \
+  $scan --la-kernel=ws --sizes=1,2,31,4095,4096,4097,8191,8193,65537,999983,1048577,4000037 --only=lookahead,cub \
+  --mode=both $quick
+gpu_case "lookahead --la-kernel=ws: repeated launches (epochs, counter reset), warm-up and L2 flush" \
+  $scan --la-kernel=ws --sizes=999983,16777219 --only=lookahead,cub --mode=both --repeat=5 --warmup=2 --l2=flush
+gpu_case "lookahead --la-kernel=ws: full int32 range and extremes" \
+  $scan --la-kernel=ws --sizes=1025,999983 --data=full --only=lookahead,cub --mode=both $quick
+la_threshold=$(sed -n 's/.*kMinN = \([0-9]*\);.*/\1/p' scan_policy.h)
+la_sizes=$((la_threshold - 1)),$la_threshold,$((la_threshold + 1)),$((la_threshold + 4097)),268435461
+name="lookahead: each side of its threshold ($la_threshold), both scans, k1_name says which kernel ran"
+cw_detect_gpu
+if [ "$CW_GPU_OK" = 1 ] && [ -n "$la_threshold" ]; then
+  rm -f "$tmp/la.csv"
+  t_run $scan --sizes=$la_sizes --only=lookahead,lookback,cub --mode=both --csv="$tmp/la.csv" $quick
+  # Above the threshold the ws kernel, where the policy line says the device runs it.
+  ws_here=0; grep -q '^lookahead tuning policy: warp-specialised kernel' "$T_OUT" && ws_here=1
+  bad=$(awk -F, -v t="$la_threshold" -v ws="$ws_here" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["version"] == "lookahead" {
+      want = (ws && $c["n"] + 0 >= t) ? "ws_scan_kernel" : "scan_decoupled_lookback"; rows++
+      if ($c["k1_name"] != want || $c["result_ok"] != "1") print "n=" $c["n"] " " $c["mode"] ": k1_name=" $c["k1_name"] ", want " want }
+    END { if (rows != 10) print rows + 0 " lookahead rows, want 10" }' "$tmp/la.csv" 2>&1 | head -n 3)
+  pass=$(grep -c 'Result = PASS' "$T_OUT")
+  if [ "$T_STATUS" -eq 0 ] && [ -z "$bad" ] && [ "$pass" -eq 30 ] && ! grep -q 'Result = FAIL' "$T_OUT"; then
+    t_pass "$name"
+  else t_fail "$name" "exit $T_STATUS, $pass PASS of 30, $bad"; t_show_failure; fi
+elif [ "$CW_GPU_OK" = 1 ]; then t_fail "$name" "no kMinN in scan_policy.h"
+else t_skip "$name" "$CW_GPU_REASON"; fi
+scan_output "lookahead --la-kernel=lookback runs lookback's kernel at 2^28" \
+  "version=lookahead n=268435456 mode=inclusive .*kernel=scan_decoupled_lookback \((--la-kernel=lookback|the ws kernel cannot run here)" \
+  $scan --la-kernel=lookback --n=2^28 --mode=inclusive --only=lookahead $quick
 gpu_case "full int32 range: sums wrap around" $scan --sizes=1025,999983 --data=full --mode=both $quick
 gpu_case "all-negative input" $scan --sizes=1024,999983 --data=negative --mode=both $quick
 gpu_case "single extremes (INT32_MAX, INT32_MIN)" $scan --sizes=1,2,1000,999983 --data=extreme --mode=both $quick
 gpu_case "iota input 1, 2, 3, ... at 2^20 + 1" $scan --n=1048577 --data=iota --mode=both $quick
-gpu_case "--pinned host buffers" $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback $quick
-gpu_case "timed runs with warm-up and L2 flush" $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback \
+gpu_case "--pinned host buffers" $scan --n=999983 --pinned --mode=both --only=cub,map,brent_kung,lookback,lookahead $quick
+gpu_case "timed runs with warm-up and L2 flush" $scan --n=999983 --mode=both --only=cub,map,brent_kung,lookback,lookahead \
   --repeat=3 --warmup=1 --l2=flush
 
 # The report's Figure 1.3: <<<1, 32>>> on 1..33 leaves element 33 unscanned: 528^2 = 278784.
@@ -102,9 +137,12 @@ fi
 
 # A wrong result must be caught: --inject-fault alters one element of every validated
 # result; every planned run must FAIL, exit 1, and neither --csv nor --output be written.
+gpu_fault_case "--inject-fault: lookahead's ws kernel FAILs too" "$tmp/fault2.csv" "$tmp/fault2.bin" \
+  $scan --n=100003 --mode=both --only=lookahead --la-kernel=ws --inject-fault --csv="$tmp/fault2.csv" \
+  --output="$tmp/fault2.bin" $quick
 gpu_fault_case "--inject-fault: every validated version FAILs, exit 1, no CSV and no output written" \
   "$tmp/fault.csv" "$tmp/fault.bin" \
-  $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback --inject-fault \
+  $scan --n=1000 --mode=inclusive --only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback,lookahead --inject-fault \
   --csv="$tmp/fault.csv" --output="$tmp/fault.bin" $quick
 
 # --input / --output: 1, -1, INT32_MAX, 1 -> inclusive 1, 0, INT32_MAX, INT32_MIN (wraps);
@@ -112,14 +150,16 @@ gpu_fault_case "--inject-fault: every validated version FAILs, exit 1, no CSV an
 printf '\001\000\000\000\377\377\377\377\377\377\377\177\001\000\000\000' >"$tmp/in.bin"
 printf '\001\000\000\000\000\000\000\000\377\377\377\177\000\000\000\200' >"$tmp/incl.bin"
 printf '\000\000\000\000\001\000\000\000\000\000\000\000\377\377\377\177' >"$tmp/excl.bin"
-for v in lookback brent_kung map_brent_kung map hs_buffered cub; do
+# lookahead+ws: lookahead with its warp-specialised kernel forced (a partial tile of 4 elements).
+for v in lookahead+ws lookahead lookback brent_kung map_brent_kung map hs_buffered cub; do
   for m in inclusive exclusive; do
     name="--input/--output round trip, $v $m (wrap-around)"
     cw_detect_gpu
     if [ "$CW_GPU_OK" != 1 ]; then t_skip "$name" "$CW_GPU_REASON"; continue; fi
     rm -f "$tmp/out.bin"
     want=$tmp/incl.bin; [ $m = exclusive ] && want=$tmp/excl.bin
-    t_run $scan --input="$tmp/in.bin" --output="$tmp/out.bin" --mode=$m --only=$v $quick
+    force=""; [ $v = lookahead+ws ] && force=--la-kernel=ws
+    t_run $scan --input="$tmp/in.bin" --output="$tmp/out.bin" --mode=$m --only=${v%+ws} $force $quick
     if [ "$T_STATUS" -eq 0 ] && cmp -s "$tmp/out.bin" "$want"; then t_pass "$name"
     else t_fail "$name" "exit $T_STATUS, output $(od -An -tx1 "$tmp/out.bin" 2>/dev/null | tr -s ' ')"; t_show_failure; fi
   done
@@ -131,7 +171,7 @@ cw_detect_gpu
 name="CSV: a row per planned run, core columns, baseline on every row, validated=0 for the demonstration"
 if [ "$CW_GPU_OK" = 1 ]; then
   rm -f "$tmp/r.csv"
-  t_run $scan --sizes=1000,5000 --mode=both --only=cub,brent_kung,lookback,hs_multiblock_racy --csv="$tmp/r.csv" $quick
+  t_run $scan --sizes=1000,5000 --mode=both --only=cub,brent_kung,lookback,lookahead,hs_multiblock_racy --csv="$tmp/r.csv" $quick
   planned=$(sed -n 's/^planned: \([0-9]*\) runs$/\1/p' "$T_OUT")
   header=$(head -n 1 "$tmp/r.csv" 2>/dev/null)
   rows=$(($(wc -l <"$tmp/r.csv" 2>/dev/null || echo 0) - 1))
@@ -158,9 +198,11 @@ scan_output "--threads=0 runs the report's versions with 1024 threads" \
 # The look-back tuning policy is chosen from the device and said in one line.
 scan_output "lookback's tuning policy is reported" "^lookback tuning policy: 256 threads x (16|32) ints per tile" \
   $scan --n=5000 --mode=inclusive --only=lookback $quick
+scan_output "lookahead's tuning policy is reported" "^lookahead tuning policy: (warp-specialised kernel|lookback's kernel at every n)" \
+  $scan --n=5000 --mode=inclusive --only=lookahead $quick
 
 # compute-sanitizer on every validated version (small sizes; the racy kernels are excluded).
-checked="--only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback --mode=both $quick"
+checked="--only=cub,hs_buffered,map,brent_kung,map_brent_kung,lookback,lookahead --mode=both $quick"
 sanitize memcheck "memcheck: every validated version, --threads=128" \
   $scan --sizes=1,33,1025,70001 --threads=128 --per-thread=4 $checked
 sanitize racecheck "racecheck: every validated version, --threads=128" \
@@ -177,6 +219,16 @@ sanitize initcheck "initcheck: hs_buffered, map, brent_kung, map_brent_kung, loo
   $scan --sizes=33,5000 --threads=256 --only=hs_buffered,map,brent_kung,map_brent_kung,lookback --mode=both $quick
 sanitize racecheck "racecheck: map_brent_kung, --threads=32 (recursive scan of the totals)" \
   $scan --sizes=193,12289 --threads=32 --per-thread=3 --only=map_brent_kung --mode=both $quick
+# lookahead's warp-specialised kernel (mbarriers, bulk copies, named barrier): forced at small
+# sizes (a partial tile alone, full tiles and a partial one, more tiles than stages), and by the
+# policy just above its threshold (where the device runs it; lookback's kernel elsewhere).
+la_small="--la-kernel=ws --sizes=1,4097,70001 --only=lookahead --mode=both $quick"
+sanitize memcheck "memcheck: lookahead, ws kernel forced" $scan $la_small
+sanitize racecheck "racecheck: lookahead, ws kernel forced" $scan $la_small
+sanitize synccheck "synccheck: lookahead, ws kernel forced" $scan $la_small
+sanitize initcheck "initcheck: lookahead, ws kernel forced" $scan $la_small
+sanitize memcheck "memcheck: lookahead just above its threshold (the policy's ws path)" \
+  $scan --n=$((la_threshold + 4097)) --only=lookahead --mode=both $quick
 
 # `make profile` on the shapes it uses: the report's map kernel (map_scan_chunks, kernel 1 of
 # map_brent_kung) at n = 15000 (8 per thread, 1024 threads: a grid of 2 blocks) and the

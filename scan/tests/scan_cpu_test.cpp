@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "common.h"
@@ -221,6 +222,75 @@ TEST(ScanPolicy, LookbackTileChoice) {
     EXPECT_EQ(LookbackPolicy::choose(6).tile(), 8192);
     EXPECT_EQ(LookbackPolicy::choose(1).tile(), 4096);
     EXPECT_EQ(LookbackPolicy::choose(1).threads, 256);
+}
+
+// version=lookahead: whether the warp-specialised kernel can run (the code the driver loaded,
+// the opt-in shared memory, the occupancy), and from which n it runs.
+TEST(ScanPolicy, LookaheadDeviceChoice) {
+    using scan_policy::LookaheadPolicy;
+    constexpr long long kStatic = 896;  // the kernel's static shared memory (mbarriers, segment totals)
+    // An H100 build with sm_90 code: 227 KiB opt-in, one CTA per SM.
+    const LookaheadPolicy h100 = LookaheadPolicy::choose(90, 90, 232448, kStatic, 1, 132);
+    EXPECT_TRUE(h100.can_run);
+    EXPECT_TRUE(h100.why_not.empty());
+    // compute_75 PTX JIT-compiled for an H100: binary 90, PTX 75, an empty body: never launched.
+    const LookaheadPolicy jit = LookaheadPolicy::choose(90, 75, 232448, kStatic, 1, 132);
+    EXPECT_FALSE(jit.can_run);
+    EXPECT_NE(jit.why_not.find("compute_75"), std::string::npos);
+    // compute_90 PTX JIT-compiled for a newer GPU (sm_100): the body is there.
+    EXPECT_TRUE(LookaheadPolicy::choose(100, 90, 232448, kStatic, 1, 148).can_run);
+    // Older GPUs (the cluster's sm_35 and sm_52, an A100's sm_80).
+    EXPECT_FALSE(LookaheadPolicy::choose(35, 35, 49152, kStatic, 1, 15).can_run);
+    EXPECT_FALSE(LookaheadPolicy::choose(52, 52, 49152, kStatic, 1, 13).can_run);
+    EXPECT_FALSE(LookaheadPolicy::choose(80, 80, 166912, kStatic, 1, 108).can_run);
+    // sm_90 code but too little shared memory per block (an sm_120 GPU's 99 KiB), or none resident.
+    const LookaheadPolicy small = LookaheadPolicy::choose(120, 120, 101376, kStatic, 1, 84);
+    EXPECT_FALSE(small.can_run);
+    EXPECT_NE(small.why_not.find("shared memory"), std::string::npos);
+    EXPECT_FALSE(LookaheadPolicy::choose(90, 90, LookaheadPolicy::kSmemBytes + kStatic - 1, kStatic, 1, 132).can_run);
+    EXPECT_TRUE(LookaheadPolicy::choose(90, 90, LookaheadPolicy::kSmemBytes + kStatic, kStatic, 1, 132).can_run);
+    EXPECT_FALSE(LookaheadPolicy::choose(90, 90, 232448, kStatic, 0, 132).can_run);
+    // The default policy (no device yet) runs nothing but lookback's kernel.
+    EXPECT_FALSE(LookaheadPolicy().can_run);
+    EXPECT_FALSE(LookaheadPolicy().use_ws(1LL << 30));
+    // The chosen variant's shape.
+    const int threads = LookaheadPolicy::kThreads, smem = LookaheadPolicy::kSmemBytes;  // by value (C++14)
+    EXPECT_EQ(threads, 416);
+    EXPECT_EQ(smem, 196608);
+}
+
+TEST(ScanPolicy, LookaheadSizeChoice) {
+    using scan_policy::LookaheadPolicy;
+    using Choice = LookaheadPolicy::Choice;
+    const LookaheadPolicy p = LookaheadPolicy::choose(90, 90, 232448, 896, 1, 132);
+    // By size: lookback's kernel below the threshold, the ws kernel from it on.
+    const long long min_n = LookaheadPolicy::kMinN;  // by value (C++14)
+    EXPECT_EQ(min_n, 20000000);
+    EXPECT_FALSE(p.use_ws(1));
+    EXPECT_FALSE(p.use_ws(4096));
+    EXPECT_FALSE(p.use_ws(LookaheadPolicy::kMinN - 1));
+    EXPECT_TRUE(p.use_ws(LookaheadPolicy::kMinN));
+    EXPECT_TRUE(p.use_ws(LookaheadPolicy::kMinN + 1));
+    EXPECT_TRUE(p.use_ws(1LL << 28));
+    EXPECT_TRUE(p.use_ws(1LL << 30));
+    // Forced (--la-kernel): ws at every n where it can run, lookback at none.
+    EXPECT_TRUE(p.with_choice(Choice::kWs).use_ws(1));
+    EXPECT_FALSE(p.with_choice(Choice::kLookback).use_ws(1LL << 28));
+    EXPECT_TRUE(p.with_choice(Choice::kLookback).with_choice(Choice::kAuto).use_ws(1LL << 28));
+    // A device that cannot run it falls back at every n, forced or not.
+    const LookaheadPolicy old = LookaheadPolicy::choose(52, 52, 49152, 896, 1, 13);
+    EXPECT_FALSE(old.use_ws(1LL << 30));
+    EXPECT_FALSE(old.with_choice(Choice::kWs).use_ws(1LL << 30));
+    // The persistent grid: one CTA per resident slot, no more than tiles.
+    EXPECT_EQ(p.grid(1), 1);
+    EXPECT_EQ(p.grid(4096), 1);
+    EXPECT_EQ(p.grid(4097), 2);
+    EXPECT_EQ(p.grid(132 * 4096), 132);
+    EXPECT_EQ(p.grid(LookaheadPolicy::kMinN), 132);
+    EXPECT_EQ(LookaheadPolicy::choose(90, 90, 232448, 896, 2, 132).grid(1LL << 28), 264);
+    // The workspace: 8 bytes per 4096-int tile and the counter's two words.
+    EXPECT_DOUBLE_EQ(LookaheadPolicy::workspace_bytes(4096), 16.0);
+    EXPECT_DOUBLE_EQ(LookaheadPolicy::workspace_bytes(4097), 24.0);
 }
 
 TEST(ScanPolicy, LaunchBoundsPerArchitecture) {

@@ -1,7 +1,10 @@
 // A warp-specialised, persistent, single-pass prefix scan of unsigned ints (two's-complement
-// wrap) for sm_90 (issue #24), used by experiments/ws_scan.cu. Device code only inside
-// `__CUDA_ARCH__ >= 900` guards: on older targets the kernel is an empty body that the host
-// never launches (ws_scan.cu checks the binary's architecture first).
+// wrap) for sm_90 (issue #24): the kernel of version=lookahead (its launcher, LookaheadScan in
+// scan_kernels.cu, and its tuning, scan_policy::LookaheadPolicy in scan_policy.h) and of the
+// tuning experiment experiments/ws_scan.cu. Device code only inside `__CUDA_ARCH__ >= 900`
+// guards: on older targets the kernel is an empty body that the host never launches (the
+// policy's for_device and ws_scan.cu check the architecture of the code the driver loaded
+// first: PTX version and binary version both 90 or more).
 //
 // Design (one persistent CTA per resident slot, all of them draining one tile queue; warps
 // by role, in this order):
@@ -37,7 +40,7 @@
 // The last, partial tile is not bulk-copied: the producer only signals it, and the reduce and
 // scan warps read (and write) it from global memory with bounds.
 //
-// What the measurements chose (ws_scan.cu; results/ws_scan.csv, results/h200/ws_scan.csv):
+// What the measurements chose (experiments/ws_scan.cu; results/ws_scan.csv, results/h200/ws_scan.csv):
 // 4096-int tiles x 12 stages (192 KiB, one CTA per SM), 2 reduce warps, 8 scan warps, 2
 // look-ahead warps, 16-byte stores. A tile's prefix needs every earlier tile to have landed, so
 // a stage stays busy for about the slowest of ~G concurrent copies plus the look-ahead's L2

@@ -1,5 +1,6 @@
 // sm_90 bulk asynchronous copies into shared memory, completed on mbarriers (PTX), for the
-// experiments' ring-of-stages variants (copy_budget.cu, lookback_tuning.cu's bulk). One thread
+// warp-specialised scan (ws_scan.cuh: version=lookahead) and the experiments' ring-of-stages
+// variants (experiments/copy_budget.cu, experiments/lookback_tuning.cu's bulk). One thread
 // issues a stage's copy; every thread waits for the stage's barrier phase, reads the stage,
 // then release_stage() orders those reads (generic proxy) before the copy engine's next write
 // of the stage (async proxy): without that fence, a refill issued after the block's barrier
