@@ -280,3 +280,43 @@ def replace_block(readme, name, text):
     r = Readme(readme)
     r.block(name, text)
     r.save()
+
+
+# ---- added for vecmax/tables.py: prose values computed section by section ------------------
+
+class NumRow(dict):
+    """A CSV row whose numbers read as attributes: row.kernel_ms is float(row["kernel_ms"]) (an
+    empty or non-numeric cell raises ValueError, a missing column KeyError)."""
+
+    def __getattr__(self, name):
+        return float(self[name])
+
+
+def guarded(values, names, source, fn, *args):
+    """fn(*args) sets the values `names`; numbers that cannot give them (an empty or zero cell, a
+    missing row) leave a placeholder naming the CSV and the problem, rather than failing."""
+    try:
+        fn(*args)
+    except (ArithmeticError, ValueError, KeyError, IndexError, TypeError) as e:
+        text = "(not computable from {}: {} {})".format(source, type(e).__name__, e)
+        print("tables.py: " + text)
+        values.update({n: text for n in names if n not in values})
+
+
+def section_values(sections, csvs, values=None, folder="results/"):
+    """The named values of a README's prose, by sections (csv, names, fn, missing): fn(values, rows,
+    csvs) sets `names` from the CSV's rows; a CSV not there (csvs[csv] is None) gives them `missing`,
+    numbers that cannot give them guarded()'s placeholder. values: those set beforehand (defaults)."""
+    values = {} if values is None else values
+    for name, names, fn, missing in sections:
+        if csvs.get(name) is None:
+            values.update({n: missing for n in names})
+        else:
+            guarded(values, names, folder + name, fn, values, csvs[name], csvs)
+    return values
+
+
+def fill_blocks(readme, templates, values):
+    """Fills each block of templates ({block: text naming {values}}) from values, wrapped."""
+    for name, template in templates.items():
+        readme.block(name, wrap(fill(template, values)))
