@@ -10,9 +10,9 @@ from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (NumRow, Readme, Table, compare, fill, fill_blocks, in_base_unit, load,  # noqa: E402
-                           md_table, numbered, placeholder_table, ratio, read_csv, section_values, span,
-                           verdict, wrap)
+from readme_tables import (NumRow, Readme, Table, compare, fill, fill_blocks, in_base_unit,  # noqa: E402
+                           load, md_table, met, numbered, placeholder_table, ratio, read_csv,
+                           section_values, span, verdict, wrap)
 
 RUN, PROFILE = "(run make report-run)", "(run make profile)"
 TUNING_MISSING = "(run bash experiments/run.sh on a GPU)"
@@ -76,7 +76,8 @@ def marked(rows, share):
     """The rows with their copies' share, and their speed-up marked "(top 3)" for the three best."""
     best = {key(r) for r in top3(rows)}
     return [dict(r, copies=share(r), top=key(r) in best,
-                 speedup="{:.3f}".format(float(r["speedup_gpu"])) + " (top 3)" * (key(r) in best)) for r in rows]
+                 speedup="{:.3f}".format(float(r["speedup_gpu"])) + " (top 3)" * (key(r) in best))
+            for r in rows]
 
 
 def sweep_rows(rows):
@@ -89,18 +90,14 @@ def sweep_rows(rows):
 GTX = (("input_ms", "input (ms)", "{:.2f}"), ("processing_ms", "processing (ms)", "{:.3f}"),
        ("output_ms", "output (ms)", "{:.3f}"), ("total_gpu_ms", "total (ms)", "{:.2f}"),
        ("cpu_ms", "CPU (ms)", "{:.2f}"), ("speedup", "speed-up"), ("copies", "copies (%)", "{:.1f}"))
-
-
-def target_word(x, op, threshold):
-    """"met" / "MISSED" for a measured speed ratio (a CSV cell); an empty one meets nothing."""
-    held = compare(ratio(x, 1.0), op, threshold)
-    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
+TARGETS = {N1: ("single_pass kernel <= cub / 1.05", 1.05), N2: ("single_pass >= 0.97 x cub", 0.97)}
 
 
 def bench_target(r):
-    t = {N1: ("single_pass kernel <= cub / 1.05", 1.05), N2: ("single_pass >= 0.97 x cub", 0.97)}.get(int(float(r["n"])))
-    return "" if r["version"] != "single_pass" or t is None else \
-        "{}: {}".format(t[0], target_word(r["speedup_vs_baseline"], ">=", t[1]))
+    t = TARGETS.get(int(float(r["n"])))
+    if r["version"] != "single_pass" or t is None:
+        return ""
+    return f"{t[0]}: {met(r['speedup_vs_baseline'], '>=', t[1])}"
 
 
 TABLES = [
@@ -123,14 +120,14 @@ TABLES = [
         ("pct_of_copy_bw", "% of copy bw", "{:.1f}"), ("copy_bw_GBps", "copy bw (GB/s)", "{:.0f}"),
         ("baseline_ms", "cub (ms)", "{:.4f}"), ("speedup_vs_baseline", "speed vs cub", "{:.3f}"),
         (bench_target, "target"), ("result_ok", "ok")], missing=placeholder_table(["N", "version"], RUN),
-        note=lambda rows: "{device} (driver {driver}, runtime {runtime}); median of {repeat} runs after {warmup} "
-                          "warm-ups.".format(**rows[0])),
+        note=lambda rows: "{device} (driver {driver}, runtime {runtime}); median of {repeat} runs after "
+                          "{warmup} warm-ups.".format(**rows[0])),
 ]
 
 
 # ---- the numbers of the prose: each section's function sets its values from its CSV ----------
-def speedups(rows, spec="{:.2f}"):
-    return ", ".join(spec.format(r.speedup_gpu) for r in rows)
+def speedups(rows):
+    return ", ".join("{:.2f}".format(r.speedup_gpu) for r in rows)
 
 
 def gains(rows):
@@ -149,11 +146,10 @@ def top3_claim(rows):
     best3 = top3(rows)
     io = [ratio(100.0 * (r.input_ms + r.output_ms), r["total_gpu_ms"]) for r in best3]
     slowest = max(r.kernel_ms for r in best3)
-    furthest = None if any(x is None for x in io) else max(abs(x - TOP3_IO_PCT) for x in io)
-    under, about = compare(slowest, "<", TOP3_MS), compare(furthest, "<=", TOP3_ABOUT)
-    holds = None if under is None or about is None else (under and about)
+    about = None if None in io else compare(max(abs(x - TOP3_IO_PCT) for x in io), "<=", TOP3_ABOUT)
     detail = "; ".join("{}: {:.2f} ms, {}".format(shape(r), r.kernel_ms, "?" if x is None else f"{x:.1f}%")
                        for r, x in zip(best3, io))
+    holds = None if about is None else slowest < TOP3_MS and about
     return verdict(holds, "a total GPU time is zero or missing"), detail
 
 
@@ -162,8 +158,8 @@ def plateau(rows):
     ceiling CPU time / copy time, and the largest share of the kernel in the total (%)."""
     sel = [r for r in rows if grid(r) >= BIG_GRID]
     sp, ceiling = col(sel, "speedup_gpu"), [r.cpu_ms / (r.input_ms + r.output_ms) for r in sel]
-    kshare = max(100.0 * r.kernel_ms / r.total_gpu_ms for r in sel)
-    return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), kshare
+    return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), max(
+        100.0 * r.kernel_ms / r.total_gpu_ms for r in sel)
 
 
 def sweep_values(V, rows, csvs):
@@ -171,11 +167,12 @@ def sweep_values(V, rows, csvs):
     rows, orig = [NumRow(r) for r in rows if r["version"] == "report"], {key(r): r for r in ORIGINAL}
     o4, o32, big_o = line(ORIGINAL, 1, 4), line(ORIGINAL, 0, 32), [r for r in ORIGINAL if grid(r) >= BIG_GRID]
     V["report-graphs"] = (
-        f"at 4 blocks the speed-up rose from {o4[0].speedup_gpu:.2f} (32 threads) to {o4[-1].speedup_gpu:.2f} "
-        f"(1024 threads); at 32 threads per block from {o32[0].speedup_gpu:.2f} (4 blocks) to "
-        f"{o32[-1].speedup_gpu:.2f} (128 blocks); the processing time fell from {orig[(32, 4)].kernel_ms:.0f} "
-        f"ms (32 × 4) to {span(col(big_o, 'kernel_ms'), '{:.1f}')} ms (≥ {BIG_GRID:,} threads in the grid), "
-        f"where the copies took {span([copies_share(r) for r in big_o], '{:.0f}')}% of the total GPU time")
+        f"at 4 blocks the speed-up rose from {o4[0].speedup_gpu:.2f} (32 threads) to "
+        f"{o4[-1].speedup_gpu:.2f} (1024 threads); at 32 threads per block from {o32[0].speedup_gpu:.2f} (4 "
+        f"blocks) to {o32[-1].speedup_gpu:.2f} (128 blocks); the processing time fell from "
+        f"{orig[(32, 4)].kernel_ms:.0f} ms (32 × 4) to {span(col(big_o, 'kernel_ms'), '{:.1f}')} ms (≥ "
+        f"{BIG_GRID:,} threads in the grid), where the copies took "
+        f"{span([copies_share(r) for r in big_o], '{:.0f}')}% of the total GPU time")
     r0 = rows[0]
     V["results-device"] = f"an {r0['device']} (driver {r0['driver']}, CUDA runtime {r0['runtime']})"
     mb = 4.0 * r0.n / 1e6
@@ -186,33 +183,32 @@ def sweep_values(V, rows, csvs):
     shares = {key(r): copies_share(r) for r in rows}
     minority = sorted((k for k, v in shares.items() if v <= 50.0), key=lambda k: k[0] * k[1])
     top, inputs = max(rows, key=grid), col(rows, "input_ms")
-    text = (f"In the sweep the copies are more than half of the total GPU time in {len(shares) - len(minority)} "
-            f"of the {len(shares)} configurations")
-    if minority:
-        text += (f" (the exceptions are the smallest grids, {', '.join('{} × {}'.format(*k) for k in minority)}, "
-                 f"at {span([shares[k] for k in minority], '{:.1f}')}%)")
-    V["c1-sweep"] = text + (
-        f" and {shares[key(top)]:.1f}% at {shape(top)} (GTX 970: "
-        f"{copies_share(orig[key(top)]) if key(top) in orig else float('nan'):.1f}%). The pageable input copy "
-        f"takes {span(inputs, '{:.1f}')} ms (median {median(inputs):.1f} ms, about {mb / median(inputs):.1f} "
-        f"GB/s) while the kernel takes {top.kernel_ms:.3f} ms at {shape(top)}.")
+    V["c1-sweep"] = (
+        f"In the sweep the copies are more than half of the total GPU time in {len(shares) - len(minority)} "
+        f"of the {len(shares)} configurations" + (
+            f" (the exceptions are the smallest grids, {', '.join('{} × {}'.format(*k) for k in minority)}, "
+            f"at {span([shares[k] for k in minority], '{:.1f}')}%)" if minority else "")
+        + f" and {shares[key(top)]:.1f}% at {shape(top)} (GTX 970: "
+        f"{copies_share(orig[key(top)]) if key(top) in orig else float('nan'):.1f}%). The pageable input "
+        f"copy takes {span(inputs, '{:.1f}')} ms (median {median(inputs):.1f} ms, about "
+        f"{mb / median(inputs):.1f} GB/s) while the kernel takes {top.kernel_ms:.3f} ms at {shape(top)}.")
     blocks = max(key(r)[1] for r in rows)
     V["c1-output"] = (
         f"the block maxima that come back are at most {blocks} floats ({4 * blocks} bytes) instead of "
         f"{int(r0.n):,}, and copying them (with the host's final maximum) takes "
         f"{span(col(rows, 'output_ms'), '{:.4f}')} ms, at most "
-        f"{max(100.0 * r.output_ms / r.total_gpu_ms for r in rows):.2f}% of the total GPU time; but the input, "
-        f"{mb:.0f} MB, crosses the bus whole whatever the kernel does ({span(inputs, '{:.1f}')} ms). The "
-        f"report's own output time, {span(col(ORIGINAL, 'output_ms'), '{:.2f}')} ms in every configuration, "
-        "cannot be the copy of at most 128 floats either (see the bugs above)")
+        f"{max(100.0 * r.output_ms / r.total_gpu_ms for r in rows):.2f}% of the total GPU time; but the "
+        f"input, {mb:.0f} MB, crosses the bus whole whatever the kernel does ({span(inputs, '{:.1f}')} ms). "
+        f"The report's own output time, {span(col(ORIGINAL, 'output_ms'), '{:.2f}')} ms in every "
+        "configuration, cannot be the copy of at most 128 floats either (see the bugs above)")
 
     # Conclusion 2: at 4 blocks, more threads.
     l4, l32 = line(rows, 1, 4), line(rows, 0, 32)
     V["c2"] = (
         f"At 4 blocks the kernel time halves with every doubling of the block, from {l4[0].kernel_ms:.2f} ms "
         f"(32 threads) to {l4[-1].kernel_ms:.2f} ms (1024 threads, {l4[0].kernel_ms / l4[-1].kernel_ms:.1f}× "
-        f"for 32× the threads), and the speed-up goes {speedups(l4)} (GTX 970: {speedups(o4)}); it rises more "
-        f"slowly at the top because the copies become {copies_share(l4[-1]):.1f}% of the total")
+        f"for 32× the threads), and the speed-up goes {speedups(l4)} (GTX 970: {speedups(o4)}); it rises "
+        f"more slowly at the top because the copies become {copies_share(l4[-1]):.1f}% of the total")
 
     # Conclusion 3: at 32 threads, more blocks; time depends on threads x blocks only.
     by_grid = {}
@@ -224,14 +220,14 @@ def sweep_values(V, rows, csvs):
     first, second = top3(rows)[:2]
     V["c3"] = (
         f"At 32 threads per block the speed-up goes {speedups(l32)} for 4, 16, 32, 64, 128 blocks (kernel "
-        f"{l32[0].kernel_ms:.2f} to {l32[-1].kernel_ms:.2f} ms). Both graphs show one effect: the kernel time "
-        "depends only on the number of threads in the grid (every configuration with the same threads × blocks "
-        f"is within {100.0 * worst:.1f}% of the others), and it halves with each doubling up to the largest "
-        f"grid, {grid(top):,} threads ({top.kernel_ms:.3f} ms, {bw:.0f} GB/s, "
-        f"{100.0 * bw / top.copy_bw_GBps:.1f}% of the copy bandwidth). From {BIG_GRID:,} threads on, the kernel "
-        f"is at most {100.0 * max(r.kernel_ms / r.total_gpu_ms for r in big):.1f}% of the total and the "
-        f"speed-ups are {span(col(big, 'speedup_gpu'), '{:.2f}')}: their ranking is set by the run-to-run "
-        f"spread of the CPU time ({span(col(rows, 'cpu_ms'), '{:.1f}')} ms) and of the input copy "
+        f"{l32[0].kernel_ms:.2f} to {l32[-1].kernel_ms:.2f} ms). Both graphs show one effect: the kernel "
+        "time depends only on the number of threads in the grid (every configuration with the same threads "
+        f"× blocks is within {100.0 * worst:.1f}% of the others), and it halves with each doubling up to the "
+        f"largest grid, {grid(top):,} threads ({top.kernel_ms:.3f} ms, {bw:.0f} GB/s, "
+        f"{100.0 * bw / top.copy_bw_GBps:.1f}% of the copy bandwidth). From {BIG_GRID:,} threads on, the "
+        f"kernel is at most {100.0 * max(r.kernel_ms / r.total_gpu_ms for r in big):.1f}% of the total and "
+        f"the speed-ups are {span(col(big, 'speedup_gpu'), '{:.2f}')}: their ranking is set by the "
+        f"run-to-run spread of the CPU time ({span(col(rows, 'cpu_ms'), '{:.1f}')} ms) and of the input copy "
         f"({span(inputs, '{:.1f}')} ms), not by the kernel ({shape(first)} is first with an input copy of "
         f"{first.input_ms:.1f} ms and a CPU time of {first.cpu_ms:.1f} ms; {shape(second)} second with "
         f"{second.input_ms:.1f} and {second.cpu_ms:.1f} ms)")
@@ -239,67 +235,70 @@ def sweep_values(V, rows, csvs):
     (v_orig, d_orig), (v_ours, d_ours) = top3_claim(ORIGINAL), top3_claim(rows)
     V["top3-verdict"] = f"{v_ours} on ours ({v_orig} on the GTX 970)"
     V["top3"] = (
-        f"(\"About {TOP3_IO_PCT:.0f}%\" is read as within {TOP3_ABOUT:.0f} percentage point.) Processing time "
-        "and copies (input + output, as % of the total GPU time) of the three best speed-ups: on the GTX 970 "
-        f"{d_orig}; on ours {d_ours}. Which three configurations come first on ours is set by the run-to-run "
-        "spread of the CPU time and the input copy, not by the kernel (conclusion 3)")
-    V["sweep-ok"] = ("every" if all(r["result_ok"] == "1" and r.rel_error == 0.0 for r in rows) else "NOT every") \
-        + " row has `result_ok` = 1 and `rel_error` = 0"
+        f"(\"About {TOP3_IO_PCT:.0f}%\" is read as within {TOP3_ABOUT:.0f} percentage point.) Processing "
+        "time and copies (input + output, as % of the total GPU time) of the three best speed-ups: on the "
+        f"GTX 970 {d_orig}; on ours {d_ours}. Which three configurations come first on ours is set by the "
+        "run-to-run spread of the CPU time and the input copy, not by the kernel (conclusion 3)")
+    ok = all(r["result_ok"] == "1" and r.rel_error == 0.0 for r in rows)
+    V["sweep-ok"] = ("every" if ok else "NOT every") + " row has `result_ok` = 1 and `rel_error` = 0"
 
     # "Speed-ups saturate to 1.6."
     (no, ro, mo, co, ko), (nu, ru, mu, cu, ku) = plateau(ORIGINAL), plateau(rows)
     V["saturation"] = (
-        f"On the GTX 970 the {no} configurations with at least {BIG_GRID:,} threads in the grid have speed-ups "
-        f"{ro} (median {mo:.2f}): the report's 1.6 is their median. On ours the same {nu} have {ru} (median "
-        f"{mu:.2f}): the speed-ups saturate, but at {mu:.1f}, not 1.6. Both plateaus are the ceiling that the "
-        f"copies set: with the kernel at most {ku:.1f}% (ours) and {ko:.1f}% (GTX 970) of the total, the "
-        f"speed-up is close to CPU time / copy time, median {cu:.2f} on ours and {co:.2f} on the GTX 970; the "
-        "spread around it is run-to-run noise of the CPU time and the input copy")
+        f"On the GTX 970 the {no} configurations with at least {BIG_GRID:,} threads in the grid have "
+        f"speed-ups {ro} (median {mo:.2f}): the report's 1.6 is their median. On ours the same {nu} have "
+        f"{ru} (median {mu:.2f}): the speed-ups saturate, but at {mu:.1f}, not 1.6. Both plateaus are the "
+        f"ceiling that the copies set: with the kernel at most {ku:.1f}% (ours) and {ko:.1f}% (GTX 970) of "
+        f"the total, the speed-up is close to CPU time / copy time, median {cu:.2f} on ours and {co:.2f} on "
+        "the GTX 970; the spread around it is run-to-run noise of the CPU time and the input copy")
 
     # "Grows linearly."
     V["linear-threads"] = (
-        f"at 4 blocks each doubling of the threads adds {gains(l4)} to the speed-up on ours ({gains(o4)} on the "
-        "GTX 970): linear in the thread count would mean gains that double at each step. The GTX 970's gains "
-        "up to 256 threads are nearly equal per doubling: its speed-up grows linearly in log2(threads), not in "
-        "the threads. Drawn over thread counts spaced evenly (32, 64, 128, ...), as a graph with one point per "
-        "configuration is often drawn, that looks like a straight line; the report's graphs are not in its "
-        "text, so how their axis was spaced cannot be checked. Ours are irregular (the run-to-run noise of the "
-        "CPU time and of the copies, conclusion 3). What is linear is the kernel's speed: kernel time × threads "
-        f"is constant within {per_thread(l4):.1f}% on ours ({per_thread(o4):.1f}% on the GTX 970), i.e. the "
-        "kernel-only speed-up (right axis) is proportional to the threads")
+        f"at 4 blocks each doubling of the threads adds {gains(l4)} to the speed-up on ours ({gains(o4)} on "
+        "the GTX 970): linear in the thread count would mean gains that double at each step. The GTX 970's "
+        "gains up to 256 threads are nearly equal per doubling: its speed-up grows linearly in "
+        "log2(threads), not in the threads. Drawn over thread counts spaced evenly (32, 64, 128, ...), as a "
+        "graph with one point per configuration is often drawn, that looks like a straight line; the "
+        "report's graphs are not in its text, so how their axis was spaced cannot be checked. Ours are "
+        "irregular (the run-to-run noise of the CPU time and of the copies, conclusion 3). What is linear "
+        f"is the kernel's speed: kernel time × threads is constant within {per_thread(l4):.1f}% on ours "
+        f"({per_thread(o4):.1f}% on the GTX 970), i.e. the kernel-only speed-up (right axis) is proportional "
+        "to the threads")
     V["linear-blocks"] = (
         f"at 32 threads per block each step of the blocks (4 → 16 is ×4, then ×2) adds {gains(l32)} on ours "
         f"({gains(o32)} on the GTX 970), where growth linear in the blocks would double the gain at each "
         f"doubling; kernel time × blocks is constant within {per_thread(l32):.1f}% on ours "
-        f"({per_thread(o32):.1f}% on the GTX 970): again the kernel scales linearly, the speed-up with copies "
-        "does not")
+        f"({per_thread(o32):.1f}% on the GTX 970): again the kernel scales linearly, the speed-up with "
+        "copies does not")
 
 
 def copies_values(V, rows, csvs):
     by = {(r["host_memory"], r["version"]): NumRow(r) for r in rows}
     pg, pn, rp = by[("pageable", "single_pass")], by[("pinned", "single_pass")], by[("pinned", "report")]
     V["c1-pinned"] = (
-        f"Pinned memory does not change the conclusion: in `copies.csv` the input copy falls from {pg.input_ms:.2f} "
-        f"ms ({pg.h2d_GBps:.1f} GB/s) to {pn.input_ms:.2f} ms ({pn.h2d_GBps:.1f} GB/s), "
+        "Pinned memory does not change the conclusion: in `copies.csv` the input copy falls from "
+        f"{pg.input_ms:.2f} ms ({pg.h2d_GBps:.1f} GB/s) to {pn.input_ms:.2f} ms ({pn.h2d_GBps:.1f} GB/s), "
         f"{pg.input_ms / pn.input_ms:.1f}× faster, and the total GPU time of `single_pass` from "
-        f"{pg.total_gpu_ms:.2f} to {pn.total_gpu_ms:.2f} ms, but the copies are still {copies_share(pn):.1f}% of "
-        f"it ({copies_share(rp):.1f}% for `report`), and the input copy is {pn.input_ms / pn.kernel_ms:.0f}× the "
-        f"`single_pass` kernel ({pn.kernel_ms:.4f} ms; {pg.input_ms / pg.kernel_ms:.0f}× with pageable memory). "
-        f"The speed-up over the CPU rises from {pg.speedup_gpu:.1f} (pageable) to "
+        f"{pg.total_gpu_ms:.2f} to {pn.total_gpu_ms:.2f} ms, but the copies are still "
+        f"{copies_share(pn):.1f}% of it ({copies_share(rp):.1f}% for `report`), and the input copy is "
+        f"{pn.input_ms / pn.kernel_ms:.0f}× the `single_pass` kernel ({pn.kernel_ms:.4f} ms; "
+        f"{pg.input_ms / pg.kernel_ms:.0f}× with pageable memory). The speed-up over the CPU rises from "
+        f"{pg.speedup_gpu:.1f} (pageable) to "
         f"{span(col([r for r in rows if r['host_memory'] == 'pinned'], 'speedup_gpu'), '{:.1f}')} (pinned); "
         + (f"a part ({100.0 * abs(pn.cpu_ms / pg.cpu_ms - 1.0):.0f}%)" if pn.cpu_ms >= pg.cpu_ms else
            f"none (the CPU was {100.0 * (1.0 - pn.cpu_ms / pg.cpu_ms):.0f}% faster in the pinned run)")
-        + f" of that rise is the CPU time, {pg.cpu_ms:.1f} ms in the pageable run and {pn.cpu_ms:.1f} ms in the "
-        "pinned one")
+        + f" of that rise is the CPU time, {pg.cpu_ms:.1f} ms in the pageable run and {pn.cpu_ms:.1f} ms in "
+        "the pinned one")
 
 
 def bench_values(V, rows, csvs):
     by = {(int(float(r["n"])), r["version"]): NumRow(r) for r in rows}
     s, c = by[(N1, "single_pass")], by[(N1, "cub")]
-    others = [float(r["speedup_vs_baseline"]) for r in csvs["copies.csv"] or [] if r["version"] == "single_pass"]
+    others = col([r for r in csvs["copies.csv"] or [] if r["version"] == s["version"]], "speedup_vs_baseline")
     V["bench-small"] = (
-        f"**{target_word(s['speedup_vs_baseline'], '>=', 1.05)}.** `single_pass` {s.kernel_ms:.4f} ms, CUB "
-        f"{c.kernel_ms:.4f} ms: {s.speedup_vs_baseline:.3f}× CUB's speed (needed: ≤ {c.kernel_ms / 1.05:.4f} ms"
+        f"**{met(s['speedup_vs_baseline'], '>=', 1.05)}.** `single_pass` {s.kernel_ms:.4f} ms, CUB "
+        f"{c.kernel_ms:.4f} ms: {s.speedup_vs_baseline:.3f}× CUB's speed (needed: ≤ {c.kernel_ms / 1.05:.4f} "
+        "ms"
         + ("; the other runs at this size, in `copies.csv`, give " + " and ".join(f"{x:.3f}×" for x in others)
            if others else "")
         + f"). `single_pass` streams at {s.bandwidth_GBps:.0f} GB/s, {s.pct_of_copy_bw:.1f}% of the "
@@ -307,8 +306,8 @@ def bench_values(V, rows, csvs):
         f"{c.bandwidth_GBps:.0f} GB/s ({c.pct_of_copy_bw:.1f}%)")
     s2, c2 = by[(N2, "single_pass")], by[(N2, "cub")]
     V["bench-large"] = (
-        f"**{target_word(s2['speedup_vs_baseline'], '>=', 0.97)}.** {s2.kernel_ms:.4f} ms vs {c2.kernel_ms:.4f} "
-        f"ms, {s2.speedup_vs_baseline:.3f}×; {s2.bandwidth_GBps:.0f} GB/s, {s2.pct_of_copy_bw:.1f}% of the copy "
+        f"**{met(s2['speedup_vs_baseline'], '>=', 0.97)}.** {s2.kernel_ms:.4f} ms vs {c2.kernel_ms:.4f} ms, "
+        f"{s2.speedup_vs_baseline:.3f}×; {s2.bandwidth_GBps:.0f} GB/s, {s2.pct_of_copy_bw:.1f}% of the copy "
         f"bandwidth ({s2.copy_bw_GBps:.0f} GB/s; a read-only stream can exceed a copy, which both reads and "
         f"writes), CUB {c2.bandwidth_GBps:.0f} GB/s, {c2.pct_of_copy_bw:.1f}%")
 
@@ -318,44 +317,50 @@ def bench_values(V, rows, csvs):
         return t1 * 1e3 - 4.0 * N1 / (rate * 1e9) * 1e6, rate
 
     (fs, rs), (fc, rc) = fit("single_pass"), fit("cub")
-    V["bench-fit"] = f"`single_pass` about {fs:.1f} µs of fixed cost and {rs:.0f} GB/s, CUB {fc:.1f} µs and {rc:.0f} GB/s"
+    V["bench-fit"] = (f"`single_pass` about {fs:.1f} µs of fixed cost and {rs:.0f} GB/s, CUB {fc:.1f} µs and "
+                      f"{rc:.0f} GB/s")
 
     def nf(r):
         a, b = r.kernel_ms, r.kernel_ms_no_flush
-        return "{:.4f} vs {:.4f} ms ({:+.1f} µs, {:+.1f}%)".format(b, a, (b - a) * 1e3, 100.0 * (b / a - 1.0))
+        return f"{b:.4f} vs {a:.4f} ms ({(b - a) * 1e3:+.1f} µs, {100.0 * (b / a - 1.0):+.1f}%)"
 
     V["no-flush"] = (
-        f"`single_pass` {nf(s)} and CUB {nf(c)} at 40,960,000; `single_pass` {nf(s2)} and CUB {nf(c2)} at 2²⁸. "
-        f"Same-run ratios without the flush: {c.kernel_ms_no_flush / s.kernel_ms_no_flush:.3f}× at 40,960,000, "
-        f"{c2.kernel_ms_no_flush / s2.kernel_ms_no_flush:.3f}× at 2²⁸")
+        f"`single_pass` {nf(s)} and CUB {nf(c)} at 40,960,000; `single_pass` {nf(s2)} and CUB {nf(c2)} at "
+        f"2²⁸. Same-run ratios without the flush: {c.kernel_ms_no_flush / s.kernel_ms_no_flush:.3f}× at "
+        f"40,960,000, {c2.kernel_ms_no_flush / s2.kernel_ms_no_flush:.3f}× at 2²⁸")
 
 
-TUNING_VARIANTS = (  # (variant of results/single_pass_tuning.csv, what it is)
-    ("256x4 split0 load0 finish0 occ100", "256 threads, last-block finish (the first kernel)"),
-    ("256x4 split0 load0 finish1 occ100",
-     "its load phase alone (block maxima finished on the host, not a usable version)"),
-    ("1024x4 split0 load0 finish0 occ100", "1024 threads, last-block finish"),
-    ("1024x4 split0 load0 finish2 occ100",
-     "1024 threads, one `atomicMax` of an order key per block: **the committed kernel**"),
-)
+TUNING_VARIANTS = {  # variant of results/single_pass_tuning.csv: what it is
+    "256x4 split0 load0 finish0 occ100": "256 threads, last-block finish (the first kernel)",
+    "256x4 split0 load0 finish1 occ100":
+        "its load phase alone (block maxima finished on the host, not a usable version)",
+    "1024x4 split0 load0 finish0 occ100": "1024 threads, last-block finish",
+    "1024x4 split0 load0 finish2 occ100":
+        "1024 threads, one `atomicMax` of an order key per block: **the committed kernel**",
+}
+TUNING_HEADINGS = ["variant", "speed vs CUB at 40,960,000", "at 2²⁸"]
 
 
 def tuning_values(V, rows, csvs):
     def at(n, *variants, empty=None):
-        xs = [float(r["speedup_vs_cub"]) for r in rows if r["variant"] in variants and int(float(r["n"])) == n]
+        xs = col([r for r in rows if r["variant"] in variants and int(float(r["n"])) == n], "speedup_vs_cub")
         return span(xs, "{:.3f}") + "×" if xs or empty is None else empty
 
-    V["tuning-table"] = md_table([(desc, at(N1, v, empty="—"), at(N2, v, empty="—")) for v, desc in TUNING_VARIANTS],
-                                 [(lambda t, i=i: t[i], h) for i, h in
-                                  enumerate(("variant", "speed vs CUB at 40,960,000", "at 2²⁸"))], rule="---")
+    V["tuning-table"] = md_table(
+        [(d, at(N1, v, empty="—"), at(N2, v, empty="—")) for v, d in TUNING_VARIANTS.items()],
+        [(lambda t, i=i: t[i], h) for i, h in enumerate(TUNING_HEADINGS)], rule="---")
     V["tuning-rest"] = (
-        "128 or 512 threads ({}), 2 or 8 float4 loads in flight per thread instead of 4 ({}, against {} for 4), "
-        "a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads with an L2 "
-        "256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(*[at(N1, *g.split(", ")) for g in (
-            "128x4 split0 load0 finish0 occ100, 512x4 split0 load0 finish0 occ100, 512x4 split0 load0 finish2 occ100",
-            "1024x2 split0 load0 finish2 occ100, 1024x8 split0 load0 finish2 occ100",
-            "1024x4 split0 load0 finish2 occ100", "1024x4 split1 load0 finish2 occ100",
-            "1024x4 split0 load1 finish2 occ100, 1024x4 split0 load2 finish2 occ100", "256x4 split0 load0 finish0 occ50")])
+        "128 or 512 threads ({}), 2 or 8 float4 loads in flight per thread instead of 4 ({}, against {} for "
+        "4), a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads "
+        "with an L2 "
+        "256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(*[
+            at(N1, *group.split(", ")) for group in (
+                "128x4 split0 load0 finish0 occ100, 512x4 split0 load0 finish0 occ100, "
+                "512x4 split0 load0 finish2 occ100",
+                "1024x2 split0 load0 finish2 occ100, 1024x8 split0 load0 finish2 occ100",
+                "1024x4 split0 load0 finish2 occ100", "1024x4 split1 load0 finish2 occ100",
+                "1024x4 split0 load1 finish2 occ100, 1024x4 split0 load2 finish2 occ100",
+                "256x4 split0 load0 finish0 occ50")])
 
 
 # ---- Nsight Compute counters (make profile) --------------------------------------------------
@@ -363,19 +368,23 @@ TIME = "gpu__time_duration.sum"
 MAIN_KERNEL = {"sm_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed", "grid": "launch__grid_size",
                "occ": "sm__warps_active.avg.pct_of_peak_sustained_active", "block": "launch__block_size",
                "regs": "launch__registers_per_thread", "waves": "launch__waves_per_multiprocessor",
-               "dram_pct": "dram__throughput.avg.pct_of_peak_sustained_elapsed", "read": "dram__bytes_read.sum",
-               "write": "dram__bytes_write.sum"}
+               "dram_pct": "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+               "read": "dram__bytes_read.sum", "write": "dram__bytes_write.sum"}
 PROFILE_COLUMNS = [
-    ("n", "N", "{:,}"), ("v", "version"), ("kernels", "kernels"), ("us", "time (µs)", "{:.1f}"),
-    ("read_mb", "DRAM read (MB)", "{:.1f}"), ("write_mb", "DRAM written (MB)", "{:.2f}"), ("gbps", "GB/s (ncu)", "{:.0f}"),
-    ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}"), ("shape", "main kernel: grid × block"),
-    ("regs", "registers", "{:.0f}"), ("waves", "waves per SM", "{:.2f}"), ("occ", "achieved occupancy (%)", "{:.1f}"),
-    ("sm_pct", "SM throughput (%)", "{:.1f}")]
+    ("n", "N", "{:,}"), ("v", "version"), "kernels", ("us", "time (µs)", "{:.1f}"),
+    ("read", "DRAM read (MB)", lambda x: f"{x / 1e6:.1f}"),
+    ("write", "DRAM written (MB)", lambda x: f"{x / 1e6:.2f}"),
+    (lambda s: (s["read"] + (s["write"] or 0)) / (s["us"] * 1e3) if s.get("read") is not None else None,
+     "GB/s (ncu)", "{:.0f}"), ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}"),
+    (lambda s: "{} × {}".format(int(s["grid"]), int(s["block"])) if s.get("grid") and s.get("block") else "",
+     "main kernel: grid × block"), ("regs", "registers", "{:.0f}"), ("waves", "waves per SM", "{:.2f}"),
+    ("occ", "achieved occupancy (%)", "{:.1f}"), ("sm_pct", "SM throughput (%)", "{:.1f}")]
 
 
 def profile_summary(rows):
-    """{(version, n): ...}: the counters of the longest kernel with the kernels' count, summed time (µs)
-    and DRAM bytes and time-weighted DRAM throughput (% of peak); None where a value is missing."""
+    """{(version, n): the counters of its longest kernel (MAIN_KERNEL's names), with the kernels' count,
+    summed time (µs) and DRAM bytes, and their time-weighted DRAM throughput (% of peak)};
+    None: not measured."""
     out = {}
     for v in dict.fromkeys(r["version"] for r in rows):
         for n in (N1, N2):
@@ -383,37 +392,31 @@ def profile_summary(rows):
             metrics = {}
             for r in sel:
                 metrics.setdefault(r["kernel"], {})[r["metric"]] = in_base_unit(float(r["value"]), r["unit"])
-            kernels = [dict({x: m.get(name) for x, name in MAIN_KERNEL.items()}, us=m[TIME] * 1e-3)
-                       for m in metrics.values() if TIME in m]
-            if not kernels:
-                continue
-            total = sum(k["us"] for k in kernels)
-            known = lambda x: all(k[x] is not None for k in kernels)  # noqa: E731
-            s = dict(max(kernels, key=lambda k: k["us"]), kernels=len(kernels), us=total, device=sel[0]["device"],
-                     ncu=sel[0]["ncu_version"], read=sum(k["read"] for k in kernels) if known("read") else None,
-                     write=sum(k["write"] for k in kernels) if known("write") else None,
-                     dram_pct=sum(k["dram_pct"] * k["us"] for k in kernels) / total
-                     if known("dram_pct") and total > 0 else None)
-            out[(v, n)] = dict(s, read_mb=s["read"] and s["read"] / 1e6, write_mb=s["write"] and s["write"] / 1e6,
-                               gbps=((s["read"] or 0) + (s["write"] or 0)) / (total * 1e3)
-                               if s["read"] is not None else None,
-                               shape="{} × {}".format(int(s["grid"]), int(s["block"]))
-                               if s["grid"] and s["block"] else "")
+            ks = [dict({x: m.get(name) for x, name in MAIN_KERNEL.items()}, us=m[TIME] * 1e-3)
+                  for m in metrics.values() if TIME in m]
+            if ks:
+                us, known = sum(k["us"] for k in ks), lambda x: all(k[x] is not None for k in ks)
+                out[(v, n)] = dict(
+                    max(ks, key=lambda k: k["us"]), kernels=len(ks), us=us, device=sel[0]["device"],
+                    ncu=sel[0]["ncu_version"], read=sum(k["read"] for k in ks) if known("read") else None,
+                    write=sum(k["write"] for k in ks) if known("write") else None,
+                    dram_pct=sum(k["dram_pct"] * k["us"] for k in ks) / us
+                    if known("dram_pct") and us > 0 else None)
     return out
 
 
 def profile_values(V, rows, csvs):
     summary = profile_summary(rows)
-    V["profile-table"] = md_table([dict(summary.get((v, n), {"kernels": f"not in profile.csv {PROFILE}"}), n=n, v=v)
-                                   for n in (N1, N2) for v in dict.fromkeys(r["version"] for r in rows)],
-                                  PROFILE_COLUMNS)
-    any_s = next(iter(summary.values()), None)
-    if any_s:
+    missing = {"kernels": f"not in profile.csv {PROFILE}"}
+    V["profile-table"] = md_table([dict(summary.get((v, n), missing), n=n, v=v) for n in (N1, N2)
+                                   for v in dict.fromkeys(r["version"] for r in rows)], PROFILE_COLUMNS)
+    if summary:
+        s = next(iter(summary.values()))
         V["profile-table"] += "\n\n" + wrap(
-            f"Nsight Compute {any_s['ncu']} on {any_s['device']}, `ncu --clock-control none`, caches flushed before "
-            "each profiled kernel; one launch per version (CUB: its two kernels). DRAM throughput of a version with "
-            "several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes read + written / summed "
-            "kernel time. Main kernel: the longest.")
+            f"Nsight Compute {s['ncu']} on {s['device']}, `ncu --clock-control none`, caches flushed before "
+            "each profiled kernel; one launch per version (CUB: its two kernels). DRAM throughput of a "
+            "version with several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes "
+            "read + written / summed kernel time. Main kernel: the longest.")
 
     def pct(v, n):
         s = summary.get((v, n))
@@ -426,55 +429,58 @@ def profile_values(V, rows, csvs):
     launch = " ({} × {})".format(int(r["block"]), int(r["grid"])) if r and r["grid"] and r["block"] else ""
     V["prof-dram"] = (
         "Nsight Compute measures the achieved DRAM throughput, as % of the device's peak: at N = 40,960,000 "
-        f"`report`{launch} {pct('report', N1)}, `single_pass` {pct('single_pass', N1)}, CUB {pct('cub', N1)}; "
-        f"at N = 2²⁸ {pct('report', N2)}, {pct('single_pass', N2)} and {pct('cub', N2)}")
-    if r and r["read"] is not None and r["occ"] is not None and r["dram_pct"] is not None:
-        low = bool(sp and sp["dram_pct"] and r["dram_pct"] < 0.75 * sp["dram_pct"])
-        V["prof-report"] = (
-            f"The report's kernel reads {r['read'] / 1e6:.1f} MB from DRAM for the {4.0 * N1 / 1e6:.1f} MB vector "
-            f"(each element once), with an achieved occupancy of {r['occ']:.1f}% of the warp slots, and reaches "
-            f"{pct('report', N1)} of the DRAM peak") + (
-            ": the sweep's best kernel time is not the GPU's limit. The counters do not say why by themselves; "
-            "the likely cause is the bytes in flight: as written, each of its {:,} threads has one 4-byte load "
-            "outstanding per iteration of its loop ({:.0f} KiB for the whole GPU), where each of `single_pass`'s "
-            "{:,} threads has four 16-byte loads outstanding ({:.0f} KiB)").format(
-            threads(r), threads(r) * 4 / 1024.0, threads(sp), threads(sp) * 64 / 1024.0) \
-            if low else ", close to `single_pass`'s {}".format(pct("single_pass", N1))
-    else:
+        f"`report`{launch} {pct('report', N1)}, `single_pass` {pct('single_pass', N1)}, CUB "
+        f"{pct('cub', N1)}; at N = 2²⁸ {pct('report', N2)}, {pct('single_pass', N2)} and {pct('cub', N2)}")
+    if not (r and r["read"] is not None and r["occ"] is not None and r["dram_pct"] is not None):
         V["prof-report"] = "The counters of the report's kernel are not measured yet " + PROFILE
+        return
+    low = sp and sp["dram_pct"] and r["dram_pct"] < 0.75 * sp["dram_pct"]
+    V["prof-report"] = (
+        f"The report's kernel reads {r['read'] / 1e6:.1f} MB from DRAM for the {4.0 * N1 / 1e6:.1f} MB "
+        f"vector (each element once), with an achieved occupancy of {r['occ']:.1f}% of the warp slots, and "
+        "reaches "
+        f"{pct('report', N1)} of the DRAM peak") + (
+        ": the sweep's best kernel time is not the GPU's limit. The counters do not say why by themselves; "
+        f"the likely cause is the bytes in flight: as written, each of its {threads(r):,} threads has one "
+        f"4-byte load outstanding per iteration of its loop ({threads(r) * 4 / 1024.0:.0f} KiB for the whole "
+        f"GPU), where each of `single_pass`'s {threads(sp):,} threads has four 16-byte loads outstanding "
+        f"({threads(sp) * 64 / 1024.0:.0f} KiB)" if low
+        else f", close to `single_pass`'s {pct('single_pass', N1)}")
 
 
 # ---- the README's generated prose: whole paragraphs and list items ------------------------
 PARAGRAPHS = {  # README block: its text, with the values above in braces
-    "results-device": "The committed CSVs come from one run on {results-device}; the figures and the tables below "
-                      "were regenerated from them (device, driver and runtime are in every CSV row).",
+    "results-device": "The committed CSVs come from one run on {results-device}; the figures and the tables "
+                      "below were regenerated from them (device, driver and runtime are in every CSV row).",
     "report-graphs": "The report's own numbers, as its graphs would draw them: {report-graphs}.",
-    "gtx-input": "The GTX 970's input time was {gtx-input} (pageable, and most likely with the allocation, see "
-                 "the bugs above).",
+    "gtx-input": "The GTX 970's input time was {gtx-input} (pageable, and most likely with the allocation, "
+                 "see the bugs above).",
     "tuning-rest": "What did not help, at 40,960,000 (speed vs CUB over the two rounds): {tuning-rest}.",
     "no-flush": "**`kernel_ms` (L2 flushed) vs `kernel_ms_no_flush`.** Without the flush the kernels are not "
                 "faster but slower (no flush vs flushed): {no-flush}.",
 }
-CONCLUSIONS = (
-    ('"The memory copying from host to device and from device to host is the dominant of the total '
-     'time for GPU"', "holds, more strongly than on the GTX 970",
-     "{c1-sweep} {c1-pinned}. **\"Parallel reduction can help reduce the data transferring\": holds only for "
-     "the output, which was never the problem.** The reduction runs on the GPU, so {c1-output}. What shortens "
-     "the transfer is pinned memory (above), or keeping the data on the GPU between computations; the kernel "
-     "only ever reads the vector once (see the counters below)."),
-    ('"When the number of blocks per grid is relatively small, it is better to increase the number of threads '
-     'per block"', "holds", "{c2}."),
-    ('"When the number of threads per block is small, it is better to increase the number of blocks per grid"',
-     "holds", "{c3}."),
-    ('"The three parameter settings of the greatest speed up ... The processing time of them is actually only '
-     'less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU"', "{top3-verdict}",
-     "{top3}."),
-    ('"For those configurations having more threads and blocks, their speed-ups have saturated to 1.6"',
-     "the saturation holds, its level does not", "{saturation}."),
-    ('"As the number of threads per block grows, GPU speed up also increases linearly" (and the same for '
-     'blocks)', "does not hold on either GPU, for the speed-up with copies",
-     "On both GPUs, {linear-threads}. Likewise {linear-blocks}."),
-)
+CONCLUSIONS = [  # the report's claims and their verdicts, then the counters: one list item each
+    "**\"The memory copying from host to device and from device to host is the dominant of the total time "
+    "for GPU\": holds, more strongly than on the GTX 970.** {c1-sweep} {c1-pinned}. **\"Parallel reduction "
+    "can help reduce the data transferring\": holds only for the output, which was never the problem.** The "
+    "reduction runs on the GPU, so {c1-output}. What shortens the transfer is pinned memory (above), or "
+    "keeping the data on the GPU between computations; the kernel only ever reads the vector once (see the "
+    "counters below).",
+    "**\"When the number of blocks per grid is relatively small, it is better to increase the number of "
+    "threads per block\": holds.** {c2}.",
+    "**\"When the number of threads per block is small, it is better to increase the number of blocks per "
+    "grid\": holds.** {c3}.",
+    "**\"The three parameter settings of the greatest speed up ... The processing time of them is actually "
+    "only less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU\": "
+    "{top3-verdict}.** {top3}.",
+    "**\"For those configurations having more threads and blocks, their speed-ups have saturated to 1.6\": "
+    "the saturation holds, its level does not.** {saturation}.",
+    "**\"As the number of threads per block grows, GPU speed up also increases linearly\" (and the same for "
+    "blocks): does not hold on either GPU, for the speed-up with copies.** On both GPUs, {linear-threads}. "
+    "Likewise {linear-blocks}.",
+    "**What the counters say (Nsight Compute, `make profile`).** {prof-dram}. {prof-report}. Figure and "
+    "table: [Counters](#counters-nsight-compute).",
+]
 SECTIONS = (  # CSV, the values its function sets, their text while the CSV is missing
     ("sweep.csv", ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3",
                    "saturation", "linear-threads", "linear-blocks", "top3-verdict", "top3", "sweep-ok"),
@@ -490,18 +496,15 @@ def main(argv):
     readme = Readme(os.path.abspath(argv[2]) if len(argv) > 2 else os.path.join(HERE, "README.md"))
     readme.tables(TABLES, results)
     csvs = {name: load(results, name) for name, *_ in SECTIONS}
-    V = section_values(SECTIONS, csvs, {
-        "tuning-table": placeholder_table(["variant", "speed vs CUB at 40,960,000", "at 2²⁸"], TUNING_MISSING,
-                                          rule="---"),
+    V = section_values(SECTIONS, csvs, {  # the tables of a section: placeholders until it fills them
+        "tuning-table": placeholder_table(TUNING_HEADINGS, TUNING_MISSING, rule="---"),
         "profile-table": placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE)})
-    readme.block("tuning-table", V["tuning-table"])
-    readme.block("profile-table", V["profile-table"])
     fill_blocks(readme, PARAGRAPHS, V)
-    items = ["**{}: {}.** {}".format(*c) for c in CONCLUSIONS] + [
-        "**What the counters say (Nsight Compute, `make profile`).** {prof-dram}. {prof-report}. Figure and "
-        "table: [Counters](#counters-nsight-compute)."]
-    readme.block("conclusions", numbered([fill(t, V) for t in items], fill(
-        "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless stated; "
+    for block in ("tuning-table", "profile-table"):
+        readme.block(block, V[block])
+    readme.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(
+        "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless "
+        "stated; "
         "the GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.", V)))
     readme.block("bench-targets", "\n".join([
         wrap("**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of the "
@@ -511,10 +514,10 @@ def main(argv):
                   "lead is fixed cost (one launch, no second pass), so it shrinks as N grows.", V), "- "),
         wrap(fill("N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}.", V), "- ")]))
     readme.save()  # one atomic write, whatever was regenerated
-    blocks = [(t.csv, t.block) for t in TABLES] + [("single_pass_tuning.csv", "tuning-table"),
-                                                   ("profile.csv", "profile-table")]
-    print("tables.py: updated " + (", ".join(b for name, b in blocks if csvs[name] is not None) or "nothing")
-          + " in " + readme.path + "; placeholders for the rest")
+    blocks = {t.csv: t.block for t in TABLES}
+    blocks.update({"single_pass_tuning.csv": "tuning-table", "profile.csv": "profile-table"})
+    found = ", ".join(b for name, b in blocks.items() if csvs[name] is not None)
+    print(f"tables.py: updated {found or 'nothing'} in {readme.path}; placeholders for the rest")
 
 
 if __name__ == "__main__":

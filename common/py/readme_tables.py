@@ -320,3 +320,10 @@ def fill_blocks(readme, templates, values):
     """Fills each block of templates ({block: text naming {values}}) from values, wrapped."""
     for name, template in templates.items():
         readme.block(name, wrap(fill(template, values)))
+
+
+def met(x, op, threshold):
+    """A target's word for a measured x (a CSV cell or a number): "met" or "MISSED"; an empty
+    cell, or a ratio of counters not counted, meets nothing (see compare())."""
+    held = compare(ratio(x, 1.0), op, threshold)
+    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
