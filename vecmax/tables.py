@@ -10,8 +10,8 @@ from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (NumRow, Readme, Table, compare, fill, fill_blocks, in_base_unit,  # noqa: E402
-                           load, md_table, met, numbered, placeholder_table, ratio, read_csv,
+from readme_tables import (NumRow, Readme, Table, bulleted, compare, fill, fill_blocks,  # noqa: E402
+                           load, md_table, met, ncu_summary, numbered, placeholder_table, ratio, read_csv,
                            section_values, span, verdict, wrap)
 
 RUN, PROFILE = "(run make report-run)", "(run make profile)"
@@ -58,10 +58,10 @@ def line(rows, i, value):
 
 
 def sweep_order():
+    """A row's place in sweep_configs.txt (the report's table, row by row)."""
     with open(os.path.join(HERE, "sweep_configs.txt")) as fh:
-        fields = [line.split("#", 1)[0].split() for line in fh]
-    order = {(int(x[0]), int(x[1])): i for i, x in enumerate(x for x in fields if len(x) == 2)}
-    return lambda r: order.get(key(r), len(order))
+        configs = [tuple(map(int, x)) for x in (text.split("#", 1)[0].split() for text in fh) if len(x) == 2]
+    return lambda r: configs.index(key(r)) if key(r) in configs else len(configs)
 
 
 # ---- the tables ------------------------------------------------------------------------------
@@ -211,9 +211,7 @@ def sweep_values(V, rows, csvs):
         f"more slowly at the top because the copies become {copies_share(l4[-1]):.1f}% of the total")
 
     # Conclusion 3: at 32 threads, more blocks; time depends on threads x blocks only.
-    by_grid = {}
-    for r in rows:
-        by_grid.setdefault(grid(r), []).append(r.kernel_ms)
+    by_grid = {g: [r.kernel_ms for r in rows if grid(r) == g] for g in map(grid, rows)}
     worst = max(max(v) / min(v) - 1.0 for v in by_grid.values())
     bw = 4.0 * top.n / (top.kernel_ms * 1e6)
     big = [r for r in rows if grid(r) >= BIG_GRID]
@@ -364,7 +362,6 @@ def tuning_values(V, rows, csvs):
 
 
 # ---- Nsight Compute counters (make profile) --------------------------------------------------
-TIME = "gpu__time_duration.sum"
 MAIN_KERNEL = {"sm_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed", "grid": "launch__grid_size",
                "occ": "sm__warps_active.avg.pct_of_peak_sustained_active", "block": "launch__block_size",
                "regs": "launch__registers_per_thread", "waves": "launch__waves_per_multiprocessor",
@@ -381,32 +378,8 @@ PROFILE_COLUMNS = [
     ("occ", "achieved occupancy (%)", "{:.1f}"), ("sm_pct", "SM throughput (%)", "{:.1f}")]
 
 
-def profile_summary(rows):
-    """{(version, n): the counters of its longest kernel (MAIN_KERNEL's names), with the kernels' count,
-    summed time (µs) and DRAM bytes, and their time-weighted DRAM throughput (% of peak)};
-    None: not measured."""
-    out = {}
-    for v in dict.fromkeys(r["version"] for r in rows):
-        for n in (N1, N2):
-            sel = [r for r in rows if r["version"] == v and r["n"] and int(float(r["n"])) == n]
-            metrics = {}
-            for r in sel:
-                metrics.setdefault(r["kernel"], {})[r["metric"]] = in_base_unit(float(r["value"]), r["unit"])
-            ks = [dict({x: m.get(name) for x, name in MAIN_KERNEL.items()}, us=m[TIME] * 1e-3)
-                  for m in metrics.values() if TIME in m]
-            if ks:
-                us, known = sum(k["us"] for k in ks), lambda x: all(k[x] is not None for k in ks)
-                out[(v, n)] = dict(
-                    max(ks, key=lambda k: k["us"]), kernels=len(ks), us=us, device=sel[0]["device"],
-                    ncu=sel[0]["ncu_version"], read=sum(k["read"] for k in ks) if known("read") else None,
-                    write=sum(k["write"] for k in ks) if known("write") else None,
-                    dram_pct=sum(k["dram_pct"] * k["us"] for k in ks) / us
-                    if known("dram_pct") and us > 0 else None)
-    return out
-
-
 def profile_values(V, rows, csvs):
-    summary = profile_summary(rows)
+    summary = ncu_summary(rows, MAIN_KERNEL, (N1, N2), summed=("read", "write"), weighted=("dram_pct",))
     missing = {"kernels": f"not in profile.csv {PROFILE}"}
     V["profile-table"] = md_table([dict(summary.get((v, n), missing), n=n, v=v) for n in (N1, N2)
                                    for v in dict.fromkeys(r["version"] for r in rows)], PROFILE_COLUMNS)
@@ -506,13 +479,13 @@ def main(argv):
         "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless "
         "stated; "
         "the GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.", V)))
-    readme.block("bench-targets", "\n".join([
-        wrap("**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of the "
-             "committed run:"), "",
-        wrap(fill("N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of "
-                  "time = fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the "
-                  "lead is fixed cost (one launch, no second pass), so it shrinks as N grows.", V), "- "),
-        wrap(fill("N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}.", V), "- ")]))
+    readme.block("bench-targets", bulleted([fill(t, V) for t in (
+        "N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of time = "
+        "fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the lead is fixed "
+        "cost (one launch, no second pass), so it shrinks as N grows.",
+        "N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}.")],
+        "**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of the "
+        "committed run:"))
     readme.save()  # one atomic write, whatever was regenerated
     blocks = {t.csv: t.block for t in TABLES}
     blocks.update({"single_pass_tuning.csv": "tuning-table", "profile.csv": "profile-table"})

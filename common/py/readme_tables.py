@@ -327,3 +327,38 @@ def met(x, op, threshold):
     cell, or a ratio of counters not counted, meets nothing (see compare())."""
     held = compare(ratio(x, 1.0), op, threshold)
     return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
+
+
+def bulleted(items, head=None):
+    """A bulleted list of wrapped items, under a wrapped head paragraph if given."""
+    body = "\n".join(wrap(t, "- ") for t in items)
+    return wrap(head) + "\n\n" + body if head else body
+
+
+def ncu_summary(rows, counters, sizes, summed=(), weighted=(), time="gpu__time_duration.sum"):
+    """An Nsight Compute profile.csv (common/scripts/ncu_profile.sh: one row per version, size,
+    kernel and metric) as {(version, n): summary} for the versions in the CSV's order and n in
+    sizes: the counters ({name: metric}, in base units, None where not measured) of the longest
+    kernel, with `kernels` (how many have a time), `us` (their summed time, µs), `device`, `ncu`;
+    the names in `summed` are summed over the kernels, those in `weighted` weighted by their
+    times (None where a kernel lacks one). A (version, n) without a timed kernel is left out."""
+    out = {}
+    for v in dict.fromkeys(r["version"] for r in rows):
+        for n in sizes:
+            sel = [r for r in rows if r["version"] == v and r["n"] and int(float(r["n"])) == n]
+            metrics = {}
+            for r in sel:
+                metrics.setdefault(r["kernel"], {})[r["metric"]] = in_base_unit(float(r["value"]), r["unit"])
+            ks = [dict({x: m.get(name) for x, name in counters.items()}, us=m[time] * 1e-3)
+                  for m in metrics.values() if time in m]
+            if not ks:
+                continue
+            us = sum(k["us"] for k in ks)
+            s = dict(max(ks, key=lambda k: k["us"]), kernels=len(ks), us=us, device=sel[0]["device"],
+                     ncu=sel[0]["ncu_version"])
+            for x in summed + weighted:
+                known = all(k[x] is not None for k in ks)
+                s[x] = (None if not known else sum(k[x] for k in ks) if x in summed
+                        else sum(k[x] * k["us"] for k in ks) / us if us > 0 else None)
+            out[(v, n)] = s
+    return out
