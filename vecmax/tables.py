@@ -158,8 +158,8 @@ def plateau(rows):
     ceiling CPU time / copy time, and the largest share of the kernel in the total (%)."""
     sel = [r for r in rows if grid(r) >= BIG_GRID]
     sp, ceiling = col(sel, "speedup_gpu"), [r.cpu_ms / (r.input_ms + r.output_ms) for r in sel]
-    return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), max(
-        100.0 * r.kernel_ms / r.total_gpu_ms for r in sel)
+    kernel_share = max(100.0 * r.kernel_ms / r.total_gpu_ms for r in sel)
+    return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), kernel_share
 
 
 def sweep_values(V, rows, csvs):
@@ -295,8 +295,8 @@ def bench_values(V, rows, csvs):
     others = col([r for r in csvs["copies.csv"] or [] if r["version"] == s["version"]], "speedup_vs_baseline")
     V["bench-small"] = (
         f"**{met(s['speedup_vs_baseline'], '>=', 1.05)}.** `single_pass` {s.kernel_ms:.4f} ms, CUB "
-        f"{c.kernel_ms:.4f} ms: {s.speedup_vs_baseline:.3f}× CUB's speed (needed: ≤ {c.kernel_ms / 1.05:.4f} "
-        "ms"
+        f"{c.kernel_ms:.4f} ms: {s.speedup_vs_baseline:.3f}× CUB's speed "
+        f"(needed: ≤ {c.kernel_ms / 1.05:.4f} ms"
         + ("; the other runs at this size, in `copies.csv`, give " + " and ".join(f"{x:.3f}×" for x in others)
            if others else "")
         + f"). `single_pass` streams at {s.bandwidth_GBps:.0f} GB/s, {s.pct_of_copy_bw:.1f}% of the "
@@ -349,9 +349,8 @@ def tuning_values(V, rows, csvs):
         [(lambda t, i=i: t[i], h) for i, h in enumerate(TUNING_HEADINGS)], rule="---")
     V["tuning-rest"] = (
         "128 or 512 threads ({}), 2 or 8 float4 loads in flight per thread instead of 4 ({}, against {} for "
-        "4), a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads "
-        "with an L2 "
-        "256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(*[
+        "4), a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads with "
+        "an L2 256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(*[
             at(N1, *group.split(", ")) for group in (
                 "128x4 split0 load0 finish0 occ100, 512x4 split0 load0 finish0 occ100, "
                 "512x4 split0 load0 finish2 occ100",
@@ -411,8 +410,7 @@ def profile_values(V, rows, csvs):
     V["prof-report"] = (
         f"The report's kernel reads {r['read'] / 1e6:.1f} MB from DRAM for the {4.0 * N1 / 1e6:.1f} MB "
         f"vector (each element once), with an achieved occupancy of {r['occ']:.1f}% of the warp slots, and "
-        "reaches "
-        f"{pct('report', N1)} of the DRAM peak") + (
+        f"reaches {pct('report', N1)} of the DRAM peak") + (
         ": the sweep's best kernel time is not the GPU's limit. The counters do not say why by themselves; "
         f"the likely cause is the bytes in flight: as written, each of its {threads(r):,} threads has one "
         f"4-byte load outstanding per iteration of its loop ({threads(r) * 4 / 1024.0:.0f} KiB for the whole "
@@ -477,8 +475,7 @@ def main(argv):
         readme.block(block, V[block])
     readme.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(
         "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless "
-        "stated; "
-        "the GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.", V)))
+        "stated; the GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.", V)))
     readme.block("bench-targets", bulleted([fill(t, V) for t in (
         "N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of time = "
         "fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the lead is fixed "
