@@ -10,7 +10,7 @@ from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (NumRow, Readme, Table, bulleted, compare, fill, fill_blocks,  # noqa: E402
+from readme_tables import (NumRow, Readme, Table, bulleted, compare, fill, fill_paragraphs,  # noqa: E402
                            load, md_table, met, ncu_summary, numbered, placeholder_table, ratio, read_csv,
                            section_values, span, verdict, wrap)
 
@@ -470,7 +470,7 @@ def main(argv):
     V = section_values(SECTIONS, csvs, {  # the tables of a section: placeholders until it fills them
         "tuning-table": placeholder_table(TUNING_HEADINGS, TUNING_MISSING, rule="---"),
         "profile-table": placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE)})
-    fill_blocks(readme, PARAGRAPHS, V)
+    fill_paragraphs(readme, PARAGRAPHS, V)
     for block in ("tuning-table", "profile-table"):
         readme.block(block, V[block])
     readme.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(

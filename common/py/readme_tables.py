@@ -316,7 +316,7 @@ def section_values(sections, csvs, values=None, folder="results/"):
     return values
 
 
-def fill_blocks(readme, templates, values):
+def fill_paragraphs(readme, templates, values):
     """Fills each block of templates ({block: text naming {values}}) from values, wrapped."""
     for name, template in templates.items():
         readme.block(name, wrap(fill(template, values)))
