@@ -6,11 +6,13 @@ a number. A CSV not there yet leaves a placeholder ("(run make report-run)", "(r
     python3 tables.py [RESULTS_DIR [README]]"""
 import os
 import sys
+from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (Readme, Table, compare, fill, in_base_unit, load, md_table, placeholder_table,  # noqa: E402
-                           ratio, read_csv, span, verdict, wrap)
+from readme_tables import (NumRow, Readme, Table, bulleted, compare, fill, fill_paragraphs,  # noqa: E402
+                           load, md_table, met, ncu_summary, numbered, placeholder_table, ratio, read_csv,
+                           section_values, span, verdict, wrap)
 
 RUN, PROFILE = "(run make report-run)", "(run make profile)"
 TUNING_MISSING = "(run bash experiments/run.sh on a GPU)"
@@ -20,11 +22,9 @@ BIG_GRID = 16384  # "configurations having more threads and blocks": at least 16
 # less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU":
 # "about 96%" is read as within one percentage point of 96.
 TOP3_MS, TOP3_IO_PCT, TOP3_ABOUT = 1.5, 96.0, 1.0
-ORIGINAL = read_csv(os.path.join(HERE, "original", "report_000_gtx970.csv"), comments=True)
-
-
-def f(x):
-    return float(x)
+# The report's table; its processing time is our kernel time.
+ORIGINAL = [NumRow(r, kernel_ms=r["processing_ms"])
+            for r in read_csv(os.path.join(HERE, "original", "report_000_gtx970.csv"), comments=True)]
 
 
 def key(row):
@@ -35,25 +35,36 @@ def shape(r):
     return "{} × {}".format(*key(r))
 
 
-def median(xs):
-    xs = sorted(xs)
-    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2.0
+def grid(r):
+    """The threads in the grid."""
+    return key(r)[0] * key(r)[1]
+
+
+def col(rows, name):
+    return [float(r[name]) for r in rows]
 
 
 def copies_share(r):
-    return 100.0 * (f(r["input_ms"]) + f(r["output_ms"])) / f(r["total_gpu_ms"])
+    return 100.0 * (float(r["input_ms"]) + float(r["output_ms"])) / float(r["total_gpu_ms"])
 
 
 def top3(rows):
-    return sorted(rows, key=lambda r: f(r["speedup_gpu"]), reverse=True)[:3]
+    return sorted(rows, key=lambda r: float(r["speedup_gpu"]), reverse=True)[:3]
+
+
+def line(rows, i, value):
+    """The configurations whose threads (i = 0) or blocks (i = 1) are `value`, along the other."""
+    return sorted((r for r in rows if key(r)[i] == value), key=lambda r: key(r)[1 - i])
 
 
 def sweep_order():
+    """A row's place in sweep_configs.txt (the report's table, row by row)."""
     with open(os.path.join(HERE, "sweep_configs.txt")) as fh:
-        fields = [line.split("#", 1)[0].split() for line in fh]
-    return {(int(x[0]), int(x[1])): i for i, x in enumerate(x for x in fields if len(x) == 2)}
+        configs = [tuple(map(int, x)) for x in (text.split("#", 1)[0].split() for text in fh) if len(x) == 2]
+    return lambda r: configs.index(key(r)) if key(r) in configs else len(configs)
 
 
+# ---- the tables ------------------------------------------------------------------------------
 def time_split(*after_input):
     """The report's time split (sweep and copies tables); after_input: columns after the input copy."""
     return [("input_ms", "input (ms)", "{:.3f}"), *after_input, ("kernel_ms", "processing (ms)", "{:.4f}"),
@@ -61,51 +72,44 @@ def time_split(*after_input):
             ("cpu_ms", "CPU (ms)", "{:.3f}")]
 
 
-def gtx(field, spec, best=()):
-    """Column: the report's GTX 970 value of the same configuration."""
-    orig = {key(r): r for r in ORIGINAL}
-
-    def get(r):
-        o = orig.get(key(r))
-        return "" if o is None else spec.format(f(o[field]) if field else copies_share(o)) + (
-            " (top 3)" if key(r) in best else "")
-    return get
-
-
-def sweep_table(rows, order):
+def marked(rows, share):
+    """The rows with their copies' share, and their speed-up marked "(top 3)" for the three best."""
     best = {key(r) for r in top3(rows)}
-    orig_best = {key(r) for r in top3(ORIGINAL)}
-    columns = [("threads", "threads/block"), ("blocks", "blocks/grid"), *time_split(),
-               (lambda r: "{:.3f}".format(f(r["speedup_gpu"])) + (" (top 3)" if key(r) in best else ""), "speed-up"),
-               (lambda r: copies_share(r) if f(r["total_gpu_ms"]) > 0 else float("nan"), "copies (% of total)",
-                "{:.1f}"), ("gpu_gflops", "GPU Gflops", "{:.1f}"),
-               (gtx("input_ms", "{:.2f}"), "GTX 970 input (ms)"), (gtx("processing_ms", "{:.3f}"),
-                                                                   "GTX 970 processing (ms)"),
-               (gtx("output_ms", "{:.3f}"), "GTX 970 output (ms)"), (gtx("total_gpu_ms", "{:.2f}"), "GTX 970 total (ms)"),
-               (gtx("cpu_ms", "{:.2f}"), "GTX 970 CPU (ms)"), (gtx("speedup_gpu", "{:.3f}", orig_best),
-                                                               "GTX 970 speed-up"),
-               (gtx(None, "{:.1f}"), "GTX 970 copies (%)")]
-    return Table("sweep-table", "sweep.csv", columns, where={"version": "report"},
-                 order=lambda r: order.get(key(r), len(order)), bold=lambda r: key(r) in best,
-                 missing=placeholder_table(["threads/block", "blocks/grid"], RUN), note=lambda rows: (
-                     "N = {n}, {device} (driver {driver}, runtime {runtime}), {host_memory} host memory, median of "
-                     "{repeat} runs after {warmup} warm-ups; bold: our three best speed-ups. Every row: result_ok = "
-                     "{ok}.").format(**rows[0], ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1"))
+    return [dict(r, copies=share(r), top=key(r) in best,
+                 speedup="{:.3f}".format(float(r["speedup_gpu"])) + " (top 3)" * (key(r) in best))
+            for r in rows]
 
 
-def target_word(x, op, threshold):
-    """"met" / "MISSED" for a measured speed ratio (a CSV cell); an empty one meets nothing."""
-    held = compare(ratio(x, 1.0), op, threshold)
-    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
+def sweep_rows(rows):
+    """Ours, each beside the report's row of the same configuration (its columns: "GTX 970 " + name)."""
+    orig = {key(r): {"GTX 970 " + k: v for k, v in r.items()} for r in marked(ORIGINAL, copies_share)}
+    share = lambda r: copies_share(r) if float(r["total_gpu_ms"]) > 0 else float("nan")  # noqa: E731
+    return [dict(r, **orig.get(key(r), {})) for r in marked(rows, share)]
+
+
+GTX = (("input_ms", "input (ms)", "{:.2f}"), ("processing_ms", "processing (ms)", "{:.3f}"),
+       ("output_ms", "output (ms)", "{:.3f}"), ("total_gpu_ms", "total (ms)", "{:.2f}"),
+       ("cpu_ms", "CPU (ms)", "{:.2f}"), ("speedup", "speed-up"), ("copies", "copies (%)", "{:.1f}"))
+TARGETS = {N1: ("single_pass kernel <= cub / 1.05", 1.05), N2: ("single_pass >= 0.97 x cub", 0.97)}
 
 
 def bench_target(r):
-    t = {N1: ("single_pass kernel <= cub / 1.05", 1.05), N2: ("single_pass >= 0.97 x cub", 0.97)}.get(int(f(r["n"])))
-    return "" if r["version"] != "single_pass" or t is None else \
-        "{}: {}".format(t[0], target_word(r["speedup_vs_baseline"], ">=", t[1]))
+    t = TARGETS.get(int(float(r["n"])))
+    if r["version"] != "single_pass" or t is None:
+        return ""
+    return f"{t[0]}: {met(r['speedup_vs_baseline'], '>=', t[1])}"
 
 
 TABLES = [
+    Table("sweep-table", "sweep.csv", [
+        ("threads", "threads/block"), ("blocks", "blocks/grid"), *time_split(), ("speedup", "speed-up"),
+        ("copies", "copies (% of total)", "{:.1f}"), ("gpu_gflops", "GPU Gflops", "{:.1f}"),
+        *[("GTX 970 " + k, "GTX 970 " + heading, *spec) for k, heading, *spec in GTX]],
+        where={"version": "report"}, order=sweep_order(), rows=sweep_rows, bold=lambda r: r["top"],
+        missing=placeholder_table(["threads/block", "blocks/grid"], RUN), note=lambda rows: (
+            "N = {n}, {device} (driver {driver}, runtime {runtime}), {host_memory} host memory, median of "
+            "{repeat} runs after {warmup} warm-ups; bold: our three best speed-ups. Every row: result_ok = "
+            "{ok}.").format(**rows[0], ok="1" if all(r["result_ok"] == "1" for r in rows) else "NOT ALL 1")),
     Table("copies-table", "copies.csv", [
         ("host_memory", "host memory"), "version", "threads", "blocks",
         *time_split(("h2d_GBps", "host-to-device (GB/s)", "{:.1f}")), ("speedup_gpu", "speed-up", "{:.3f}"),
@@ -116,460 +120,374 @@ TABLES = [
         ("pct_of_copy_bw", "% of copy bw", "{:.1f}"), ("copy_bw_GBps", "copy bw (GB/s)", "{:.0f}"),
         ("baseline_ms", "cub (ms)", "{:.4f}"), ("speedup_vs_baseline", "speed vs cub", "{:.3f}"),
         (bench_target, "target"), ("result_ok", "ok")], missing=placeholder_table(["N", "version"], RUN),
-        note=lambda rows: "{device} (driver {driver}, runtime {runtime}); median of {repeat} runs after {warmup} "
-                          "warm-ups.".format(**rows[0])),
+        note=lambda rows: "{device} (driver {driver}, runtime {runtime}); median of {repeat} runs after "
+                          "{warmup} warm-ups.".format(**rows[0])),
 ]
 
 
-class Values(dict):
-    """The numbers of the prose, by name (value(name, text) as the functions below set them)."""
-    def value(self, name, text):
-        self[name] = str(text)
+# ---- the numbers of the prose: each section's function sets its values from its CSV ----------
+def speedups(rows):
+    return ", ".join("{:.2f}".format(r.speedup_gpu) for r in rows)
 
 
-def sweep_values(readme, rows, original):
+def gains(rows):
+    return ", ".join("{:+.2f}".format(b.speedup_gpu - a.speedup_gpu) for a, b in zip(rows, rows[1:]))
+
+
+def per_thread(rows):
+    """How far kernel time × threads in the grid strays from constant (%)."""
+    prod = [r.kernel_ms * grid(r) for r in rows]
+    return 100.0 * (max(prod) / min(prod) - 1.0)
+
+
+def top3_claim(rows):
+    """The verdict on "processing under 1.5 ms, I/O about 96% of the GPU time" for the three best
+    speed-ups, and their numbers."""
+    best3 = top3(rows)
+    io = [ratio(100.0 * (r.input_ms + r.output_ms), r["total_gpu_ms"]) for r in best3]
+    slowest = max(r.kernel_ms for r in best3)
+    about = None if None in io else compare(max(abs(x - TOP3_IO_PCT) for x in io), "<=", TOP3_ABOUT)
+    detail = "; ".join("{}: {:.2f} ms, {}".format(shape(r), r.kernel_ms, "?" if x is None else f"{x:.1f}%")
+                       for r, x in zip(best3, io))
+    holds = None if about is None else slowest < TOP3_MS and about
+    return verdict(holds, "a total GPU time is zero or missing"), detail
+
+
+def plateau(rows):
+    """The configurations of at least BIG_GRID threads: count, speed-ups (range, median), the median
+    ceiling CPU time / copy time, and the largest share of the kernel in the total (%)."""
+    sel = [r for r in rows if grid(r) >= BIG_GRID]
+    sp, ceiling = col(sel, "speedup_gpu"), [r.cpu_ms / (r.input_ms + r.output_ms) for r in sel]
+    kernel_share = max(100.0 * r.kernel_ms / r.total_gpu_ms for r in sel)
+    return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), kernel_share
+
+
+def sweep_values(V, rows, csvs):
     """The conclusions' numbers from sweep.csv (ours) and the report's table (GTX 970)."""
-    ours = {key(r): r for r in rows}
-    orig = {key(r): r for r in original}
-
-    def line(table, fixed, value, var):
-        sel = [r for k, r in table.items() if k[fixed] == value]
-        return sorted(sel, key=lambda r: key(r)[1 - fixed])
-
-    # The report's graphs, from its table.
-    o4, o32 = line(orig, 1, 4, "threads"), line(orig, 0, 32, "blocks")
-    big_o = [r for r in original if key(r)[0] * key(r)[1] >= BIG_GRID]
-    readme.value("report-graphs", (
-        "at 4 blocks the speed-up rose from {:.2f} (32 threads) to {:.2f} (1024 threads); at 32 threads per "
-        "block from {:.2f} (4 blocks) to {:.2f} (128 blocks); the processing time fell from {:.0f} ms (32 × 4) "
-        "to {} ms (≥ {:,} threads in the grid), where the copies took {}% of the total GPU time").format(
-        f(o4[0]["speedup_gpu"]), f(o4[-1]["speedup_gpu"]), f(o32[0]["speedup_gpu"]), f(o32[-1]["speedup_gpu"]),
-        f(orig[(32, 4)]["processing_ms"]), span([f(r["processing_ms"]) for r in big_o], "{:.1f}"), BIG_GRID,
-        span([copies_share(r) for r in big_o], "{:.0f}")))
-
+    rows, orig = [NumRow(r) for r in rows if r["version"] == "report"], {key(r): r for r in ORIGINAL}
+    o4, o32, big_o = line(ORIGINAL, 1, 4), line(ORIGINAL, 0, 32), [r for r in ORIGINAL if grid(r) >= BIG_GRID]
+    V["report-graphs"] = (
+        f"at 4 blocks the speed-up rose from {o4[0].speedup_gpu:.2f} (32 threads) to "
+        f"{o4[-1].speedup_gpu:.2f} (1024 threads); at 32 threads per block from {o32[0].speedup_gpu:.2f} (4 "
+        f"blocks) to {o32[-1].speedup_gpu:.2f} (128 blocks); the processing time fell from "
+        f"{orig[(32, 4)].kernel_ms:.0f} ms (32 × 4) to {span(col(big_o, 'kernel_ms'), '{:.1f}')} ms (≥ "
+        f"{BIG_GRID:,} threads in the grid), where the copies took "
+        f"{span([copies_share(r) for r in big_o], '{:.0f}')}% of the total GPU time")
     r0 = rows[0]
-    readme.value("results-device", "an {} (driver {}, CUDA runtime {})".format(r0["device"], r0["driver"], r0["runtime"]))
-    readme.value("gtx-input", "{} ms for {:.0f} MB ({} GB/s)".format(
-        span([f(r["input_ms"]) for r in original], "{:.1f}"), 4.0 * f(r0["n"]) / 1e6,
-        span([4.0 * f(r0["n"]) / 1e6 / f(r["input_ms"]) for r in original], "{:.1f}")))
+    V["results-device"] = f"an {r0['device']} (driver {r0['driver']}, CUDA runtime {r0['runtime']})"
+    mb = 4.0 * r0.n / 1e6
+    V["gtx-input"] = (f"{span(col(ORIGINAL, 'input_ms'), '{:.1f}')} ms for {mb:.0f} MB "
+                      f"({span([mb / r.input_ms for r in ORIGINAL], '{:.1f}')} GB/s)")
 
     # Conclusion 1: copies dominate.
-    shares = {k: copies_share(r) for k, r in ours.items()}
+    shares = {key(r): copies_share(r) for r in rows}
     minority = sorted((k for k, v in shares.items() if v <= 50.0), key=lambda k: k[0] * k[1])
-    best = max(ours, key=lambda k: k[0] * k[1])
-    inputs = [f(r["input_ms"]) for r in rows]
-    gb = 4.0 * f(rows[0]["n"]) / 1e6
-    text = "In the sweep the copies are more than half of the total GPU time in {} of the {} configurations".format(
-        len(ours) - len(minority), len(ours))
-    if minority:
-        text += " (the exceptions are the smallest grids, {}, at {}%)".format(
-            ", ".join("{} × {}".format(*k) for k in minority), span([shares[k] for k in minority], "{:.1f}"))
-    text += (" and {:.1f}% at {} × {} (GTX 970: {:.1f}%). The pageable input copy takes {} ms (median {:.1f} ms, "
-             "about {:.1f} GB/s) while the kernel takes {:.3f} ms at {} × {}.").format(
-        shares[best], best[0], best[1], copies_share(orig[best]) if best in orig else float("nan"),
-        span(inputs, "{:.1f}"), median(inputs), gb / median(inputs), f(ours[best]["kernel_ms"]), best[0], best[1])
-    readme.value("c1-sweep", text)
-
-    outs = [f(r["output_ms"]) for r in rows]
-    out_share = [100.0 * f(r["output_ms"]) / f(r["total_gpu_ms"]) for r in rows]
-    readme.value("c1-output", (
-        "the block maxima that come back are at most {} floats ({} bytes) instead of {:,}, and copying them "
-        "(with the host's final maximum) takes {} ms, at most {:.2f}% of the total GPU time; but the input, "
-        "{:.0f} MB, crosses the bus whole whatever the kernel does ({} ms). The report's own output time, "
-        "{} ms in every configuration, cannot be the copy of at most 128 floats either (see the bugs above)").format(
-        max(k[1] for k in ours), 4 * max(k[1] for k in ours), int(f(rows[0]["n"])), span(outs, "{:.4f}"),
-        max(out_share), gb, span(inputs, "{:.1f}"), span([f(r["output_ms"]) for r in original], "{:.2f}")))
+    top, inputs = max(rows, key=grid), col(rows, "input_ms")
+    V["c1-sweep"] = (
+        f"In the sweep the copies are more than half of the total GPU time in {len(shares) - len(minority)} "
+        f"of the {len(shares)} configurations" + (
+            f" (the exceptions are the smallest grids, {', '.join('{} × {}'.format(*k) for k in minority)}, "
+            f"at {span([shares[k] for k in minority], '{:.1f}')}%)" if minority else "")
+        + f" and {shares[key(top)]:.1f}% at {shape(top)} (GTX 970: "
+        f"{copies_share(orig[key(top)]) if key(top) in orig else float('nan'):.1f}%). The pageable input "
+        f"copy takes {span(inputs, '{:.1f}')} ms (median {median(inputs):.1f} ms, about "
+        f"{mb / median(inputs):.1f} GB/s) while the kernel takes {top.kernel_ms:.3f} ms at {shape(top)}.")
+    blocks = max(key(r)[1] for r in rows)
+    V["c1-output"] = (
+        f"the block maxima that come back are at most {blocks} floats ({4 * blocks} bytes) instead of "
+        f"{int(r0.n):,}, and copying them (with the host's final maximum) takes "
+        f"{span(col(rows, 'output_ms'), '{:.4f}')} ms, at most "
+        f"{max(100.0 * r.output_ms / r.total_gpu_ms for r in rows):.2f}% of the total GPU time; but the "
+        f"input, {mb:.0f} MB, crosses the bus whole whatever the kernel does ({span(inputs, '{:.1f}')} ms). "
+        f"The report's own output time, {span(col(ORIGINAL, 'output_ms'), '{:.2f}')} ms in every "
+        "configuration, cannot be the copy of at most 128 floats either (see the bugs above)")
 
     # Conclusion 2: at 4 blocks, more threads.
-    l4 = line(ours, 1, 4, "threads")
-    k0, k1 = f(l4[0]["kernel_ms"]), f(l4[-1]["kernel_ms"])
-    readme.value("c2", (
-        "At 4 blocks the kernel time halves with every doubling of the block, from {:.2f} ms (32 threads) to "
-        "{:.2f} ms (1024 threads, {:.1f}× for 32× the threads), and the speed-up goes {} (GTX 970: {}); it rises "
-        "more slowly at the top because the copies become {:.1f}% of the total").format(
-        k0, k1, k0 / k1, ", ".join("{:.2f}".format(f(r["speedup_gpu"])) for r in l4),
-        ", ".join("{:.2f}".format(f(r["speedup_gpu"])) for r in o4), copies_share(l4[-1])))
+    l4, l32 = line(rows, 1, 4), line(rows, 0, 32)
+    V["c2"] = (
+        f"At 4 blocks the kernel time halves with every doubling of the block, from {l4[0].kernel_ms:.2f} ms "
+        f"(32 threads) to {l4[-1].kernel_ms:.2f} ms (1024 threads, {l4[0].kernel_ms / l4[-1].kernel_ms:.1f}× "
+        f"for 32× the threads), and the speed-up goes {speedups(l4)} (GTX 970: {speedups(o4)}); it rises "
+        f"more slowly at the top because the copies become {copies_share(l4[-1]):.1f}% of the total")
 
     # Conclusion 3: at 32 threads, more blocks; time depends on threads x blocks only.
-    l32 = line(ours, 0, 32, "blocks")
-    by_product = {}
-    for k, r in ours.items():
-        by_product.setdefault(k[0] * k[1], []).append(f(r["kernel_ms"]))
-    worst = max(max(v) / min(v) - 1.0 for v in by_product.values())
-    bw = 4.0 * f(ours[best]["n"]) / (f(ours[best]["kernel_ms"]) * 1e6)
-    big = [r for r in rows if key(r)[0] * key(r)[1] >= BIG_GRID]
-    cpus = [f(r["cpu_ms"]) for r in rows]
-    top = sorted(rows, key=lambda r: f(r["speedup_gpu"]), reverse=True)[:2]
-    readme.value("c3", (
-        "At 32 threads per block the speed-up goes {} for 4, 16, 32, 64, 128 blocks (kernel {:.2f} to {:.2f} ms). "
-        "Both graphs show one effect: the kernel time depends only on the number of threads in the grid (every "
-        "configuration with the same threads × blocks is within {:.1f}% of the others), and it halves with each "
-        "doubling up to the largest grid, {:,} threads ({:.3f} ms, {:.0f} GB/s, {:.1f}% of the copy bandwidth). "
-        "From {:,} threads on, the kernel is at most {:.1f}% of the total and the speed-ups are {}: their ranking "
-        "is set by the run-to-run spread of the CPU time ({} ms) and of the input copy ({} ms), not by the kernel "
-        "({} is first with an input copy of {:.1f} ms and a CPU time of {:.1f} ms; {} second with {:.1f} and "
-        "{:.1f} ms)").format(
-        ", ".join("{:.2f}".format(f(r["speedup_gpu"])) for r in l32), f(l32[0]["kernel_ms"]), f(l32[-1]["kernel_ms"]),
-        100.0 * worst, best[0] * best[1], f(ours[best]["kernel_ms"]), bw, 100.0 * bw / f(ours[best]["copy_bw_GBps"]),
-        BIG_GRID, 100.0 * max(f(r["kernel_ms"]) / f(r["total_gpu_ms"]) for r in big),
-        span([f(r["speedup_gpu"]) for r in big], "{:.2f}"), span(cpus, "{:.1f}"), span(inputs, "{:.1f}"),
-        shape(top[0]), f(top[0]["input_ms"]), f(top[0]["cpu_ms"]), shape(top[1]), f(top[1]["input_ms"]),
-        f(top[1]["cpu_ms"])))
+    by_grid = {g: [r.kernel_ms for r in rows if grid(r) == g] for g in map(grid, rows)}
+    worst = max(max(v) / min(v) - 1.0 for v in by_grid.values())
+    bw = 4.0 * top.n / (top.kernel_ms * 1e6)
+    big = [r for r in rows if grid(r) >= BIG_GRID]
+    first, second = top3(rows)[:2]
+    V["c3"] = (
+        f"At 32 threads per block the speed-up goes {speedups(l32)} for 4, 16, 32, 64, 128 blocks (kernel "
+        f"{l32[0].kernel_ms:.2f} to {l32[-1].kernel_ms:.2f} ms). Both graphs show one effect: the kernel "
+        "time depends only on the number of threads in the grid (every configuration with the same threads "
+        f"× blocks is within {100.0 * worst:.1f}% of the others), and it halves with each doubling up to the "
+        f"largest grid, {grid(top):,} threads ({top.kernel_ms:.3f} ms, {bw:.0f} GB/s, "
+        f"{100.0 * bw / top.copy_bw_GBps:.1f}% of the copy bandwidth). From {BIG_GRID:,} threads on, the "
+        f"kernel is at most {100.0 * max(r.kernel_ms / r.total_gpu_ms for r in big):.1f}% of the total and "
+        f"the speed-ups are {span(col(big, 'speedup_gpu'), '{:.2f}')}: their ranking is set by the "
+        f"run-to-run spread of the CPU time ({span(col(rows, 'cpu_ms'), '{:.1f}')} ms) and of the input copy "
+        f"({span(inputs, '{:.1f}')} ms), not by the kernel ({shape(first)} is first with an input copy of "
+        f"{first.input_ms:.1f} ms and a CPU time of {first.cpu_ms:.1f} ms; {shape(second)} second with "
+        f"{second.input_ms:.1f} and {second.cpu_ms:.1f} ms)")
 
-    # The three best speed-ups: processing under 1.5 ms, I/O about 96% of the GPU time.
-    def top3(table, kernel_col):
-        best3 = sorted(table, key=lambda r: f(r["speedup_gpu"]), reverse=True)[:3]
-        io = [ratio(100.0 * (f(r["input_ms"]) + f(r["output_ms"])), r["total_gpu_ms"]) for r in best3]
-        slowest = max(f(r[kernel_col]) for r in best3)
-        furthest = None if any(x is None for x in io) else max(abs(x - TOP3_IO_PCT) for x in io)
-        under, about = compare(slowest, "<", TOP3_MS), compare(furthest, "<=", TOP3_ABOUT)
-        holds = None if under is None or about is None else (under and about)
-        detail = "; ".join("{}: {:.2f} ms, {}".format(shape(r), f(r[kernel_col]), "?" if x is None else
-                                                     "{:.1f}%".format(x)) for r, x in zip(best3, io))
-        return verdict(holds, "a total GPU time is zero or missing"), detail
-
-    v_orig, d_orig = top3(original, "processing_ms")
-    v_ours, d_ours = top3(rows, "kernel_ms")
-    readme.value("top3-verdict", "{} on ours ({} on the GTX 970)".format(v_ours, v_orig))
-    readme.value("top3", (
-        "(\"About {:.0f}%\" is read as within {:.0f} percentage point.) Processing time and copies (input + "
-        "output, as % of the total GPU time) of the three best speed-ups: on the GTX 970 {}; on ours {}. Which "
-        "three configurations come first on ours is set by the run-to-run spread of the CPU time and the input "
-        "copy, not by the kernel (conclusion 3)").format(TOP3_IO_PCT, TOP3_ABOUT, d_orig, d_ours))
-    readme.value("sweep-ok", "every row has `result_ok` = 1 and `rel_error` = 0"
-                 if all(r["result_ok"] == "1" and f(r["rel_error"]) == 0.0 for r in rows)
-                 else "NOT every row has `result_ok` = 1 and `rel_error` = 0")
+    (v_orig, d_orig), (v_ours, d_ours) = top3_claim(ORIGINAL), top3_claim(rows)
+    V["top3-verdict"] = f"{v_ours} on ours ({v_orig} on the GTX 970)"
+    V["top3"] = (
+        f"(\"About {TOP3_IO_PCT:.0f}%\" is read as within {TOP3_ABOUT:.0f} percentage point.) Processing "
+        "time and copies (input + output, as % of the total GPU time) of the three best speed-ups: on the "
+        f"GTX 970 {d_orig}; on ours {d_ours}. Which three configurations come first on ours is set by the "
+        "run-to-run spread of the CPU time and the input copy, not by the kernel (conclusion 3)")
+    ok = all(r["result_ok"] == "1" and r.rel_error == 0.0 for r in rows)
+    V["sweep-ok"] = ("every" if ok else "NOT every") + " row has `result_ok` = 1 and `rel_error` = 0"
 
     # "Speed-ups saturate to 1.6."
-    def plateau(table, kernel_col):
-        sel = [r for r in table if key(r)[0] * key(r)[1] >= BIG_GRID]
-        sp = [f(r["speedup_gpu"]) for r in sel]
-        ceiling = [f(r["cpu_ms"]) / (f(r["input_ms"]) + f(r["output_ms"])) for r in sel]
-        kshare = max(100.0 * f(r[kernel_col]) / f(r["total_gpu_ms"]) for r in sel)
-        return len(sel), span(sp, "{:.2f}"), median(sp), median(ceiling), kshare
-
-    no, ro, mo, co, ko = plateau(original, "processing_ms")
-    nu, ru, mu, cu, ku = plateau(rows, "kernel_ms")
-    readme.value("saturation", (
-        "On the GTX 970 the {} configurations with at least {:,} threads in the grid have speed-ups {} (median "
-        "{:.2f}): the report's 1.6 is their median. On ours the same {} have {} (median {:.2f}): the speed-ups "
-        "saturate, but at {:.1f}, not 1.6. Both plateaus are the ceiling that the copies set: with the kernel at "
-        "most {:.1f}% (ours) and {:.1f}% (GTX 970) of the total, the speed-up is close to CPU time / copy time, "
-        "median {:.2f} on ours and {:.2f} on the GTX 970; the spread around it is run-to-run noise of the CPU "
-        "time and the input copy").format(no, BIG_GRID, ro, mo, nu, ru, mu, mu, ku, ko, cu, co))
+    (no, ro, mo, co, ko), (nu, ru, mu, cu, ku) = plateau(ORIGINAL), plateau(rows)
+    V["saturation"] = (
+        f"On the GTX 970 the {no} configurations with at least {BIG_GRID:,} threads in the grid have "
+        f"speed-ups {ro} (median {mo:.2f}): the report's 1.6 is their median. On ours the same {nu} have "
+        f"{ru} (median {mu:.2f}): the speed-ups saturate, but at {mu:.1f}, not 1.6. Both plateaus are the "
+        f"ceiling that the copies set: with the kernel at most {ku:.1f}% (ours) and {ko:.1f}% (GTX 970) of "
+        f"the total, the speed-up is close to CPU time / copy time, median {cu:.2f} on ours and {co:.2f} on "
+        "the GTX 970; the spread around it is run-to-run noise of the CPU time and the input copy")
 
     # "Grows linearly."
-    def gains(sel):
-        return ", ".join("{:+.2f}".format(f(b["speedup_gpu"]) - f(a["speedup_gpu"])) for a, b in zip(sel, sel[1:]))
-
-    def per_thread(sel, col, var):
-        prod = [f(r[col]) * (key(r)[0] * key(r)[1]) for r in sel]
-        return 100.0 * (max(prod) / min(prod) - 1.0)
-
-    readme.value("linear-threads", (
-        "at 4 blocks each doubling of the threads adds {} to the speed-up on ours ({} on the GTX 970): linear "
-        "in the thread count would mean gains that double at each step. The GTX 970's gains up to 256 threads "
-        "are nearly equal per doubling: its speed-up grows linearly in log2(threads), not in the threads. "
-        "Drawn over thread counts spaced evenly (32, 64, 128, ...), as a graph with one point per "
-        "configuration is often drawn, that looks like a straight line; the report's graphs are not in "
-        "its text, so how their axis was spaced cannot be checked. Ours are irregular (the run-to-run noise of the CPU time and of the "
-        "copies, conclusion 3). What is linear is the kernel's speed: kernel time × threads is constant within {:.1f}% on ours "
-        "({:.1f}% on the GTX 970), i.e. the kernel-only speed-up (right axis) is proportional to the "
-        "threads").format(gains(l4), gains(o4), per_thread(l4, "kernel_ms", 0), per_thread(o4, "processing_ms", 0)))
-    readme.value("linear-blocks", (
-        "at 32 threads per block each step of the blocks (4 → 16 is ×4, then ×2) adds {} on ours ({} on the "
-        "GTX 970), where growth linear in the blocks would double the gain at each doubling; kernel time "
-        "× blocks is constant within {:.1f}% on ours ({:.1f}% on the GTX 970): again the kernel scales "
-        "linearly, the speed-up with copies does not").format(
-        gains(l32), gains(o32), per_thread(l32, "kernel_ms", 1), per_thread(o32, "processing_ms", 1)))
+    V["linear-threads"] = (
+        f"at 4 blocks each doubling of the threads adds {gains(l4)} to the speed-up on ours ({gains(o4)} on "
+        "the GTX 970): linear in the thread count would mean gains that double at each step. The GTX 970's "
+        "gains up to 256 threads are nearly equal per doubling: its speed-up grows linearly in "
+        "log2(threads), not in the threads. Drawn over thread counts spaced evenly (32, 64, 128, ...), as a "
+        "graph with one point per configuration is often drawn, that looks like a straight line; the "
+        "report's graphs are not in its text, so how their axis was spaced cannot be checked. Ours are "
+        "irregular (the run-to-run noise of the CPU time and of the copies, conclusion 3). What is linear "
+        f"is the kernel's speed: kernel time × threads is constant within {per_thread(l4):.1f}% on ours "
+        f"({per_thread(o4):.1f}% on the GTX 970), i.e. the kernel-only speed-up (right axis) is proportional "
+        "to the threads")
+    V["linear-blocks"] = (
+        f"at 32 threads per block each step of the blocks (4 → 16 is ×4, then ×2) adds {gains(l32)} on ours "
+        f"({gains(o32)} on the GTX 970), where growth linear in the blocks would double the gain at each "
+        f"doubling; kernel time × blocks is constant within {per_thread(l32):.1f}% on ours "
+        f"({per_thread(o32):.1f}% on the GTX 970): again the kernel scales linearly, the speed-up with "
+        "copies does not")
 
 
-
-def copies_values(readme, rows):
-    by = {(r["host_memory"], r["version"]): r for r in rows}
-    pg, pn = by[("pageable", "single_pass")], by[("pinned", "single_pass")]
-    rp = by[("pinned", "report")]
-    pin_speedups = [f(r["speedup_gpu"]) for r in rows if r["host_memory"] == "pinned"]
-    cpu_pg, cpu_pn = f(pg["cpu_ms"]), f(pn["cpu_ms"])
-    readme.value("c1-pinned", (
-        "Pinned memory does not change the conclusion: in `copies.csv` the input copy falls from {:.2f} ms "
-        "({:.1f} GB/s) to {:.2f} ms ({:.1f} GB/s), {:.1f}× faster, and the total GPU time of `single_pass` from "
-        "{:.2f} to {:.2f} ms, but the copies are still {:.1f}% of it ({:.1f}% for `report`), and the input copy "
-        "is {:.0f}× the `single_pass` kernel ({:.4f} ms; {:.0f}× with pageable memory). The speed-up over the CPU "
-        "rises from {:.1f} (pageable) to {} (pinned); {} of that rise is the CPU time, {:.1f} ms in the "
-        "pageable run and {:.1f} ms in the pinned one").format(
-        f(pg["input_ms"]), f(pg["h2d_GBps"]), f(pn["input_ms"]), f(pn["h2d_GBps"]),
-        f(pg["input_ms"]) / f(pn["input_ms"]), f(pg["total_gpu_ms"]), f(pn["total_gpu_ms"]), copies_share(pn),
-        copies_share(rp), f(pn["input_ms"]) / f(pn["kernel_ms"]), f(pn["kernel_ms"]),
-        f(pg["input_ms"]) / f(pg["kernel_ms"]), f(pg["speedup_gpu"]), span(pin_speedups, "{:.1f}"),
-        "a part ({:.0f}%)".format(100.0 * abs(cpu_pn / cpu_pg - 1.0)) if cpu_pn >= cpu_pg else
-        "none (the CPU was {:.0f}% faster in the pinned run)".format(100.0 * (1.0 - cpu_pn / cpu_pg)),
-        cpu_pg, cpu_pn))
+def copies_values(V, rows, csvs):
+    by = {(r["host_memory"], r["version"]): NumRow(r) for r in rows}
+    pg, pn, rp = by[("pageable", "single_pass")], by[("pinned", "single_pass")], by[("pinned", "report")]
+    V["c1-pinned"] = (
+        "Pinned memory does not change the conclusion: in `copies.csv` the input copy falls from "
+        f"{pg.input_ms:.2f} ms ({pg.h2d_GBps:.1f} GB/s) to {pn.input_ms:.2f} ms ({pn.h2d_GBps:.1f} GB/s), "
+        f"{pg.input_ms / pn.input_ms:.1f}× faster, and the total GPU time of `single_pass` from "
+        f"{pg.total_gpu_ms:.2f} to {pn.total_gpu_ms:.2f} ms, but the copies are still "
+        f"{copies_share(pn):.1f}% of it ({copies_share(rp):.1f}% for `report`), and the input copy is "
+        f"{pn.input_ms / pn.kernel_ms:.0f}× the `single_pass` kernel ({pn.kernel_ms:.4f} ms; "
+        f"{pg.input_ms / pg.kernel_ms:.0f}× with pageable memory). The speed-up over the CPU rises from "
+        f"{pg.speedup_gpu:.1f} (pageable) to "
+        f"{span(col([r for r in rows if r['host_memory'] == 'pinned'], 'speedup_gpu'), '{:.1f}')} (pinned); "
+        + (f"a part ({100.0 * abs(pn.cpu_ms / pg.cpu_ms - 1.0):.0f}%)" if pn.cpu_ms >= pg.cpu_ms else
+           f"none (the CPU was {100.0 * (1.0 - pn.cpu_ms / pg.cpu_ms):.0f}% faster in the pinned run)")
+        + f" of that rise is the CPU time, {pg.cpu_ms:.1f} ms in the pageable run and {pn.cpu_ms:.1f} ms in "
+        "the pinned one")
 
 
-def bench_values(readme, rows, copies):
-    by = {(int(f(r["n"])), r["version"]): r for r in rows}
-    small, large = 40960000, 268435456
-    s, c = by[(small, "single_pass")], by[(small, "cub")]
-    need = f(c["kernel_ms"]) / 1.05
-    others = [f(r["speedup_vs_baseline"]) for r in copies if r["version"] == "single_pass"] if copies else []
-    readme.value("bench-small", (
-        "**{}.** `single_pass` {:.4f} ms, CUB {:.4f} ms: {:.3f}× CUB's speed (needed: ≤ {:.4f} ms{}). "
-        "`single_pass` streams at {:.0f} GB/s, {:.1f}% of the device-to-device copy bandwidth measured in the "
-        "same run ({:.0f} GB/s), CUB at {:.0f} GB/s ({:.1f}%)").format(
-        target_word(s["speedup_vs_baseline"], ">=", 1.05), f(s["kernel_ms"]), f(c["kernel_ms"]), f(s["speedup_vs_baseline"]), need,
-        "; the other runs at this size, in `copies.csv`, give " + " and ".join("{:.3f}×".format(x) for x in others)
-        if others else "", f(s["bandwidth_GBps"]), f(s["pct_of_copy_bw"]), f(s["copy_bw_GBps"]),
-        f(c["bandwidth_GBps"]), f(c["pct_of_copy_bw"])))
-    s2, c2 = by[(large, "single_pass")], by[(large, "cub")]
-    readme.value("bench-large", (
-        "**{}.** {:.4f} ms vs {:.4f} ms, {:.3f}×; {:.0f} GB/s, {:.1f}% of the copy bandwidth ({:.0f} GB/s; a "
-        "read-only stream can exceed a copy, which both reads and writes), CUB {:.0f} GB/s, {:.1f}%").format(
-        target_word(s2["speedup_vs_baseline"], ">=", 0.97), f(s2["kernel_ms"]), f(c2["kernel_ms"]),
-        f(s2["speedup_vs_baseline"]), f(s2["bandwidth_GBps"]), f(s2["pct_of_copy_bw"]), f(s2["copy_bw_GBps"]),
-        f(c2["bandwidth_GBps"]), f(c2["pct_of_copy_bw"])))
+def bench_values(V, rows, csvs):
+    by = {(int(float(r["n"])), r["version"]): NumRow(r) for r in rows}
+    s, c = by[(N1, "single_pass")], by[(N1, "cub")]
+    others = col([r for r in csvs["copies.csv"] or [] if r["version"] == s["version"]], "speedup_vs_baseline")
+    V["bench-small"] = (
+        f"**{met(s['speedup_vs_baseline'], '>=', 1.05)}.** `single_pass` {s.kernel_ms:.4f} ms, CUB "
+        f"{c.kernel_ms:.4f} ms: {s.speedup_vs_baseline:.3f}× CUB's speed "
+        f"(needed: ≤ {c.kernel_ms / 1.05:.4f} ms"
+        + ("; the other runs at this size, in `copies.csv`, give " + " and ".join(f"{x:.3f}×" for x in others)
+           if others else "")
+        + f"). `single_pass` streams at {s.bandwidth_GBps:.0f} GB/s, {s.pct_of_copy_bw:.1f}% of the "
+        f"device-to-device copy bandwidth measured in the same run ({s.copy_bw_GBps:.0f} GB/s), CUB at "
+        f"{c.bandwidth_GBps:.0f} GB/s ({c.pct_of_copy_bw:.1f}%)")
+    s2, c2 = by[(N2, "single_pass")], by[(N2, "cub")]
+    V["bench-large"] = (
+        f"**{met(s2['speedup_vs_baseline'], '>=', 0.97)}.** {s2.kernel_ms:.4f} ms vs {c2.kernel_ms:.4f} ms, "
+        f"{s2.speedup_vs_baseline:.3f}×; {s2.bandwidth_GBps:.0f} GB/s, {s2.pct_of_copy_bw:.1f}% of the copy "
+        f"bandwidth ({s2.copy_bw_GBps:.0f} GB/s; a read-only stream can exceed a copy, which both reads and "
+        f"writes), CUB {c2.bandwidth_GBps:.0f} GB/s, {c2.pct_of_copy_bw:.1f}%")
 
-    def fit(v):
-        t1, t2 = f(by[(small, v)]["kernel_ms"]), f(by[(large, v)]["kernel_ms"])
-        b1, b2 = 4.0 * small, 4.0 * large
-        rate = (b2 - b1) / ((t2 - t1) * 1e-3) / 1e9  # GB/s
-        fixed = t1 * 1e3 - b1 / (rate * 1e9) * 1e6  # us
-        return fixed, rate
+    def fit(v):  # time = fixed + bytes / rate through both sizes: fixed (µs), rate (GB/s)
+        t1, t2 = by[(N1, v)].kernel_ms, by[(N2, v)].kernel_ms
+        rate = 4.0 * (N2 - N1) / ((t2 - t1) * 1e-3) / 1e9
+        return t1 * 1e3 - 4.0 * N1 / (rate * 1e9) * 1e6, rate
 
-    fs, rs = fit("single_pass")
-    fc, rc = fit("cub")
-    readme.value("bench-fit", (
-        "`single_pass` about {:.1f} µs of fixed cost and {:.0f} GB/s, CUB {:.1f} µs and {:.0f} GB/s").format(
-        fs, rs, fc, rc))
+    (fs, rs), (fc, rc) = fit("single_pass"), fit("cub")
+    V["bench-fit"] = (f"`single_pass` about {fs:.1f} µs of fixed cost and {rs:.0f} GB/s, CUB {fc:.1f} µs and "
+                      f"{rc:.0f} GB/s")
 
     def nf(r):
-        a, b = f(r["kernel_ms"]), f(r["kernel_ms_no_flush"])
-        return "{:.4f} vs {:.4f} ms ({:+.1f} µs, {:+.1f}%)".format(b, a, (b - a) * 1e3, 100.0 * (b / a - 1.0))
+        a, b = r.kernel_ms, r.kernel_ms_no_flush
+        return f"{b:.4f} vs {a:.4f} ms ({(b - a) * 1e3:+.1f} µs, {100.0 * (b / a - 1.0):+.1f}%)"
 
-    ratio = lambda n: f(by[(n, "cub")]["kernel_ms_no_flush"]) / f(by[(n, "single_pass")]["kernel_ms_no_flush"])
-    readme.value("no-flush", (
-        "`single_pass` {} and CUB {} at 40,960,000; `single_pass` {} and CUB {} at 2²⁸. Same-run ratios "
-        "without the flush: {:.3f}× at 40,960,000, {:.3f}× at 2²⁸").format(
-        nf(s), nf(c), nf(s2), nf(c2), ratio(small), ratio(large)))
-
-
-TUNING_VARIANTS = (  # (variant of results/single_pass_tuning.csv, what it is)
-    ("256x4 split0 load0 finish0 occ100", "256 threads, last-block finish (the first kernel)"),
-    ("256x4 split0 load0 finish1 occ100", "its load phase alone (block maxima finished on the host, not a usable version)"),
-    ("1024x4 split0 load0 finish0 occ100", "1024 threads, last-block finish"),
-    ("1024x4 split0 load0 finish2 occ100", "1024 threads, one `atomicMax` of an order key per block: **the committed kernel**"),
-)
+    V["no-flush"] = (
+        f"`single_pass` {nf(s)} and CUB {nf(c)} at 40,960,000; `single_pass` {nf(s2)} and CUB {nf(c2)} at "
+        f"2²⁸. Same-run ratios without the flush: {c.kernel_ms_no_flush / s.kernel_ms_no_flush:.3f}× at "
+        f"40,960,000, {c2.kernel_ms_no_flush / s2.kernel_ms_no_flush:.3f}× at 2²⁸")
 
 
-def tuning_table(V, rows):
-    def at(variants, n=N1, empty=None):
-        xs = [f(r["speedup_vs_cub"]) for r in rows if r["variant"] in variants and int(f(r["n"])) == n]
+TUNING_VARIANTS = {  # variant of results/single_pass_tuning.csv: what it is
+    "256x4 split0 load0 finish0 occ100": "256 threads, last-block finish (the first kernel)",
+    "256x4 split0 load0 finish1 occ100":
+        "its load phase alone (block maxima finished on the host, not a usable version)",
+    "1024x4 split0 load0 finish0 occ100": "1024 threads, last-block finish",
+    "1024x4 split0 load0 finish2 occ100":
+        "1024 threads, one `atomicMax` of an order key per block: **the committed kernel**",
+}
+TUNING_HEADINGS = ["variant", "speed vs CUB at 40,960,000", "at 2²⁸"]
+
+
+def tuning_values(V, rows, csvs):
+    def at(n, *variants, empty=None):
+        xs = col([r for r in rows if r["variant"] in variants and int(float(r["n"])) == n], "speedup_vs_cub")
         return span(xs, "{:.3f}") + "×" if xs or empty is None else empty
 
-    V.readme.block("tuning-table", md_table(TUNING_VARIANTS, [
-        (lambda t: t[1], "variant"), (lambda t: at((t[0],), N1, "—"), "speed vs CUB at 40,960,000"),
-        (lambda t: at((t[0],), N2, "—"), "at 2²⁸")], rule="---"))
-    V.value("tuning-rest", (
-        "128 or 512 threads ({}), 2 or 8 float4 loads in flight per thread instead of 4 ({}, against {} for 4), "
-        "a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads with an L2 "
-        "256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(
-        at(("128x4 split0 load0 finish0 occ100", "512x4 split0 load0 finish0 occ100", "512x4 split0 load0 finish2 occ100")),
-        at(("1024x2 split0 load0 finish2 occ100", "1024x8 split0 load0 finish2 occ100")),
-        at(("1024x4 split0 load0 finish2 occ100",)), at(("1024x4 split1 load0 finish2 occ100",)),
-        at(("1024x4 split0 load1 finish2 occ100", "1024x4 split0 load2 finish2 occ100")),
-        at(("256x4 split0 load0 finish0 occ50",))))
+    V["tuning-table"] = md_table(
+        [(d, at(N1, v, empty="—"), at(N2, v, empty="—")) for v, d in TUNING_VARIANTS.items()],
+        [(lambda t, i=i: t[i], h) for i, h in enumerate(TUNING_HEADINGS)], rule="---")
+    V["tuning-rest"] = (
+        "128 or 512 threads ({}), 2 or 8 float4 loads in flight per thread instead of 4 ({}, against {} for "
+        "4), a contiguous chunk per block instead of the grid-stride loop ({} with 1024 threads), loads with "
+        "an L2 256-byte prefetch hint or evict-first ({}), half the resident blocks ({})").format(*[
+            at(N1, *group.split(", ")) for group in (
+                "128x4 split0 load0 finish0 occ100, 512x4 split0 load0 finish0 occ100, "
+                "512x4 split0 load0 finish2 occ100",
+                "1024x2 split0 load0 finish2 occ100, 1024x8 split0 load0 finish2 occ100",
+                "1024x4 split0 load0 finish2 occ100", "1024x4 split1 load0 finish2 occ100",
+                "1024x4 split0 load1 finish2 occ100, 1024x4 split0 load2 finish2 occ100",
+                "256x4 split0 load0 finish0 occ50")])
 
 
 # ---- Nsight Compute counters (make profile) --------------------------------------------------
-PROFILE_SIZES = (N1, N2)
-DRAM_PCT = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 MAIN_KERNEL = {"sm_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed", "grid": "launch__grid_size",
                "occ": "sm__warps_active.avg.pct_of_peak_sustained_active", "block": "launch__block_size",
                "regs": "launch__registers_per_thread", "waves": "launch__waves_per_multiprocessor",
-               "dram_pct": DRAM_PCT, "read": "dram__bytes_read.sum", "write": "dram__bytes_write.sum"}
+               "dram_pct": "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+               "read": "dram__bytes_read.sum", "write": "dram__bytes_write.sum"}
+PROFILE_COLUMNS = [
+    ("n", "N", "{:,}"), ("v", "version"), "kernels", ("us", "time (µs)", "{:.1f}"),
+    ("read", "DRAM read (MB)", lambda x: f"{x / 1e6:.1f}"),
+    ("write", "DRAM written (MB)", lambda x: f"{x / 1e6:.2f}"),
+    (lambda s: (s["read"] + (s["write"] or 0)) / (s["us"] * 1e3) if s.get("read") is not None else None,
+     "GB/s (ncu)", "{:.0f}"), ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}"),
+    (lambda s: "{} × {}".format(int(s["grid"]), int(s["block"])) if s.get("grid") and s.get("block") else "",
+     "main kernel: grid × block"), ("regs", "registers", "{:.0f}"), ("waves", "waves per SM", "{:.2f}"),
+    ("occ", "achieved occupancy (%)", "{:.1f}"), ("sm_pct", "SM throughput (%)", "{:.1f}")]
 
 
-def profile_summary(rows):
-    """{(version, n): ...} with the kernels' summed time (us), DRAM bytes, the time-weighted DRAM
-    throughput (% of peak) and the counters of the longest kernel; None where a value is missing."""
-    out = {}
-    for v in dict.fromkeys(r["version"] for r in rows):
-        for n in PROFILE_SIZES:
-            sel = [r for r in rows if r["version"] == v and r["n"] and int(f(r["n"])) == n]
-            kernels = []
-            for k in dict.fromkeys(r["kernel"] for r in sel):
-                m = {r["metric"]: in_base_unit(f(r["value"]), r["unit"]) for r in sel if r["kernel"] == k}
-                if "gpu__time_duration.sum" in m:
-                    kernels.append(dict({x: m.get(name) for x, name in MAIN_KERNEL.items()},
-                                        us=m["gpu__time_duration.sum"] * 1e-3))
-            if not kernels:
-                continue
-            total = sum(k["us"] for k in kernels)
-            known = lambda x: all(k[x] is not None for k in kernels)  # noqa: E731
-            out[(v, n)] = {"kernels": kernels, "us": total, "main": max(kernels, key=lambda k: k["us"]),
-                           "dram_pct": sum(k["dram_pct"] * k["us"] for k in kernels) / total
-                           if known("dram_pct") and total > 0 else None,
-                           "read": sum(k["read"] for k in kernels) if known("read") else None,
-                           "write": sum(k["write"] for k in kernels) if known("write") else None,
-                           "device": sel[0]["device"], "ncu": sel[0]["ncu_version"]}
-    return out
-
-
-def profile_section(V, rows):
-    summary = profile_summary(rows)
-    table = [dict(s, n=n, v=v) for n in PROFILE_SIZES for v in dict.fromkeys(r["version"] for r in rows)
-             for s in [summary.get((v, n), {"missing": f"not in profile.csv {PROFILE}"})]]
-    main = lambda name: (lambda s: s["main"][name] if "main" in s else None)  # noqa: E731
-    text = md_table(table, [
-        ("n", "N", "{:,}"), ("v", "version"), (lambda s: s.get("missing", len(s.get("kernels", []))), "kernels"),
-        ("us", "time (µs)", "{:.1f}"), (lambda s: s.get("read") and s["read"] / 1e6, "DRAM read (MB)", "{:.1f}"),
-        (lambda s: s.get("write") and s["write"] / 1e6, "DRAM written (MB)", "{:.2f}"),
-        (lambda s: ((s["read"] or 0) + (s["write"] or 0)) / (s["us"] * 1e3) if s.get("read") is not None else None,
-         "GB/s (ncu)", "{:.0f}"), ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}"),
-        (lambda s: "{} × {}".format(int(s["main"]["grid"]), int(s["main"]["block"]))
-         if "main" in s and s["main"]["grid"] and s["main"]["block"] else "", "main kernel: grid × block"),
-        (main("regs"), "registers", "{:.0f}"), (main("waves"), "waves per SM", "{:.2f}"),
-        (main("occ"), "achieved occupancy (%)", "{:.1f}"), (main("sm_pct"), "SM throughput (%)", "{:.1f}")])
-    any_s = next(iter(summary.values()), None)
-    if any_s:
-        text += "\n\n" + wrap(
-            f"Nsight Compute {any_s['ncu']} on {any_s['device']}, `ncu --clock-control none`, caches flushed before "
-            "each profiled kernel; one launch per version (CUB: its two kernels). DRAM throughput of a version with "
-            "several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes read + written / summed "
-            "kernel time. Main kernel: the longest.")
-    V.readme.block("profile-table", text)
+def profile_values(V, rows, csvs):
+    summary = ncu_summary(rows, MAIN_KERNEL, (N1, N2), summed=("read", "write"), weighted=("dram_pct",))
+    missing = {"kernels": f"not in profile.csv {PROFILE}"}
+    V["profile-table"] = md_table([dict(summary.get((v, n), missing), n=n, v=v) for n in (N1, N2)
+                                   for v in dict.fromkeys(r["version"] for r in rows)], PROFILE_COLUMNS)
+    if summary:
+        s = next(iter(summary.values()))
+        V["profile-table"] += "\n\n" + wrap(
+            f"Nsight Compute {s['ncu']} on {s['device']}, `ncu --clock-control none`, caches flushed before "
+            "each profiled kernel; one launch per version (CUB: its two kernels). DRAM throughput of a "
+            "version with several kernels: their values weighted by their times. GB/s (ncu): DRAM bytes "
+            "read + written / summed kernel time. Main kernel: the longest.")
 
     def pct(v, n):
         s = summary.get((v, n))
         return "{:.1f}%".format(s["dram_pct"]) if s and s["dram_pct"] is not None else PROFILE
 
     def threads(s):
-        return int((s["main"]["grid"] or 0) * (s["main"]["block"] or 0))
+        return int((s["grid"] or 0) * (s["block"] or 0))
 
     r, sp = summary.get(("report", N1)), summary.get(("single_pass", N1))
-    launch = " ({} × {})".format(int(r["main"]["block"]), int(r["main"]["grid"])) \
-        if r and r["main"]["grid"] and r["main"]["block"] else ""
-    V.value("prof-dram", (
+    launch = " ({} × {})".format(int(r["block"]), int(r["grid"])) if r and r["grid"] and r["block"] else ""
+    V["prof-dram"] = (
         "Nsight Compute measures the achieved DRAM throughput, as % of the device's peak: at N = 40,960,000 "
-        "`report`{} {}, `single_pass` {}, CUB {}; at N = 2²⁸ {}, {} and {}").format(
-        launch, pct("report", N1), pct("single_pass", N1), pct("cub", N1), pct("report", N2), pct("single_pass", N2),
-        pct("cub", N2)))
-    if r and r["read"] is not None and r["main"]["occ"] is not None and r["dram_pct"] is not None:
-        low = bool(sp and sp["dram_pct"] and r["dram_pct"] < 0.75 * sp["dram_pct"])
-        V.value("prof-report", (
-            "The report's kernel reads {:.1f} MB from DRAM for the {:.1f} MB vector (each element once), with "
-            "an achieved occupancy of {:.1f}% of the warp slots, and reaches {} of the DRAM peak").format(
-            r["read"] / 1e6, 4.0 * N1 / 1e6, r["main"]["occ"], pct("report", N1))
-            + ((": the sweep's best kernel time is not the GPU's limit. The counters do not say why by "
-                "themselves; the likely cause is the bytes in flight: as written, each of its {:,} threads has "
-                "one 4-byte load outstanding per iteration of its loop ({:.0f} KiB for the whole GPU), where "
-                "each of `single_pass`'s {:,} threads has four 16-byte loads outstanding ({:.0f} KiB)").format(
-                threads(r), threads(r) * 4 / 1024.0, threads(sp), threads(sp) * 64 / 1024.0)
-               if low else ", close to `single_pass`'s {}".format(pct("single_pass", N1))))
-    else:
-        V.value("prof-report", "The counters of the report's kernel are not measured yet " + PROFILE)
+        f"`report`{launch} {pct('report', N1)}, `single_pass` {pct('single_pass', N1)}, CUB "
+        f"{pct('cub', N1)}; at N = 2²⁸ {pct('report', N2)}, {pct('single_pass', N2)} and {pct('cub', N2)}")
+    if not (r and r["read"] is not None and r["occ"] is not None and r["dram_pct"] is not None):
+        V["prof-report"] = "The counters of the report's kernel are not measured yet " + PROFILE
+        return
+    low = sp and sp["dram_pct"] and r["dram_pct"] < 0.75 * sp["dram_pct"]
+    V["prof-report"] = (
+        f"The report's kernel reads {r['read'] / 1e6:.1f} MB from DRAM for the {4.0 * N1 / 1e6:.1f} MB "
+        f"vector (each element once), with an achieved occupancy of {r['occ']:.1f}% of the warp slots, and "
+        f"reaches {pct('report', N1)} of the DRAM peak") + (
+        ": the sweep's best kernel time is not the GPU's limit. The counters do not say why by themselves; "
+        f"the likely cause is the bytes in flight: as written, each of its {threads(r):,} threads has one "
+        f"4-byte load outstanding per iteration of its loop ({threads(r) * 4 / 1024.0:.0f} KiB for the whole "
+        f"GPU), where each of `single_pass`'s {threads(sp):,} threads has four 16-byte loads outstanding "
+        f"({threads(sp) * 64 / 1024.0:.0f} KiB)" if low
+        else f", close to `single_pass`'s {pct('single_pass', N1)}")
 
 
 # ---- the README's generated prose: whole paragraphs and list items ------------------------
-CONCLUSIONS = (
-    ('"The memory copying from host to device and from device to host is the dominant of the total '
-     'time for GPU"', "holds, more strongly than on the GTX 970",
-     "{c1-sweep} {c1-pinned}. **\"Parallel reduction can help reduce the data transferring\": holds only for "
-     "the output, which was never the problem.** The reduction runs on the GPU, so {c1-output}. What shortens "
-     "the transfer is pinned memory (above), or keeping the data on the GPU between computations; the kernel "
-     "only ever reads the vector once (see the counters below)."),
-    ('"When the number of blocks per grid is relatively small, it is better to increase the number of threads '
-     'per block"', "holds", "{c2}."),
-    ('"When the number of threads per block is small, it is better to increase the number of blocks per grid"',
-     "holds", "{c3}."),
-    ('"The three parameter settings of the greatest speed up ... The processing time of them is actually only '
-     'less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU"', "{top3-verdict}",
-     "{top3}."),
-    ('"For those configurations having more threads and blocks, their speed-ups have saturated to 1.6"',
-     "the saturation holds, its level does not", "{saturation}."),
-    ('"As the number of threads per block grows, GPU speed up also increases linearly" (and the same for '
-     'blocks)', "does not hold on either GPU, for the speed-up with copies",
-     "On both GPUs, {linear-threads}. Likewise {linear-blocks}."),
-)
-
-
-def prose_blocks(readme, values):
-    sub = lambda text: fill(text, values)  # noqa: E731
-    readme.block("results-device", wrap(sub(
-        "The committed CSVs come from one run on {results-device}; the figures and the tables below were "
-        "regenerated from them (device, driver and runtime are in every CSV row).")))
-    readme.block("report-graphs", wrap(sub("The report's own numbers, as its graphs would draw them: {report-graphs}.")))
-    readme.block("gtx-input", wrap(sub(
-        "The GTX 970's input time was {gtx-input} (pageable, and most likely with the allocation, see the "
-        "bugs above).")))
-    items = [wrap(sub("**{}: {}.** {}".format(*c)), f"{i}. ") for i, c in enumerate(CONCLUSIONS, 1)]
-    items.append(wrap(sub(
-        "**What the counters say (Nsight Compute, `make profile`).** {prof-dram}. {prof-report}. Figure and "
-        "table: [Counters](#counters-nsight-compute)."), f"{len(CONCLUSIONS) + 1}. "))
-    readme.block("conclusions", wrap(sub(
-        "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless stated; the "
-        "GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.")) + "\n\n" + "\n".join(items))
-    readme.block("bench-targets", "\n".join([
-        wrap(sub("**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of "
-                 "the committed run:")), "",
-        wrap(sub("N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of "
-                 "time = fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the "
-                 "lead is fixed cost (one launch, no second pass), so it shrinks as N grows."), "- "),
-        wrap(sub("N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}."), "- ")]))
-    readme.block("tuning-rest", wrap(sub(
-        "What did not help, at 40,960,000 (speed vs CUB over the two rounds): {tuning-rest}.")))
-    readme.block("no-flush", wrap(sub(
-        "**`kernel_ms` (L2 flushed) vs `kernel_ms_no_flush`.** Without the flush the kernels are not faster "
-        "but slower (no flush vs flushed): {no-flush}.")))
-
-
-def guarded(values, names, source, fn, *args):
-    """fn(values, *args) sets the values `names`; numbers that cannot give them (an empty or zero
-    cell, a missing row) leave a placeholder naming the CSV and the problem, rather than failing."""
-    try:
-        fn(values, *args)
-    except (ArithmeticError, ValueError, KeyError, IndexError, TypeError) as e:
-        text = "(not computable from {}: {} {})".format(source, type(e).__name__, e)
-        print("tables.py: " + text)
-        values.update({n: text for n in names if n not in values})
-
-
-SWEEP_VALUES = ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3", "saturation",
-                "linear-threads", "linear-blocks", "top3-verdict", "top3", "sweep-ok")
-SECTIONS = (  # CSV, its values, the function that computes them, the placeholder while the CSV is missing
-    ("sweep.csv", SWEEP_VALUES, lambda V, rows, csvs: sweep_values(
-        V, [r for r in rows if r["version"] == "report"], ORIGINAL), RUN),
-    ("copies.csv", ("c1-pinned",), lambda V, rows, csvs: copies_values(V, rows), RUN),
-    ("bench.csv", ("bench-small", "bench-large", "bench-fit", "no-flush"),
-     lambda V, rows, csvs: bench_values(V, rows, csvs["copies.csv"] or []), RUN),
-    ("single_pass_tuning.csv", ("tuning-rest",), lambda V, rows, csvs: tuning_table(V, rows), TUNING_MISSING),
-    ("profile.csv", ("prof-dram", "prof-report"), lambda V, rows, csvs: profile_section(V, rows), PROFILE))
+PARAGRAPHS = {  # README block: its text, with the values above in braces
+    "results-device": "The committed CSVs come from one run on {results-device}; the figures and the tables "
+                      "below were regenerated from them (device, driver and runtime are in every CSV row).",
+    "report-graphs": "The report's own numbers, as its graphs would draw them: {report-graphs}.",
+    "gtx-input": "The GTX 970's input time was {gtx-input} (pageable, and most likely with the allocation, "
+                 "see the bugs above).",
+    "tuning-rest": "What did not help, at 40,960,000 (speed vs CUB over the two rounds): {tuning-rest}.",
+    "no-flush": "**`kernel_ms` (L2 flushed) vs `kernel_ms_no_flush`.** Without the flush the kernels are not "
+                "faster but slower (no flush vs flushed): {no-flush}.",
+}
+CONCLUSIONS = [  # the report's claims and their verdicts, then the counters: one list item each
+    "**\"The memory copying from host to device and from device to host is the dominant of the total time "
+    "for GPU\": holds, more strongly than on the GTX 970.** {c1-sweep} {c1-pinned}. **\"Parallel reduction "
+    "can help reduce the data transferring\": holds only for the output, which was never the problem.** The "
+    "reduction runs on the GPU, so {c1-output}. What shortens the transfer is pinned memory (above), or "
+    "keeping the data on the GPU between computations; the kernel only ever reads the vector once (see the "
+    "counters below).",
+    "**\"When the number of blocks per grid is relatively small, it is better to increase the number of "
+    "threads per block\": holds.** {c2}.",
+    "**\"When the number of threads per block is small, it is better to increase the number of blocks per "
+    "grid\": holds.** {c3}.",
+    "**\"The three parameter settings of the greatest speed up ... The processing time of them is actually "
+    "only less than 1.5 milliseconds and the IO has occupy about 96% of the total time for GPU\": "
+    "{top3-verdict}.** {top3}.",
+    "**\"For those configurations having more threads and blocks, their speed-ups have saturated to 1.6\": "
+    "the saturation holds, its level does not.** {saturation}.",
+    "**\"As the number of threads per block grows, GPU speed up also increases linearly\" (and the same for "
+    "blocks): does not hold on either GPU, for the speed-up with copies.** On both GPUs, {linear-threads}. "
+    "Likewise {linear-blocks}.",
+    "**What the counters say (Nsight Compute, `make profile`).** {prof-dram}. {prof-report}. Figure and "
+    "table: [Counters](#counters-nsight-compute).",
+]
+SECTIONS = (  # CSV, the values its function sets, their text while the CSV is missing
+    ("sweep.csv", ("results-device", "gtx-input", "report-graphs", "c1-sweep", "c1-output", "c2", "c3",
+                   "saturation", "linear-threads", "linear-blocks", "top3-verdict", "top3", "sweep-ok"),
+     sweep_values, RUN),
+    ("copies.csv", ("c1-pinned",), copies_values, RUN),
+    ("bench.csv", ("bench-small", "bench-large", "bench-fit", "no-flush"), bench_values, RUN),
+    ("single_pass_tuning.csv", ("tuning-rest",), tuning_values, TUNING_MISSING),
+    ("profile.csv", ("prof-dram", "prof-report"), profile_values, PROFILE))
 
 
 def main(argv):
     results = os.path.abspath(argv[1]) if len(argv) > 1 else os.path.join(HERE, "results")
     readme = Readme(os.path.abspath(argv[2]) if len(argv) > 2 else os.path.join(HERE, "README.md"))
-    csvs = {name: load(results, name) for name, _, _, _ in SECTIONS}
-    order = sweep_order()
-    sweep = sorted([r for r in csvs["sweep.csv"] or [] if r["version"] == "report"],
-                   key=lambda r: order.get(key(r), len(order)))
-    readme.tables([sweep_table(sweep, order)] + TABLES, results)
-    readme.block("tuning-table", placeholder_table(["variant", "speed vs CUB at 40,960,000", "at 2²⁸"], TUNING_MISSING,
-                                                   rule="---"))
-    readme.block("profile-table", placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE))
-    values = Values()
-    values.readme = readme
-    for name, names, fn, missing in SECTIONS:
-        if csvs[name] is not None:
-            guarded(values, names, "results/" + name, fn, csvs[name], csvs)
-        else:
-            values.update({n: missing for n in names})
-    prose_blocks(readme, values)
+    readme.tables(TABLES, results)
+    csvs = {name: load(results, name) for name, *_ in SECTIONS}
+    V = section_values(SECTIONS, csvs, {  # the tables of a section: placeholders until it fills them
+        "tuning-table": placeholder_table(TUNING_HEADINGS, TUNING_MISSING, rule="---"),
+        "profile-table": placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE)})
+    fill_paragraphs(readme, PARAGRAPHS, V)
+    for block in ("tuning-table", "profile-table"):
+        readme.block(block, V[block])
+    readme.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(
+        "All numbers below are generated from the committed CSVs by `tables.py` (N = 40,960,000 unless "
+        "stated; the GTX 970's from the report's table); ratios are taken within one run; {sweep-ok}.", V)))
+    readme.block("bench-targets", bulleted([fill(t, V) for t in (
+        "N = 40,960,000, `single_pass` kernel ≤ CUB's / 1.05: {bench-small}. A two-point fit of time = "
+        "fixed + bytes / rate over the two sizes (two medians only) gives {bench-fit}: the lead is fixed "
+        "cost (one launch, no second pass), so it shrinks as N grows.",
+        "N = 2²⁸, `single_pass` ≥ 0.97 × CUB's speed: {bench-large}.")],
+        "**Targets of `single_pass`** (`bench.csv`, median of 20 runs, L2 flushed), on the GPU of the "
+        "committed run:"))
     readme.save()  # one atomic write, whatever was regenerated
-    blocks = {"sweep.csv": "sweep-table", "copies.csv": "copies-table", "bench.csv": "bench-table",
-              "single_pass_tuning.csv": "tuning-table", "profile.csv": "profile-table"}
-    print("tables.py: updated " + (", ".join(blocks[n] for n in blocks if csvs[n] is not None) or "nothing")
-          + " in " + readme.path + "; placeholders for the rest")
+    blocks = {t.csv: t.block for t in TABLES}
+    blocks.update({"single_pass_tuning.csv": "tuning-table", "profile.csv": "profile-table"})
+    found = ", ".join(b for name, b in blocks.items() if csvs[name] is not None)
+    print(f"tables.py: updated {found or 'nothing'} in {readme.path}; placeholders for the rest")
 
 
 if __name__ == "__main__":

@@ -438,3 +438,85 @@ def fill_blocks(readme, templates, values, source="the templates"):
         if missing:
             sys.exit(f"tables.py: {source}'s {block} needs the value '{missing[0]}', which nothing set")
         readme.block(block, rewrap(fill(template, values)))
+
+
+# ---- added for vecmax/tables.py: prose values computed section by section ------------------
+
+class NumRow(dict):
+    """A CSV row whose numbers read as attributes: row.kernel_ms is float(row["kernel_ms"]) (an
+    empty or non-numeric cell raises ValueError, a missing column KeyError)."""
+
+    def __getattr__(self, name):
+        return float(self[name])
+
+
+def guarded(values, names, source, fn, *args):
+    """fn(*args) sets the values `names`; numbers that cannot give them (an empty or zero cell, a
+    missing row) leave a placeholder naming the CSV and the problem, rather than failing."""
+    try:
+        fn(*args)
+    except (ArithmeticError, ValueError, KeyError, IndexError, TypeError) as e:
+        text = "(not computable from {}: {} {})".format(source, type(e).__name__, e)
+        print("tables.py: " + text)
+        values.update({n: text for n in names if n not in values})
+
+
+def section_values(sections, csvs, values=None, folder="results/"):
+    """The named values of a README's prose, by sections (csv, names, fn, missing): fn(values, rows,
+    csvs) sets `names` from the CSV's rows; a CSV not there (csvs[csv] is None) gives them `missing`,
+    numbers that cannot give them guarded()'s placeholder. values: those set beforehand (defaults)."""
+    values = {} if values is None else values
+    for name, names, fn, missing in sections:
+        if csvs.get(name) is None:
+            values.update({n: missing for n in names})
+        else:
+            guarded(values, names, folder + name, fn, values, csvs[name], csvs)
+    return values
+
+
+def fill_paragraphs(readme, templates, values):
+    """Fills each block of templates ({block: text naming {values}}) from values, wrapped."""
+    for name, template in templates.items():
+        readme.block(name, wrap(fill(template, values)))
+
+
+def met(x, op, threshold):
+    """A target's word for a measured x (a CSV cell or a number): "met" or "MISSED"; an empty
+    cell, or a ratio of counters not counted, meets nothing (see compare())."""
+    held = compare(ratio(x, 1.0), op, threshold)
+    return "not measurable (empty cell)" if held is None else ("met" if held else "MISSED")
+
+
+def bulleted(items, head=None):
+    """A bulleted list of wrapped items, under a wrapped head paragraph if given."""
+    body = "\n".join(wrap(t, "- ") for t in items)
+    return wrap(head) + "\n\n" + body if head else body
+
+
+def ncu_summary(rows, counters, sizes, summed=(), weighted=(), time="gpu__time_duration.sum"):
+    """An Nsight Compute profile.csv (common/scripts/ncu_profile.sh: one row per version, size,
+    kernel and metric) as {(version, n): summary} for the versions in the CSV's order and n in
+    sizes: the counters ({name: metric}, in base units, None where not measured) of the longest
+    kernel, with `kernels` (how many have a time), `us` (their summed time, µs), `device`, `ncu`;
+    the names in `summed` are summed over the kernels, those in `weighted` weighted by their
+    times (None where a kernel lacks one). A (version, n) without a timed kernel is left out."""
+    out = {}
+    for v in dict.fromkeys(r["version"] for r in rows):
+        for n in sizes:
+            sel = [r for r in rows if r["version"] == v and r["n"] and int(float(r["n"])) == n]
+            metrics = {}
+            for r in sel:
+                metrics.setdefault(r["kernel"], {})[r["metric"]] = in_base_unit(float(r["value"]), r["unit"])
+            ks = [dict({x: m.get(name) for x, name in counters.items()}, us=m[time] * 1e-3)
+                  for m in metrics.values() if time in m]
+            if not ks:
+                continue
+            us = sum(k["us"] for k in ks)
+            s = dict(max(ks, key=lambda k: k["us"]), kernels=len(ks), us=us, device=sel[0]["device"],
+                     ncu=sel[0]["ncu_version"])
+            for x in summed + weighted:
+                known = all(k[x] is not None for k in ks)
+                s[x] = (None if not known else sum(k[x] for k in ks) if x in summed
+                        else sum(k[x] * k["us"] for k in ks) / us if us > 0 else None)
+            out[(v, n)] = s
+    return out
