@@ -280,3 +280,53 @@ def replace_block(readme, name, text):
     r = Readme(readme)
     r.block(name, text)
     r.save()
+
+
+# ---- added for reduction_versions/tables.py -------------------------------------------------
+
+def headings(columns):
+    """The headings of md_table's columns, e.g. for placeholder_table(headings(columns), text)."""
+    return [c if isinstance(c, str) else (c[1] if len(c) > 1 else c[0]) for c in columns]
+
+
+def ncu_counters(rows, case="version"):
+    """Nsight Compute's tidy rows (common/py/ncu_tidy.py) as {case: {kernel: {metric: value}}},
+    each value in its base unit (in_base_unit); a value that is not a number is left out."""
+    out = {}
+    for r in rows or []:
+        if num(r["value"]) is not None:
+            kernels = out.setdefault(r[case], {})
+            kernels.setdefault(r["kernel"], {})[r["metric"]] = in_base_unit(num(r["value"]), r["unit"])
+    return out
+
+
+def largest_launch(kernels, grid="launch__grid_size"):
+    """Of {kernel: counters} (ncu_counters), the counters of the kernel launched with the largest
+    grid, with its name under "kernel"."""
+    name = max(kernels, key=lambda k: kernels[k].get(grid, 0.0))
+    return dict(kernels[name], kernel=name)
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (Pearson's on the ranks, ties averaged); None when undefined."""
+    def ranks(xs):
+        s = sorted(xs)
+        return [(s.index(x) + len(s) - 1 - s[::-1].index(x)) / 2.0 for x in xs]
+    if len(xs) < 3:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxx, syy = math.sqrt(sum((a - mx) ** 2 for a in rx)), math.sqrt(sum((b - my) ** 2 for b in ry))
+    return sum((a - mx) * (b - my) for a, b in zip(rx, ry)) / (sxx * syy) if sxx > 0 and syy > 0 else None
+
+
+def speedups(time, versions):
+    """[(a, b, time(a) / time(b))] for each two successive versions that both have a time (time(v):
+    a number, or None where v was not measured): the steps of a chain of versions."""
+    return [(a, b, time(a) / time(b)) for a, b in zip(versions, versions[1:])
+            if time(a) is not None and time(b) is not None]
+
+
+def arrows(steps, spec="{:.2f}x"):
+    """Steps of speedups() as prose: '1→2 1.52x, 2→3 1.25x'."""
+    return ", ".join(f"{a}→{b} {spec.format(x)}" for a, b, x in steps)
