@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import (Readme, Table, arrows, compare, fill, headings, largest_launch, load,  # noqa: E402
                            md_table, ncu_counters, numbered, placeholder_table, pow2, ratio, spearman,
-                           speedups, verdict, wrap)
+                           rows_by, speedups, verdict, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
 README = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "README.md")
@@ -100,24 +100,22 @@ def targets_table(vfull, srows):
 def sweep_rows(rows):
     """The bandwidth of every version and of the CPU at 4^k ints, 2^23 and 2^27."""
     out = []
-    for n in sorted({int(r["n"]) for r in rows}):
+    for n, by in sorted(rows_by(rows, lambda r: int(r["n"]), lambda r: r["version"]).items()):
         if n & (n - 1) == 0 and (n.bit_length() - 1) % 2 == 0 or n in (1 << 23, 1 << 27):
-            by = {r["version"]: r for r in rows if int(r["n"]) == n}
-            any_row = next(iter(by.values()))
-            out.append(dict({v: by[v]["bandwidth_GBps"] for v in by}, n=pow2(n),
-                            cpu=any_row["cpu_bandwidth_GBps"], cpu_ms=any_row["cpu_ms"]))
+            cpu = next(iter(by.values()))
+            out.append(dict({v: r["bandwidth_GBps"] for v, r in by.items()}, n=pow2(n),
+                            cpu=cpu["cpu_bandwidth_GBps"], cpu_ms=cpu["cpu_ms"]))
     return out
 
 
 def threads_rows(rows):
     """Time per version and block size, the best in bold (the library's own launch has no block size)."""
-    out = []
-    for v in CHAIN:
-        times = {int(r["threads"]): f(r["kernel_ms"]) for r in rows if r["version"] == v}
-        if times:
-            best = min(times, key=times.get)
-            out.append(dict({t: (f"**{x:.4f}**" if t == best else f"{x:.4f}") for t, x in times.items()},
-                            version=v))
+    out, by = [], rows_by(rows, lambda r: r["version"], lambda r: r["threads"])
+    for v in [v for v in CHAIN if v in by]:
+        times = {int(t): f(r["kernel_ms"]) for t, r in by[v].items()}
+        best = min(times, key=times.get)
+        out.append(dict({t: (f"**{x:.4f}**" if t == best else f"{x:.4f}") for t, x in times.items()},
+                        version=v))
     return out
 
 
@@ -125,9 +123,8 @@ def unfixed_rows(rows):
     """Per size and block size: the wrong runs of version 5 (fixed) and of the report's as printed."""
     def wrong(r):
         return f"{r['wrong_checks']} of {r['checks']}" if r else None
-    out = []
-    for n, t in dict.fromkeys((int(r["n"]), int(r["threads"])) for r in rows):
-        by = {r["version"]: r for r in rows if int(r["n"]) == n and int(r["threads"]) == t}
+    out, configs = [], rows_by(rows, lambda r: (int(r["n"]), int(r["threads"])), lambda r: r["version"])
+    for (n, t), by in configs.items():
         u = by.get("5-unfixed", {})
         example = u.get("gpu_sum") if u.get("wrong_checks") != "0" else ""
         out.append({"n": f"{n:,}", "threads": t, "fixed": wrong(by.get("5")), "unfixed": wrong(u),
@@ -264,7 +261,7 @@ def divergence_note(prows, fp):
 class Values(dict):
     """The numbers of the prose; what to run in place of one whose CSV is not there yet."""
     def __missing__(self, name):
-        return RUN_PROFILE if name.startswith(("occ-", "dram-", "div-")) else RUN_REPORT
+        return RUN_PROFILE if name.startswith(("occ-", "dram-")) else RUN_REPORT
 
 
 def values(vfull, srows, urows, lrows, fp):
@@ -467,8 +464,7 @@ def main():
         Table("unfixed-table", "unfixed_v5.csv", [
             ("n", "ints"), "threads", ("fixed", "version 5 (fixed): wrong runs"),
             ("unfixed", "as printed: wrong runs"), ("example", "a wrong sum (as printed)"),
-            ("cpu", "CPU sum")],
-            rows=unfixed_rows, missing=missing("unfixed_v5.csv")),
+            ("cpu", "CPU sum")], rows=unfixed_rows, missing=missing("unfixed_v5.csv")),
         Table("iota-table", "versions.csv", iota, head=iota_head,
               where=lambda r: r.get("data") == "iota" and r["version"] in VERSIONS,
               missing=placeholder_table(headings(iota), RUN_REPORT)),

@@ -330,3 +330,12 @@ def speedups(time, versions):
 def arrows(steps, spec="{:.2f}x"):
     """Steps of speedups() as prose: '1→2 1.52x, 2→3 1.25x'."""
     return ", ".join(f"{a}→{b} {spec.format(x)}" for a, b, x in steps)
+
+
+def rows_by(rows, key, column):
+    """{key(row): {column(row): row}}, both in order of first appearance (a later row of the same
+    key and column replaces the earlier one): a CSV pivoted, e.g. sizes by version."""
+    out = {}
+    for r in rows or []:
+        out.setdefault(key(r), {})[column(r)] = r
+    return out
