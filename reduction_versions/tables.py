@@ -184,14 +184,21 @@ def claims(fp):
         values = [fp.get(v, {}).get(m) for m in metrics]
         return None if None in values else sum(values)
 
-    def claim(text, name, a, b, metrics, rule, show=None, why=None):
+    def claim(text, name, a, b, metrics, rule, show=None, why=None, undefined=None):
         """The ratio of version a's counter to version b's, judged by rule ((op, threshold) of compare();
-        None: not judged); show: how the two are written before it; why: the reason it is not judged."""
+        None: not judged); show: how the two are written before it (undefined: in place of both where
+        the ratio is not defined); why: the reason it is not judged."""
         ca, cb = counter(a, metrics), counter(b, metrics)
         x = ratio(ca, cb)
         fx = "n/a" if x is None else f"{x:.3g}x"
-        measured = fx if show is None else NOT_PROFILED if None in (ca, cb) else show.format(ca, cb) + (
-            "" if x is None else f" = {fx}")
+        if show is None:
+            measured = fx
+        elif None in (ca, cb):
+            measured = NOT_PROFILED
+        elif x is None and undefined:
+            measured = undefined
+        else:
+            measured = show.format(ca, cb) + ("" if x is None else f" = {fx}")
         holds = compare(x, *rule) if rule else None
         return dict(zip(CLAIMS, (text, f"{name}, v{a} / v{b}", measured,
                                  verdict(holds) if why is None else verdict(holds, why))))
@@ -202,12 +209,12 @@ def claims(fp):
     rho_dram, rho_occ = occupancy_vs_memory(fp)
     return md_table([
         claim("version 1: the `tid % (2*stride)` branch makes warps diverge", "divergent branch targets",
-              "1", "2", [M_DIV], (">", 2), counts, "both counts are 0: no branch diverges on this GPU, see "
-              "below" if d1 == 0 and d2 == 0 else None),
+              "1", "2", [M_DIV], (">", 2), counts,
+              "both counts are 0: no branch diverges on this GPU, see below" if d1 == 0 == d2 else None),
         claim("version 2: the strided index keeps the active threads of a warp together",
               "active threads per warp instruction", "2", "1", [M_THREADS], None if d1 == 0 else (">=", 1.1),
-              "{:.1f} / {:.1f} of 32", "version 1 does not diverge here either: there is nothing to remove, "
-              "see below" if d1 == 0 else None),
+              "{:.1f} / {:.1f} of 32", None if d1 != 0 else
+              "version 1 does not diverge here either: there is nothing to remove, see below", NOT_PROFILED),
         claim("version 2 has shared-memory bank conflicts", conflicts, "2", "1", [M_LD, M_ST], (">", 2),
               counts),
         claim("version 3 (sequential addressing) removes them", conflicts, "3", "2", [M_LD, M_ST],
@@ -218,7 +225,7 @@ def claims(fp):
               ("<", 0.95)),
         claim("version 5: ... and waits less at `__syncthreads`",
               "barrier stall cycles per issued instruction", "5", "4", [M_BAR], ("<", 0.9), "{:.3g} / {:.3g}",
-              None if bar else "the counter is not in results/profile.csv yet: run make profile"),
+              None if bar else "the counter is not in results/profile.csv yet: run make profile", "n/a"),
         claim("version 6 (Harris): complete unrolling executes fewer instructions", inst, "6", "5", [M_INST],
               ("<", 0.95)),
         claim("version 7 (Harris): many elements per thread executes fewer instructions", inst, "7", "6",
