@@ -11,8 +11,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import (Readme, Table, arrows, compare, fill, headings, largest_launch, load,  # noqa: E402
-                           md_table, ncu_counters, numbered, placeholder_table, pow2, ratio, spearman,
-                           rows_by, speedups, verdict, wrap)
+                           md_table, ncu_counters, numbered, placeholder_table, pow2, ratio, ratio_claim,
+                           rows_by, spearman, speedups, verdict, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
 README = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "README.md")
@@ -184,24 +184,10 @@ def claims(fp):
         values = [fp.get(v, {}).get(m) for m in metrics]
         return None if None in values else sum(values)
 
-    def claim(text, name, a, b, metrics, rule, show=None, why=None, undefined=None):
-        """The ratio of version a's counter to version b's, judged by rule ((op, threshold) of compare();
-        None: not judged); show: how the two are written before it (undefined: in place of both where
-        the ratio is not defined); why: the reason it is not judged."""
-        ca, cb = counter(a, metrics), counter(b, metrics)
-        x = ratio(ca, cb)
-        fx = "n/a" if x is None else f"{x:.3g}x"
-        if show is None:
-            measured = fx
-        elif None in (ca, cb):
-            measured = NOT_PROFILED
-        elif x is None and undefined:
-            measured = undefined
-        else:
-            measured = show.format(ca, cb) + ("" if x is None else f" = {fx}")
-        holds = compare(x, *rule) if rule else None
-        return dict(zip(CLAIMS, (text, f"{name}, v{a} / v{b}", measured,
-                                 verdict(holds) if why is None else verdict(holds, why))))
+    def claim(text, name, a, b, metrics, *judged):
+        """The claim against the ratio of version a's counter to version b's (readme_tables.ratio_claim)."""
+        judged = ratio_claim(counter(a, metrics), counter(b, metrics), *judged, not_measured=NOT_PROFILED)
+        return dict(zip(CLAIMS, (text, f"{name}, v{a} / v{b}") + judged))
     d1, d2 = counter("1", [M_DIV]), counter("2", [M_DIV])
     bar = None not in (counter("4", [M_BAR]), counter("5", [M_BAR]))
     counts, inst = "{:,.0f} / {:,.0f}", "warp instructions executed"

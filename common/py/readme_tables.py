@@ -339,3 +339,23 @@ def rows_by(rows, key, column):
     for r in rows or []:
         out.setdefault(key(r), {})[column(r)] = r
     return out
+
+
+def ratio_claim(a, b, rule, show=None, why=None, undefined=None, not_measured="not measured"):
+    """(measured, verdict) of a claims-table row that rests on the ratio a / b of two measured numbers
+    (None: not measured), judged by rule, the (op, threshold) of compare() (None: not judged).
+    measured is the ratio alone ("0.533x", "n/a"), or with show (a format of a and b) the two before
+    it ("3,530,886 / 49,429 = 71.4x"): not_measured where a or b is missing, undefined (if given)
+    where both are there but the ratio is not defined. why: verdict()'s reason where not judged."""
+    x = ratio(a, b)
+    fx = "n/a" if x is None else f"{x:.3g}x"
+    if show is None:
+        measured = fx
+    elif a is None or b is None:
+        measured = not_measured
+    elif x is None and undefined:
+        measured = undefined
+    else:
+        measured = show.format(a, b) + ("" if x is None else f" = {fx}")
+    holds = compare(x, *rule) if rule else None
+    return measured, verdict(holds) if why is None else verdict(holds, why)
