@@ -12,13 +12,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import (Readme, Table, arrows, compare, fill, headings, largest_launch, load,  # noqa: E402
                            md_table, ncu_counters, numbered, placeholder_table, pow2, ratio, ratio_claim,
-                           rows_by, spearman, speedups, verdict, wrap)
+                           rows_by, spearman, speedups, verdict, versions_of, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
 README = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "README.md")
 RUN_REPORT, RUN_PROFILE = "(run make report-run)", "(run make profile)"
 NOT_PROFILED = "not measured yet (run make profile)"
-VERSIONS, BASELINES, CHAIN = [], set(), []  # from the CSVs (set_versions); CHAIN: without the baseline
+VERSIONS, BASELINES, CHAIN = [], set(), []  # from the CSVs (main); CHAIN: the versions without the baseline
 TARGET = "8"  # the version the targets are set for (ours, against the library baseline)
 X = "{:.2f}x"
 # M. Harris, "Optimizing Parallel Reduction in CUDA" (2007): 2^22 ints, 128 threads per block,
@@ -31,16 +31,6 @@ HARRIS_COLUMNS = [("Harris G80 time (ms)", "{:.3f}"), ("Harris GB/s", "{:.3f}"),
 # The occupancy claim holds unless a higher achieved occupancy goes with a shorter time, strongly:
 # a rank correlation of the time with occupancy at or below this.
 OCCUPANCY_RULE = -0.5
-
-
-def set_versions(*tables):
-    """Every validated label in order of first appearance; the baseline by is_baseline = 1."""
-    for r in (r for rows in tables for r in rows or [] if r.get("validated", "1") != "0"):
-        if r["version"] not in VERSIONS:
-            VERSIONS.append(r["version"])
-        if r.get("is_baseline") == "1":
-            BASELINES.add(r["version"])
-    CHAIN.extend(v for v in VERSIONS if v not in BASELINES)
 
 
 def missing(name):
@@ -413,7 +403,10 @@ CONCLUSIONS = [  # the report's conclusions, every number from the CSVs ({name}:
 def main():
     names = ("versions", "size_sweep", "threads", "unfixed_v5", "latency", "profile")
     vrows, srows, trows, urows, lrows, prows = (load(RESULTS, n + ".csv") for n in names)
-    set_versions(vrows, srows, trows, prows)
+    versions, baselines = versions_of(vrows, srows, trows, prows)
+    VERSIONS.extend(versions)
+    BASELINES.update(baselines)
+    CHAIN.extend(v for v in VERSIONS if v not in BASELINES)
     vfull = [r for r in vrows or [] if random_data(r)]
     # each version's first pass: of its kernels, the one with the largest grid (it reads the input)
     fp = {v: largest_launch(kernels) for v, kernels in ncu_counters(prows).items()}

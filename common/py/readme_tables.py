@@ -359,3 +359,15 @@ def ratio_claim(a, b, rule, show=None, why=None, undefined=None, not_measured="n
         measured = show.format(a, b) + ("" if x is None else f" = {fx}")
     holds = compare(x, *rule) if rule else None
     return measured, verdict(holds) if why is None else verdict(holds, why)
+
+
+def versions_of(*tables):
+    """The version labels of these CSVs' validated rows (validated != 0) in order of first
+    appearance, and the set of those that are a library baseline (is_baseline = 1)."""
+    labels, baselines = [], set()
+    for r in (r for rows in tables for r in rows or [] if r.get("validated", "1") != "0"):
+        if r["version"] not in labels:
+            labels.append(r["version"])
+        if r.get("is_baseline") == "1":
+            baselines.add(r["version"])
+    return labels, baselines
