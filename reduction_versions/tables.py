@@ -11,7 +11,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import (Readme, Table, arrows, compare, fill, headings, largest_launch, load,  # noqa: E402
-                           md_table, ncu_counters, numbered, placeholder_table, pow2, ratio, ratio_claim,
+                           md_table, ncu_counters, num, numbered, placeholder_table, pow2, ratio, ratio_claim,
                            rows_by, spearman, speedups, verdict, versions_of, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
@@ -42,23 +42,19 @@ def random_data(r):
     return r.get("data", "full") != "iota"
 
 
-def f(x):
-    return float(x)
-
-
 def versions_rows(rows):
     """Each version with its step and cumulative speed-up (Harris's beside them), then the CPU."""
     by = {r["version"]: r for r in rows if r["version"] in VERSIONS}
-    first, prev, out = f(by["1"]["kernel_ms"]) if "1" in by else None, None, []
+    first, prev, out = num(by["1"]["kernel_ms"]) if "1" in by else None, None, []
     for v in [v for v in VERSIONS if v in by]:
-        r, lib, ms = by[v], v in BASELINES, f(by[v]["kernel_ms"])
+        r, lib, ms = by[v], v in BASELINES, num(by[v]["kernel_ms"])
         memset = " + memset" if r["memsets"] not in ("", "0") else ""
         out.append(dict(r, kernel=f"`{r['kernel']}`", launches=r["launches"] + memset,
                         step=prev / ms if prev and not lib else None, cum=first / ms if first else None))
         if lib:
             out[-1].update(threads="(library)", blocks="", launches="")
         prev = prev if lib else ms
-    cpu, n = f(rows[0]["cpu_ms"]), int(rows[0]["n"])
+    cpu, n = num(rows[0]["cpu_ms"]), int(rows[0]["n"])
     return out + [{"version": "CPU", "kernel": "serial loop (`rv::sum_wrap`), one thread", "kernel_ms": cpu,
                    "bandwidth_GBps": 4.0 * n / (cpu * 1e6), "cum": first / cpu if first else None}]
 
@@ -68,7 +64,7 @@ def versions_head(rows):
     return fill("{n} ints ({mib} MiB), median of {repeat} timed runs after {warmup} warm-ups, L2 {l2} before "
                 "each. Device: {device} (compute capability {compute_capability}, driver {driver}, runtime "
                 "{runtime}); device-to-device copy {copy} GB/s in the same run.",
-                dict(r, n=f"{n:,}", mib=f"{4 * n / 2**20:.0f}", copy=f"{f(r['copy_bw_GBps']):.0f}",
+                dict(r, n=f"{n:,}", mib=f"{4 * n / 2**20:.0f}", copy=f"{num(r['copy_bw_GBps']):.0f}",
                      l2="flushed" if r["l2"] == "flush" else "kept"))
 
 
@@ -77,9 +73,9 @@ def targets_table(vfull, srows):
     out = []
     for rows, n, target in ((vfull, 8388608, 1.0), (srows, 1 << 28, 0.97)):
         for r in [r for r in rows or [] if int(r["n"]) == n and r["version"] == TARGET][-1:]:
-            x = f(r["speedup_vs_baseline"])
+            x = num(r["speedup_vs_baseline"])
             short = f"**no** ({100 * (target - x) / target:.1f}% short)"
-            out.append(dict(r, n=f"{n:,}", cub_bw=4.0 * n / (f(r["baseline_ms"]) * 1e6), x=x,
+            out.append(dict(r, n=f"{n:,}", cub_bw=4.0 * n / (num(r["baseline_ms"]) * 1e6), x=x,
                             target=f">= {target:.2f}x", met="yes" if x >= target else short))
     return md_table(out, [
         ("n", "ints"), ("kernel_ms", "version 8 (ms)", "{:.4f}"), ("baseline_ms", "CUB (ms)", "{:.4f}"),
@@ -102,7 +98,7 @@ def threads_rows(rows):
     """Time per version and block size, the best in bold (the library's own launch has no block size)."""
     out, by = [], rows_by(rows, lambda r: r["version"], lambda r: r["threads"])
     for v in [v for v in CHAIN if v in by]:
-        times = {int(t): f(r["kernel_ms"]) for t, r in by[v].items()}
+        times = {int(t): num(r["kernel_ms"]) for t, r in by[v].items()}
         best = min(times, key=times.get)
         out.append(dict({t: (f"**{x:.4f}**" if t == best else f"{x:.4f}") for t, x in times.items()},
                         version=v))
@@ -129,7 +125,7 @@ def iota_head(rows):
     return (f"n = {n:,}: the exact sum n(n+1)/2 = {exact:,} does not fit in int32; modulo 2^32, read as "
             f"int32, it is {wrapped:,}, and the CPU sum in the CSV is {cpu:,} "
             f"({'the same' if cpu == wrapped else '**not the same**'}). "
-            f"Serial CPU: {f(r['cpu_ms']):.3f} ms on 1, 2, ..., n.")
+            f"Serial CPU: {num(r['cpu_ms']):.3f} ms on 1, 2, ..., n.")
 
 
 # --- Nsight Compute counters (results/profile.csv, `make profile`) -------------------------
@@ -257,8 +253,8 @@ def values(vfull, srows, urows, lrows, fp):
                      if no_divergence else "")
     if vfull:
         by, r0 = {r["version"]: r for r in vfull}, vfull[0]
-        ms = {v: f(by[v]["kernel_ms"]) for v in VERSIONS if v in by}
-        s8, cpu = speedups(ms.get, CHAIN), f(r0["cpu_ms"])
+        ms = {v: num(by[v]["kernel_ms"]) for v in VERSIONS if v in by}
+        s8, cpu = speedups(ms.get, CHAIN), num(r0["cpu_ms"])
         slower = arrows([s for s in s8 if s[2] <= 1])
         V.update({f"s{a}{b}-8m": f"{x:.2f}x" for a, b, x in s8})
         V.update({
@@ -268,13 +264,14 @@ def values(vfull, srows, urows, lrows, fp):
             "all-steps-8m": f"not every step is faster ({slower})" if slower else "every step is faster",
             "cpu-ms-8m": f"{cpu:.3f} ms", "v1-ms-8m": f"{ms['1']:.4f} ms", "v8-ms-8m": f"{ms['8']:.4f} ms",
             "v1-vs-cpu-8m": f"{cpu / ms['1']:.0f}x", "v8-vs-cpu-8m": f"{cpu / ms['8']:.0f}x",
-            "copy-in-8m": f"{f(r0['copy_in_ms']):.2f} ms", "cub-ms-8m": f"{f(by['8']['baseline_ms']):.4f} ms",
+            "copy-in-8m": f"{num(r0['copy_in_ms']):.2f} ms",
             "v7-blocks-8m": f"{int(by['7']['blocks']):,}", "v6-blocks-8m": f"{int(by['6']['blocks']):,}",
-            "v8-vs-cub-8m": f"{f(by['8']['speedup_vs_baseline']):.3f}x"})
+            "cub-ms-8m": f"{num(by['8']['baseline_ms']):.4f} ms",
+            "v8-vs-cub-8m": f"{num(by['8']['speedup_vs_baseline']):.3f}x"})
     if srows:
         sizes = sorted({int(r["n"]) for r in srows})
-        t = {(int(r["n"]), r["version"]): f(r["kernel_ms"]) for r in srows}
-        cpu = {int(r["n"]): f(r["cpu_ms"]) for r in srows}
+        t = {(int(r["n"]), r["version"]): num(r["kernel_ms"]) for r in srows}
+        cpu = {int(r["n"]): num(r["cpu_ms"]) for r in srows}
         big, lo = sizes[-1], sizes[-1] >> 4
         at = {n: speedups(lambda v, n=n: t.get((n, v)), CHAIN) for n in sizes}
         good = next((n for n in sizes if all(x > 1 for m in sizes if m >= n for _, _, x in at[m])), None)
@@ -302,13 +299,13 @@ def values(vfull, srows, urows, lrows, fp):
             for n in (sizes[0], 1 << 20, big) if n in launches)
         r8 = next((r for r in srows if int(r["n"]) == big and r["version"] == TARGET), None)
         if r8:
-            speed, cub_ms = f(r8["speedup_vs_baseline"]), f(r8["baseline_ms"])
+            speed, cub_ms = num(r8["speedup_vs_baseline"]), num(r8["baseline_ms"])
             cub_bw, slower = 4.0 * big / (cub_ms * 1e6), 100 * (1 / speed - 1)
             V.update({
-                "v8-ms-big": f"{f(r8['kernel_ms']):.4f} ms", "cub-ms-big": f"{cub_ms:.4f} ms",
-                "v8-vs-cub-big": f"{speed:.3f}x", "copy-bw-big": f"{f(r8['copy_bw_GBps']):,.0f} GB/s",
+                "v8-ms-big": f"{num(r8['kernel_ms']):.4f} ms", "cub-ms-big": f"{cub_ms:.4f} ms",
+                "v8-vs-cub-big": f"{speed:.3f}x", "copy-bw-big": f"{num(r8['copy_bw_GBps']):,.0f} GB/s",
                 "v8-big-note": "faster than CUB" if speed >= 1 else f"{slower:.1f}% slower than CUB",
-                "bw-big": f"{f(r8['bandwidth_GBps']):,.0f} GB/s (CUB {cub_bw:,.0f} GB/s)"})
+                "bw-big": f"{num(r8['bandwidth_GBps']):,.0f} GB/s (CUB {cub_bw:,.0f} GB/s)"})
     if urows:
         u = [r for r in urows if r["version"] == "5-unfixed"]
         fixed = [r for r in urows if r["version"] == "5"]
@@ -325,7 +322,7 @@ def values(vfull, srows, urows, lrows, fp):
                                f"{ex['threads']} threads" if ex else "n/a",
             "fixed-wrong": f"{sum(int(r['wrong_checks']) for r in fixed)} wrong in "
                            f"{sum(int(r['checks']) for r in fixed)} checks"})
-    lat = {r["memory"]: f(r["cycles_per_load"]) for r in lrows or []}
+    lat = {r["memory"]: num(r["cycles_per_load"]) for r in lrows or []}
     if "shared" in lat and "DRAM" in lat:
         r, l2 = ratio(lat["DRAM"], lat["shared"]), lat.get("L2", math.nan)
         V.update({  # rule: "roughly 100x" holds within 2x of 100 (50x to 200x)
@@ -411,7 +408,7 @@ def main():
     # each version's first pass: of its kernels, the one with the largest grid (it reads the input)
     fp = {v: largest_launch(kernels) for v, kernels in ncu_counters(prows).items()}
     v = values(vfull, srows, urows, lrows, fp)
-    lat = {r["memory"]: f(r["cycles_per_load"]) for r in lrows or []}
+    lat = {r["memory"]: num(r["cycles_per_load"]) for r in lrows or []}
     full = {r["version"]: r["kernel_ms"] for r in vfull}
     threads = sorted({int(r["threads"]) for r in trows or []
                       if r["version"] not in BASELINES and r["threads"]})
@@ -425,7 +422,7 @@ def main():
         "memory", (lambda r: int(r["footprint_bytes"]), "footprint",
                    lambda b: f"{b / 1048576:,.0f} MiB" if b >= 1048576 else f"{b / 1024:,.0f} KiB"),
         ("stride_bytes", "stride (bytes)"), ("cycles_per_load", "cycles per dependent load", "{:.0f}"),
-        (lambda r: f(r["cycles_per_load"]) / lat["shared"], "relative to shared memory", "{:.1f}x")]
+        (lambda r: num(r["cycles_per_load"]) / lat["shared"], "relative to shared memory", "{:.1f}x")]
     readme = Readme(README)
     readme.tables([
         Table("versions-table", "versions.csv", [
@@ -444,7 +441,7 @@ def main():
             missing=missing("size_sweep.csv")),
         Table("threads-table", "threads.csv", ["version"] + [(t, f"{t} threads") for t in threads],
               rows=threads_rows, missing=missing("threads.csv"), note=lambda rows: next((
-                  f"The library baseline in the same run: {f(r['kernel_ms']):.4f} ms. Time in ms, median; "
+                  f"The library baseline in the same run: {num(r['kernel_ms']):.4f} ms. Time in ms, median; "
                   "the best block size of each version in bold." for r in rows if r["version"] in BASELINES),
                   None)),
         Table("unfixed-table", "unfixed_v5.csv", [
