@@ -289,19 +289,20 @@ def headings(columns):
     return [c if isinstance(c, str) else (c[1] if len(c) > 1 else c[0]) for c in columns]
 
 
-def ncu_counters(rows, case="version"):
-    """Nsight Compute's tidy rows (common/py/ncu_tidy.py) as {case: {kernel: {metric: value}}},
-    each value in its base unit (in_base_unit); a value that is not a number is left out."""
+def ncu_kernels(rows, key=lambda r: r["version"]):
+    """Tidy Nsight Compute rows (ncu_tidy.py) as {key(row): {kernel: counters}}, in the CSV's order;
+    a kernel's counters are its first row's columns (n, device, ...) and every metric's value in its
+    base unit (in_base_unit)."""
     out = {}
-    for r in rows or []:
-        if num(r["value"]) is not None:
-            kernels = out.setdefault(r[case], {})
-            kernels.setdefault(r["kernel"], {})[r["metric"]] = in_base_unit(num(r["value"]), r["unit"])
+    for r in rows:
+        kernel = out.setdefault(key(r), {}).setdefault(r["kernel"], {
+            c: v for c, v in r.items() if c not in ("metric", "unit", "value")})
+        kernel[r["metric"]] = in_base_unit(float(r["value"]), r["unit"])
     return out
 
 
 def largest_launch(kernels, grid="launch__grid_size"):
-    """Of {kernel: counters} (ncu_counters), the counters of the kernel launched with the largest
+    """Of {kernel: counters} (ncu_kernels), the counters of the kernel launched with the largest
     grid, with its name under "kernel"."""
     name = max(kernels, key=lambda k: kernels[k].get(grid, 0.0))
     return dict(kernels[name], kernel=name)
@@ -332,12 +333,12 @@ def arrows(steps, spec="{:.2f}x"):
     return ", ".join(f"{a}→{b} {spec.format(x)}" for a, b, x in steps)
 
 
-def rows_by(rows, key, column):
-    """{key(row): {column(row): row}}, both in order of first appearance (a later row of the same
-    key and column replaces the earlier one): a CSV pivoted, e.g. sizes by version."""
+def pivot_rows(rows, key, by="version"):
+    """{key(row): {row[by]: row}} in the order the keys first appear (one entry per size, say,
+    holding each version's row at that size)."""
     out = {}
-    for r in rows or []:
-        out.setdefault(key(r), {})[column(r)] = r
+    for r in rows:
+        out.setdefault(key(r), {})[r[by]] = r
     return out
 
 
