@@ -373,6 +373,13 @@ def text_block(path, head, missing):
         return "```text\n" + head + "\n" + f.read().rstrip("\n") + "\n```"
 
 
+# ---- added for reduction_versions/tables.py -------------------------------------------------
+
+def headings(columns):
+    """The headings of md_table's columns, e.g. for placeholder_table(headings(columns), text)."""
+    return [c if isinstance(c, str) else (c[1] if len(c) > 1 else c[0]) for c in columns]
+
+
 def ncu_kernels(rows, key=lambda r: r["version"]):
     """Tidy Nsight Compute rows (ncu_tidy.py) as {key(row): {kernel: counters}}, in the CSV's order;
     a kernel's counters are its first row's columns (n, device, ...) and every metric's value in its
@@ -520,3 +527,76 @@ def ncu_summary(rows, counters, sizes, summed=(), weighted=(), time="gpu__time_d
                         else sum(k[x] * k["us"] for k in ks) / us if us > 0 else None)
             out[(v, n)] = s
     return out
+
+
+def largest_launch(kernels, grid="launch__grid_size"):
+    """Of {kernel: counters} (ncu_kernels), the counters of the kernel launched with the largest
+    grid, with its name under "kernel"."""
+    name = max(kernels, key=lambda k: kernels[k].get(grid, 0.0))
+    return dict(kernels[name], kernel=name)
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (Pearson's on the ranks, ties averaged); None when undefined."""
+    def ranks(xs):
+        s = sorted(xs)
+        return [(s.index(x) + len(s) - 1 - s[::-1].index(x)) / 2.0 for x in xs]
+    if len(xs) < 3:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxx, syy = math.sqrt(sum((a - mx) ** 2 for a in rx)), math.sqrt(sum((b - my) ** 2 for b in ry))
+    return sum((a - mx) * (b - my) for a, b in zip(rx, ry)) / (sxx * syy) if sxx > 0 and syy > 0 else None
+
+
+def speedups(time, versions):
+    """[(a, b, time(a) / time(b))] for each two successive versions that both have a time (time(v):
+    a number, or None where v was not measured): the steps of a chain of versions."""
+    return [(a, b, time(a) / time(b)) for a, b in zip(versions, versions[1:])
+            if time(a) is not None and time(b) is not None]
+
+
+def arrows(steps, spec="{:.2f}x"):
+    """Steps of speedups() as prose: '1→2 1.52x, 2→3 1.25x'."""
+    return ", ".join(f"{a}→{b} {spec.format(x)}" for a, b, x in steps)
+
+
+def pivot_rows(rows, key, by="version"):
+    """{key(row): {row[by]: row}} in the order the keys first appear (one entry per size, say,
+    holding each version's row at that size)."""
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), {})[r[by]] = r
+    return out
+
+
+def ratio_claim(a, b, rule, show=None, why=None, undefined=None, not_measured="not measured"):
+    """(measured, verdict) of a claims-table row that rests on the ratio a / b of two measured numbers
+    (None: not measured), judged by rule, the (op, threshold) of compare() (None: not judged).
+    measured is the ratio alone ("0.533x", "n/a"), or with show (a format of a and b) the two before
+    it ("3,530,886 / 49,429 = 71.4x"): not_measured where a or b is missing, undefined (if given)
+    where both are there but the ratio is not defined. why: verdict()'s reason where not judged."""
+    x = ratio(a, b)
+    fx = "n/a" if x is None else f"{x:.3g}x"
+    if show is None:
+        measured = fx
+    elif a is None or b is None:
+        measured = not_measured
+    elif x is None and undefined:
+        measured = undefined
+    else:
+        measured = show.format(a, b) + ("" if x is None else f" = {fx}")
+    holds = compare(x, *rule) if rule else None
+    return measured, verdict(holds) if why is None else verdict(holds, why)
+
+
+def versions_of(*tables):
+    """The version labels of these CSVs' validated rows (validated != 0) in order of first
+    appearance, and the set of those that are a library baseline (is_baseline = 1)."""
+    labels, baselines = [], set()
+    for r in (r for rows in tables for r in rows or [] if r.get("validated", "1") != "0"):
+        if r["version"] not in labels:
+            labels.append(r["version"])
+        if r.get("is_baseline") == "1":
+            baselines.add(r["version"])
+    return labels, baselines
