@@ -373,8 +373,6 @@ def text_block(path, head, missing):
         return "```text\n" + head + "\n" + f.read().rstrip("\n") + "\n```"
 
 
-# ---- added for reduction_versions/tables.py -------------------------------------------------
-
 def headings(columns):
     """The headings of md_table's columns, e.g. for placeholder_table(headings(columns), text)."""
     return [c if isinstance(c, str) else (c[1] if len(c) > 1 else c[0]) for c in columns]
@@ -447,7 +445,7 @@ def fill_blocks(readme, templates, values, source="the templates"):
         readme.block(block, rewrap(fill(template, values)))
 
 
-# ---- added for vecmax/tables.py: prose values computed section by section ------------------
+# ---- Prose values computed section by section (a missing CSV gives its placeholder)
 
 class NumRow(dict):
     """A CSV row whose numbers read as attributes: row.kernel_ms is float(row["kernel_ms"]) (an
@@ -559,15 +557,6 @@ def speedups(time, versions):
 def arrows(steps, spec="{:.2f}x"):
     """Steps of speedups() as prose: '1→2 1.52x, 2→3 1.25x'."""
     return ", ".join(f"{a}→{b} {spec.format(x)}" for a, b, x in steps)
-
-
-def pivot_rows(rows, key, by="version"):
-    """{key(row): {row[by]: row}} in the order the keys first appear (one entry per size, say,
-    holding each version's row at that size)."""
-    out = {}
-    for r in rows:
-        out.setdefault(key(r), {})[r[by]] = r
-    return out
 
 
 def ratio_claim(a, b, rule, show=None, why=None, undefined=None, not_measured="not measured"):
