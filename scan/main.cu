@@ -139,27 +139,11 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         s.l2_flusher = c_.l2 == "flush";
         return s;
     }
-    // The look-back tile for the device, unless --lb-items sets it.
+    // The look-back tile and the look-ahead kernel for the device, unless --lb-items, --la-kernel set them.
     void on_device(cw::Session& session, std::vector<Plan>& plans) override {
         sm_count_ = session.device().sm_count;
-        scan_policy::LookbackPolicy lb = scan_policy::LookbackPolicy::for_device(session.device());
-        if (c_.lb_items != "auto") lb = lb.with_items(std::stoi(c_.lb_items));
-        std::printf("lookback tuning policy: %d threads x %d ints per tile (%s)\n", lb.threads, lb.items,
-                    lb.forced ? "--lb-items" : "chosen for this device");
-        scan_policy::LookaheadPolicy la = scan_policy::LookaheadPolicy::for_device(session.device());
-        using Choice = scan_policy::LookaheadPolicy::Choice;
-        if (c_.la_kernel != "auto") la = la.with_choice(c_.la_kernel == "ws" ? Choice::kWs : Choice::kLookback);
-        if (la.can_run)
-            std::printf("lookahead tuning policy: warp-specialised kernel (%d-int tiles x %d stages, %d threads, "
-                        "%d CTA(s) per SM x %d SMs) %s, else lookback's kernel\n",
-                        la.kTile, la.kStages, la.kThreads, la.ctas_per_sm, la.sm_count,
-                        la.choice == Choice::kAuto ? cw::format("for n >= %lld", la.kMinN).c_str()
-                        : la.choice == Choice::kWs ? "at every n (--la-kernel=ws)"
-                                                   : "at no n (--la-kernel=lookback)");
-        else
-            std::printf("lookahead tuning policy: lookback's kernel at every n (the warp-specialised kernel cannot "
-                        "run here: %s)\n",
-                        la.why_not.c_str());
+        const scan_policy::LookbackPolicy lb = scan::lookback_policy(session.device(), c_.lb_items);
+        const scan_policy::LookaheadPolicy la = scan::lookahead_policy(session.device(), c_.la_kernel);
         for (Plan& p : plans) {
             p.lookback = lb;
             p.lookahead = la;

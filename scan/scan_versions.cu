@@ -5,6 +5,7 @@
 #include "scan_versions.cuh"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "scan_cub.cuh"
@@ -265,6 +266,32 @@ const std::vector<Version>& registry() {
                                                   map_as_printed(), map(), brent_kung(), map_brent_kung(), lookback(),
                                                   lookahead()};
     return versions;
+}
+
+scan_policy::LookbackPolicy lookback_policy(const cw::DeviceInfo& dev, const std::string& lb_items) {
+    scan_policy::LookbackPolicy lb = scan_policy::LookbackPolicy::for_device(dev);
+    if (lb_items != "auto") lb = lb.with_items(std::stoi(lb_items));
+    std::printf("lookback tuning policy: %d threads x %d ints per tile (%s)\n", lb.threads, lb.items,
+                lb.forced ? "--lb-items" : "chosen for this device");
+    return lb;
+}
+
+scan_policy::LookaheadPolicy lookahead_policy(const cw::DeviceInfo& dev, const std::string& la_kernel) {
+    using Choice = scan_policy::LookaheadPolicy::Choice;
+    scan_policy::LookaheadPolicy la = scan_policy::LookaheadPolicy::for_device(dev);
+    if (la_kernel != "auto") la = la.with_choice(la_kernel == "ws" ? Choice::kWs : Choice::kLookback);
+    if (la.can_run)
+        std::printf("lookahead tuning policy: warp-specialised kernel (%d-int tiles x %d stages, %d threads, "
+                    "%d CTA(s) per SM x %d SMs) %s, else lookback's kernel\n",
+                    la.kTile, la.kStages, la.kThreads, la.ctas_per_sm, la.sm_count,
+                    la.choice == Choice::kAuto ? cw::format("for n >= %lld", la.kMinN).c_str()
+                    : la.choice == Choice::kWs ? "at every n (--la-kernel=ws)"
+                                               : "at no n (--la-kernel=lookback)");
+    else
+        std::printf("lookahead tuning policy: lookback's kernel at every n (the warp-specialised kernel cannot "
+                    "run here: %s)\n",
+                    la.why_not.c_str());
+    return la;
 }
 
 }  // namespace scan

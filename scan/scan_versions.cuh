@@ -76,4 +76,10 @@ void add_launch_columns(cw::CsvRow& row, const std::vector<scan_gpu::KernelLaunc
 // The versions, in the order they run and appear in the CSV: the baseline (cub) first.
 const std::vector<Version>& registry();
 
+// The tuning policies for the device (scan_policy.h), each announced in one line of the run's
+// output: lookback's tile unless lb_items ("16", "32") forces it, lookahead's kernel choice
+// unless la_kernel ("ws", "lookback") forces it; "auto" leaves the choice to the policy.
+scan_policy::LookbackPolicy lookback_policy(const cw::DeviceInfo& dev, const std::string& lb_items);
+scan_policy::LookaheadPolicy lookahead_policy(const cw::DeviceInfo& dev, const std::string& la_kernel);
+
 }  // namespace scan
