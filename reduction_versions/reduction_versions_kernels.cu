@@ -46,6 +46,24 @@ void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads,
 }
 #define REDUCE_PASS_KERNEL(KERNEL) [[maybe_unused]] const PassKernelName KERNEL##_name(#KERNEL, launch_plain<KERNEL>)
 
+// Versions 1-3's load: one element per thread into sm[threadIdx.x] (zero past n: the report
+// read past the end), then a barrier.
+__device__ __forceinline__ void load_one(const unsigned* __restrict__ in, unsigned n, unsigned* sm) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    sm[threadIdx.x] = i < n ? in[i] : 0u;
+    __syncthreads();
+}
+
+// Versions 3-5's tree: sequential addressing (threads tid and tid + stride touch consecutive
+// words), strides blockDim.x / 2 down to stop + 1, a barrier after each step: with stop = 0 the
+// sum ends in sm[0]; with stop = 32 (version 5), 64 partial sums are left for the last warp.
+__device__ __forceinline__ void sequential_tree(unsigned* sm, unsigned stop = 0) {
+    for (unsigned stride = blockDim.x / 2; stride > stop; stride >>= 1) {
+        if (threadIdx.x < stride) sm[threadIdx.x] += sm[threadIdx.x + stride];
+        __syncthreads();
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // version=1: interleaved addressing with the divergent `%` branch (report's version 1, Harris's
 // kernel 1). One element per thread, tree in shared memory.
@@ -54,9 +72,7 @@ __global__ void reduce_interleaved_divergent(const unsigned* __restrict__ in, un
                                              unsigned n) {
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    sm[tid] = i < n ? in[i] : 0u;  // fix: bounds (the report read past the end)
-    __syncthreads();
+    load_one(in, n, sm);  // fix: bounds (the report read past the end)
     for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
         if ((tid % (2 * stride)) == 0) sm[tid] += sm[tid + stride];
         __syncthreads();
@@ -72,9 +88,7 @@ __global__ void reduce_interleaved_strided(const unsigned* __restrict__ in, unsi
                                            unsigned n) {
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    sm[tid] = i < n ? in[i] : 0u;
-    __syncthreads();
+    load_one(in, n, sm);
     for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
         const unsigned index = 2 * stride * tid;
         if (index < blockDim.x) sm[index] += sm[index + stride];
@@ -90,15 +104,9 @@ REDUCE_PASS_KERNEL(reduce_interleaved_strided);
 __global__ void reduce_sequential_addressing(const unsigned* __restrict__ in, unsigned* __restrict__ out,
                                              unsigned n) {
     extern __shared__ unsigned sm[];
-    const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    sm[tid] = i < n ? in[i] : 0u;
-    __syncthreads();
-    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-        if (tid < stride) sm[tid] += sm[tid + stride];
-        __syncthreads();
-    }
-    if (tid == 0) out[blockIdx.x] = sm[0];
+    load_one(in, n, sm);
+    sequential_tree(sm);
+    if (threadIdx.x == 0) out[blockIdx.x] = sm[0];
 }
 REDUCE_PASS_KERNEL(reduce_sequential_addressing);
 
@@ -120,13 +128,9 @@ __device__ __forceinline__ void load_first_add(const unsigned* __restrict__ in, 
 __global__ void reduce_first_add_during_load(const unsigned* __restrict__ in, unsigned* __restrict__ out,
                                              unsigned n) {
     extern __shared__ unsigned sm[];
-    const unsigned tid = threadIdx.x;
     load_first_add(in, n, blockDim.x, sm);
-    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-        if (tid < stride) sm[tid] += sm[tid + stride];
-        __syncthreads();
-    }
-    if (tid == 0) out[blockIdx.x] = sm[0];
+    sequential_tree(sm);
+    if (threadIdx.x == 0) out[blockIdx.x] = sm[0];
 }
 REDUCE_PASS_KERNEL(reduce_first_add_during_load);
 
@@ -161,10 +165,7 @@ __global__ void reduce_unrolled_last_warp(const unsigned* __restrict__ in, unsig
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
     load_first_add(in, n, blockDim.x, sm);
-    for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
-        if (tid < stride) sm[tid] += sm[tid + stride];
-        __syncthreads();
-    }
+    sequential_tree(sm, 32);
     if (tid < 32) warp_reduce_synced(sm, tid, out + blockIdx.x);
 }
 REDUCE_PASS_KERNEL(reduce_unrolled_last_warp);
@@ -177,10 +178,7 @@ __global__ void reduce_unrolled_last_warp_as_printed(const unsigned* __restrict_
     extern __shared__ unsigned sm[];
     const unsigned tid = threadIdx.x;
     load_first_add(in, n, blockDim.x, sm);
-    for (unsigned stride = blockDim.x / 2; stride > 32; stride >>= 1) {
-        if (tid < stride) sm[tid] += sm[tid + stride];
-        __syncthreads();
-    }
+    sequential_tree(sm, 32);
     if (tid < 32) {
         sm[tid] += sm[tid + 32];
         sm[tid] += sm[tid + 16];

@@ -10,6 +10,7 @@
 #include "device_info.cuh"
 #include "exit_codes.h"
 #include "scan_plan.h"
+#include "tile_io.cuh"
 #include "ws_scan.cuh"
 
 namespace scan_gpu {
@@ -245,10 +246,7 @@ struct LbTile {
 constexpr unsigned kStatusAggregate = 1u;  // value = this tile's sum
 constexpr unsigned kStatusPrefix = 2u;     // value = sum of tiles 0..this one
 
-// Shared-memory index with one pad word per 32: both the striped pattern (4 consecutive
-// words per lane) and the blocked one (16 or 32 consecutive words per lane: padded index
-// lane * 33 + i, or lane * 16 + lane / 2 + i) hit 32 different banks.
-__device__ __forceinline__ int padded(int e) { return e + (e >> 5); }
+using scan_tile::padded;  // one pad word per 32 (tile_io.cuh)
 
 // One 64-bit volatile store: PTX treats st.volatile as a relaxed, system-scope ("morally
 // strong") access, and a naturally aligned 64-bit access is single-copy atomic, so a
@@ -348,37 +346,13 @@ __global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
 
-    if (threadIdx.x == 0) {
-        const unsigned tile = atomicAdd(tile_counter, 1u);
-        if (tile == num_tiles - 1) atomicExch(tile_counter, 0u);
-        s_tile = tile;
-    }
-    __syncthreads();
-    const unsigned tile = s_tile;
+    const unsigned tile = scan_tile::draw_tile(tile_counter, num_tiles, s_tile);
     const std::size_t warp_base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
     const bool full_tile = (static_cast<std::size_t>(tile) + 1) * kTile <= n;
     unsigned* ws = s_items + warp * kWarpSmem;
 
     // Load: striped (coalesced) from global, into the warp's shared region.
-    if (full_tile) {
-        const uint4* in4 = reinterpret_cast<const uint4*>(in + warp_base);
-#pragma unroll
-        for (int j = 0; j < kItems / 4; ++j) {
-            const uint4 v = in4[j * 32 + lane];
-            const int e = (j * 32 + lane) * 4;
-            ws[padded(e)] = v.x;
-            ws[padded(e + 1)] = v.y;
-            ws[padded(e + 2)] = v.z;
-            ws[padded(e + 3)] = v.w;
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < kItems; ++j) {
-            const int e = j * 32 + lane;
-            const std::size_t i = warp_base + e;
-            ws[padded(e)] = i < n ? in[i] : 0u;
-        }
-    }
+    scan_tile::load_warp_items<kItems>(in, n, warp_base, full_tile, lane, ws);
     __syncwarp();
 
     // Blocked: kItems consecutive elements per thread, scanned serially.

@@ -33,6 +33,7 @@
 
 #include "bulk_async.cuh"
 #include "common.cuh"
+#include "experiment.cuh"
 #include "tile_copy.cuh"
 
 namespace {
@@ -90,16 +91,6 @@ __global__ void __launch_bounds__(T) copy_ring(const unsigned* __restrict__ in, 
 #endif
 }
 
-// Counts the positions where a and b differ (validation of every variant).
-__global__ void count_differences(const unsigned* __restrict__ a, const unsigned* __restrict__ b, std::size_t n,
-                                  unsigned long long* count) {
-    unsigned long long local = 0;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        local += a[i] != b[i] ? 1u : 0u;
-    if (local != 0) atomicAdd(count, local);
-}
-
 struct Shape {
     std::string name;
     int threads, items, stages;  // stages 0: one tile per block (per_tile)
@@ -153,10 +144,7 @@ int run(int argc, char** argv) {
     int warmup = 3, repeat = 20;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
-        auto value = [&](const char* opt) -> const char* {
-            const std::string prefix = std::string(opt) + "=";
-            return arg.compare(0, prefix.size(), prefix) == 0 ? argv[a] + prefix.size() : nullptr;
-        };
+        auto value = [&](const char* opt) { return option_value(argv[a], opt); };
         if (const char* v = value("--csv")) {
             csv = v;
         } else if (const char* v = value("--n")) {

@@ -191,25 +191,8 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     // The tile t, striped (coalesced) from global into the warp's shared region.
     auto load_tile = [&](unsigned t) {
         const std::size_t wbase = static_cast<std::size_t>(t) * TILE + static_cast<std::size_t>(warp) * WI;
-        if ((static_cast<std::size_t>(t) + 1) * TILE <= n) {
-            const uint4* in4 = reinterpret_cast<const uint4*>(in + wbase);
-#pragma unroll
-            for (int j = 0; j < I / 4; ++j) {
-                const uint4 v = kHint ? __ldcs(in4 + j * 32 + lane) : in4[j * 32 + lane];
-                const int e = (j * 32 + lane) * 4;
-                ws[pad(e)] = v.x;
-                ws[pad(e + 1)] = v.y;
-                ws[pad(e + 2)] = v.z;
-                ws[pad(e + 3)] = v.w;
-            }
-        } else {
-#pragma unroll
-            for (int j = 0; j < I; ++j) {
-                const int e = j * 32 + lane;
-                const std::size_t i = wbase + e;
-                ws[pad(e)] = i < n ? in[i] : 0u;
-            }
-        }
+        const bool full = (static_cast<std::size_t>(t) + 1) * TILE <= n;
+        scan_tile::load_warp_items<I, kHint != 0>(in, n, wbase, full, lane, ws);
     };
     unsigned tile;
     if (kTileId == 1) {
@@ -608,13 +591,7 @@ __global__ void __launch_bounds__(T, capped_min_blocks(T, MINB))
     __shared__ unsigned s_wt[W];
     __shared__ unsigned s_tile, s_prefix;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (threadIdx.x == 0) {
-        const unsigned t = atomicAdd(counter, 1u);
-        if (t == num_tiles - 1) atomicExch(counter, 0u);
-        s_tile = t;
-    }
-    __syncthreads();
-    const unsigned tile = s_tile;
+    const unsigned tile = scan_tile::draw_tile(counter, num_tiles, s_tile);
     const std::size_t base = static_cast<std::size_t>(tile) * TILE + static_cast<std::size_t>(warp) * (32 * I);
     const bool full = (static_cast<std::size_t>(tile) + 1) * TILE <= n;
     uint4 v[ROWS];

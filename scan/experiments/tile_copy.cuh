@@ -8,10 +8,12 @@
 
 #include <cstddef>
 
+#include "tile_io.cuh"
+
 namespace {
 
-// Bank-conflict-free padding of one word per 32 (as the committed scan's transpose).
-__device__ __forceinline__ int pad(int e) { return e + (e >> 5); }
+// Bank-conflict-free padding of one word per 32: the committed scan's (tile_io.cuh).
+__device__ __forceinline__ int pad(int e) { return scan_tile::padded(e); }
 
 // Every thread of the block waits `cycles` SM clock cycles (the injected work).
 __device__ __forceinline__ void spin(long long cycles) {
@@ -34,20 +36,7 @@ __global__ void __launch_bounds__(T) copy_per_tile(const unsigned* __restrict__ 
     unsigned* ws = s_items + warp * WS;
     const std::size_t wbase = static_cast<std::size_t>(blockIdx.x) * TILE + static_cast<std::size_t>(warp) * WI;
     const bool full = (static_cast<std::size_t>(blockIdx.x) + 1) * TILE <= n;
-    if (full) {
-        const uint4* in4 = reinterpret_cast<const uint4*>(in + wbase);
-#pragma unroll
-        for (int j = 0; j < I / 4; ++j) {
-            const uint4 v = in4[j * 32 + lane];
-            const int e = (j * 32 + lane) * 4;
-            ws[pad(e)] = v.x;
-            ws[pad(e + 1)] = v.y;
-            ws[pad(e + 2)] = v.z;
-            ws[pad(e + 3)] = v.w;
-        }
-    } else {
-        for (int e = lane; e < WI; e += 32) ws[pad(e)] = wbase + e < n ? in[wbase + e] : 0u;
-    }
+    scan_tile::load_warp_items<I>(in, n, wbase, full, lane, ws);
     __syncthreads();
     spin(cycles);
     if (full) {

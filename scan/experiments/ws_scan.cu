@@ -29,21 +29,12 @@
 #include <vector>
 
 #include "common.cuh"
+#include "experiment.cuh"
 #include "scan_kernels.cuh"
 #include "scan_policy.h"
 #include "ws_scan.cuh"
 
 namespace {
-
-// Counts the positions where got differs from want into *count.
-__global__ void count_mismatches(const unsigned* __restrict__ got, const unsigned* __restrict__ want, std::size_t n,
-                                 unsigned long long* count) {
-    unsigned long long local = 0;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        local += got[i] != want[i] ? 1u : 0u;
-    if (local != 0) atomicAdd(count, local);
-}
 
 struct WsState {
     unsigned long long* desc = nullptr;
@@ -132,10 +123,7 @@ int run(int argc, char** argv) {
     int warmup = 3, repeat = 30;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
-        auto value = [&](const char* opt) -> const char* {
-            const std::string prefix = std::string(opt) + "=";
-            return arg.compare(0, prefix.size(), prefix) == 0 ? argv[a] + prefix.size() : nullptr;
-        };
+        auto value = [&](const char* opt) { return option_value(argv[a], opt); };
         if (const char* v = value("--csv")) {
             csv = v;
         } else if (const char* v = value("--sizes")) {
@@ -258,7 +246,7 @@ int run(int argc, char** argv) {
     };
     // The GPU comparison of dout with dref (first n) into dcount[slot].
     auto compare_on_gpu = [&](std::size_t n, int slot, cudaStream_t s) {
-        count_mismatches<<<1024, 256, 0, s>>>(dout, dref, n, dcount + slot);
+        count_differences<<<1024, 256, 0, s>>>(dout, dref, n, dcount + slot);
         CUDA_CHECK_LAUNCH();
     };
     auto wrong_runs = [&](int slots) {
