@@ -26,7 +26,7 @@ PROFILE_PLACEHOLDER = "(run make profile)"
 NOT_MEASURED = "not measured yet: run make profile"
 NOT_RUN = "not measured yet: run make report-run"
 # The sweep table's columns, in the README's order (brent_kung before map: not the CSV's order).
-SWEEP_COLUMNS = ("brent_kung", "map", "map_brent_kung", "lookback", "cub")
+SWEEP_COLUMNS = ("brent_kung", "map", "map_brent_kung", "lookback", "lookahead", "cub")
 # The occupancy table's sizes: 20,000,000, and the other sizes of the versions the prose discusses.
 OCCUPANCY_SIZES = {"brent_kung": (1250000, 12500000, N20M, N28), "map_brent_kung": (1250000, N20M)}
 MS = "{:.4f}"

@@ -21,6 +21,9 @@ set key top left
 # map_brent_kung is drawn where the CSV has it (results from before it existed do not).
 stats input using (strcol("version") eq "map_brent_kung" ? 1 : 0) nooutput
 MBK = STATS_sum > 0 ? 'input using "n":(row("map_brent_kung", "kernel_ms")) title "map\\_brent\\_kung (report section 3)" lc rgb "#ff7f0e",' : ''
+# lookahead (the warp-specialised scan; its kernel from 20M on, lookback's below), where the CSV has it.
+stats input using (strcol("version") eq "lookahead" ? 1 : 0) nooutput
+LA = STATS_sum > 0 ? 'input using "n":(row("lookahead", "kernel_ms")) title "lookahead (warp-specialised, sm\\_90)" lc rgb "#17becf" pt 13,' : ''
 # Our run of Table 1.1's racy kernel (hs_multiblock_racy), beside the report's points, where
 # the CSV has it (sweeps from before it was swept do not).
 stats input using (strcol("version") eq "hs_multiblock_racy" ? 1 : 0) nooutput
@@ -31,6 +34,7 @@ plot input using "n":(row("cub", "cpu_ms")) title "CPU, serial (one run)" lw 2 l
      input using "n":(row("map", "kernel_ms")) title "map (3 kernels)" lc rgb "#1f77b4", \
      @MBK \
      input using "n":(row("lookback", "kernel_ms")) title "lookback (single pass)" lc rgb "#d62728", \
+     @LA \
      input using "n":(row("cub", "kernel_ms")) title "cub::DeviceScan" lc rgb "black", \
      @RACY \
      input using "n":(row("lookback", "total_ms")) title "lookback + copies to and from the GPU" dt 2 lc rgb "#d62728", \
