@@ -243,9 +243,9 @@ __device__ __forceinline__ unsigned lanes_sum(const uint4& a) { return (a.x + a.
 
 // version=8: 16-byte loads, warp shuffles, one launch to a single value, no memset (ours).
 //   why: int4 loads move 4 ints per instruction; 4 independent int4 loads per thread per
-//   iteration keep enough bytes in flight to saturate HBM; the grid is exactly what fits on
-//   the device (grid-stride); warp shuffles replace the shared-memory tree (no bank traffic,
-//   no __syncthreads but one).
+//   iteration keep enough bytes in flight to saturate HBM; the grid is what fits on the
+//   device (grid-stride), a few waves of it on large inputs (kPolicy); warp shuffles replace
+//   the shared-memory tree (no bank traffic, no __syncthreads but one).
 //   How the block sums meet without a second pass and without zeroing anything first:
 //   - one block (n fits one tile of 16 ints per thread, single_tile_grid): its sum is the
 //     result, written directly (one launch, no atomic);

@@ -28,6 +28,13 @@ struct Policy {
     // Versions 7 and 8 under --blocks=0: the grid is grid_waves x the blocks resident at once
     // (occupancy x SMs, cw::occupancy_grid), capped by the blocks the work needs.
     int grid_waves;
+    // Version 8 on large inputs: more blocks than are resident at once, so that blocks that
+    // finish early are replaced and DRAM sees more loads in flight towards the end, with
+    // vectorized_ints_per_thread ints per thread at least (below it, one wave of resident
+    // blocks: extra blocks cost more in their atomics than they bring), and at most
+    // vectorized_max_waves waves (results/v8_grid.csv measures the grid against CUB on both GPUs).
+    int vectorized_ints_per_thread;
+    int vectorized_max_waves;
     // Elements per thread per grid step. These are fixed by the kernels' code (they are not
     // free tuning knobs); they are stated here so that the host's grid arithmetic and the
     // kernels agree in one place.
@@ -43,6 +50,8 @@ constexpr Policy make_policy() {
     p.threads_grid_stride = 256;
     p.threads_vectorized = 256;
     p.grid_waves = 1;
+    p.vectorized_ints_per_thread = 128;
+    p.vectorized_max_waves = 8;
     return p;
 }
 constexpr Policy kPolicy = make_policy();

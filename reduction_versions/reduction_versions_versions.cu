@@ -4,6 +4,7 @@
 // the tables and the tests follow.
 #include "reduction_versions_versions.cuh"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -105,6 +106,16 @@ long long grid_stride_grid(const Plan& p, int threads,
     return resident_grid(p.sm_count * kPolicy.grid_waves, static_cast<std::size_t>(p.n), threads);
 }
 
+// Version 8's grid: --blocks, or one wave of resident blocks, grown on large inputs up to
+// kPolicy.vectorized_max_waves waves while every thread keeps vectorized_ints_per_thread ints.
+long long vectorized_grid_for(const Plan& p, int threads) {
+    const long long one_wave = grid_stride_grid(p, threads, vectorized_resident_grid);
+    if (p.blocks > 0) return one_wave;
+    const long long per_block = static_cast<long long>(threads) * kPolicy.vectorized_ints_per_thread;
+    const long long by_work = (p.n + per_block - 1) / per_block;
+    return std::max(one_wave, std::min(by_work, one_wave * kPolicy.vectorized_max_waves));
+}
+
 // A version whose kernel is a one-pass kernel (REDUCE_PASS_KERNEL, found by its name), run in
 // passes until 1 block, with `items` elements per thread (kTree or kFirstAdd).
 struct PassVersion {
@@ -159,7 +170,7 @@ Version vectorized_version(const char* label, const char* kernel, const char* su
     v.workspace_bytes = [](const Plan&) { return static_cast<double>(sizeof(unsigned)); };
     v.make = [](const Plan& p) {
         const int threads = block_size(p, kPolicy.threads_vectorized);
-        return runner(new VectorizedRunner(p, threads, grid_stride_grid(p, threads, vectorized_resident_grid)));
+        return runner(new VectorizedRunner(p, threads, vectorized_grid_for(p, threads)));
     };
     return v;
 }
@@ -208,7 +219,8 @@ const std::vector<Version>& registry() {
         r.push_back(vectorized_version(
             "8", "reduce_vectorized_shuffle_atomic",
             "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)",
-            "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks) blocks, grid-stride; 1 launch"));
+            "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks, more waves of them for large n) "
+            "blocks, grid-stride; 1 launch"));
         r.push_back(cub_version());
         Version unfixed = pass_version({"5-unfixed", "reduce_unrolled_last_warp_as_printed",
                                         "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
