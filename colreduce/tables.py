@@ -9,7 +9,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from readme_tables import (Pivot, Readme, Table, all_hold, compare, fill, joined_values, load,  # noqa: E402
-                           longest_kernel_counters, md_table, num, numbered, placeholder_table, ratio,
+                           main_kernel, md_table, ncu_kernels, num, numbered, placeholder_table, ratio,
                            read_csv, sci, span, verdict, wrap)
 
 csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/colreduce.csv"
@@ -156,8 +156,8 @@ DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 OCC = "sm__warps_active.avg.pct_of_peak_sustained_active"
 TPI = "smsp__thread_inst_executed_per_inst_executed.ratio"
 LD_REQ = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-prof = longest_kernel_counters(load(results_dir, "profile.csv"),
-                               lambda r: (r["version"], (int(r["m"]), int(r["n"]))))
+prof = {k: main_kernel(kernels) for k, kernels in ncu_kernels(
+    load(results_dir, "profile.csv"), lambda r: (r["version"], (int(r["m"]), int(r["n"])))).items()}
 PROFILE_VERSIONS = list(dict.fromkeys(v for v, _ in prof))
 prof_sizes = list(dict.fromkeys(sz for _, sz in prof))[:2]
 prof_at = " / ".join(dims(sz) for sz in prof_sizes)

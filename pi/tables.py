@@ -5,15 +5,17 @@
     python3 tables.py [RESULTS_DIR [README]]"""
 import math
 import os
+import re
 import sys
 from itertools import takewhile
 
 sys.dont_write_bytecode = True  # no __pycache__ left in common/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (Readme, Table, fill, first_by, join_words, load as load_csv,  # noqa: E402
-                           md_table, ncu_kernels, numbered, pivot, placeholder_table, pow2 as p2, read_csv,
-                           sci, slot_values, span, text_block, wrap)
+from readme_tables import (TEMPLATE_NAME, TIME, Readme, Table, fill, join_words,  # noqa: E402
+                           load as load_csv, main_kernel, md_table, ncu_kernels, numbered, pivot,
+                           placeholder_table, pow2 as p2, read_csv, sci, section_values, span, text_block,
+                           wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -64,7 +66,13 @@ def need(*names):
 
 def by_key(rows):
     """The rows by (version, precision, n), the first of each: a missing row raises KeyError."""
-    return first_by(rows, lambda r: (r["version"], r["precision"], int(r["n"])))
+    return pivot(rows, lambda r: (r["version"], r["precision"], int(r["n"])))
+
+
+def by_size(rows):
+    """One row per size, ascending: {"n": n, (version, precision): the first such CSV row}."""
+    sizes = pivot(rows, lambda r: int(r["n"]), ("version", "precision"))
+    return [dict(sizes[n], n=n) for n in sorted(sizes)]
 
 
 def gpu(r):
@@ -106,7 +114,7 @@ def limit_terms_per_s(precision, which, device):
 # ---- tables ---------------------------------------------------------------------------------
 
 def cell(v, p="float", key="kernel_us"):
-    """A time (us) of a size's row (pivot()) as a column: (version, precision, CSV column)."""
+    """A time (us) of a size's row (by_size()) as a column: (version, precision, CSV column)."""
     return lambda g: num(g.get((v, p)), key)
 
 
@@ -128,7 +136,7 @@ def us_table(name, columns):
     """Table 1 or 2: iterations, then columns of times in us (or of a ratio, given its format)."""
     columns = [(iterations, "iterations (chunk 64)")] + [(c[0], c[1], c[2] if len(c) > 2 else fmt_us)
                                                          for c in columns]
-    return Table(name, name + ".csv", columns, rows=pivot, missing=missing(name + ".csv"), empty=True)
+    return Table(name, name + ".csv", columns, rows=by_size, missing=missing(name + ".csv"), empty=True)
 
 
 def targets_data(rows):
@@ -186,7 +194,7 @@ def tables(prof):
             (cell(*k1t), "kernel 1 + copy + host sum (us)"), (cell(*k2t), "kernel 2 + copy + host sum (us)"),
             (cell("1", "double"), "kernel 1, double (us)"), (cell("2", "double"), "kernel 2, double (us)"),
             (cell("single"), "single, float (us)"), (cell("thrust"), "Thrust, float (us)")]),
-        Table("errors", "error.csv", error_columns(CSV["error.csv"]), rows=pivot,
+        Table("errors", "error.csv", error_columns(CSV["error.csv"]), rows=by_size,
               missing=missing("error.csv"), empty=True),
         Table("bench", "bench.csv", [
             "version", "precision", ("kernel_us", "kernel (us)", "{:.1f}"),
@@ -221,7 +229,7 @@ def tables(prof):
 def report_formula():
     rows = (CSV["table1.csv"] or []) + (CSV["error.csv"] or [])
     cpu = by_key(rows)
-    rep = first_by([r for r in rows if r["version"] == "cpu_report"], lambda r: int(r["n"]))
+    rep = pivot([r for r in rows if r["version"] == "cpu_report"], lambda r: int(r["n"]))
     out = [{"n": n, "rep": r["estimate"], "rerr": num(r, "abs_error"), "two_h": 2.0 / n,
             "f": cpu.get(("cpu", "float", n), {}).get("estimate", ""),
             "ferr": num(cpu.get(("cpu", "float", n)), "abs_error"),
@@ -234,7 +242,7 @@ def report_formula():
 
 # ---- Nsight Compute counters (results/profile.csv, `make profile`) -----------------------
 
-M_TIME, M_CLOCK = "gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"
+M_TIME, M_CLOCK = TIME, "sm__cycles_elapsed.avg.per_second"
 M_ACTIVE, M_ELAPSED, M_INST = "sm__cycles_active.avg", "sm__cycles_elapsed.avg", "sm__inst_executed.sum"
 M_ISSUE = "smsp__issue_active.avg.pct_of_peak_sustained_active"
 PIPES = [  # name, % of peak (instructions), % of peak (cycles busy, where there is one), instructions
@@ -261,11 +269,10 @@ def load_profile(rows):
         return None
     out = {}
     for version, kernels in ncu_kernels(rows).items():
-        main_kernel = max(kernels, key=lambda k: kernels[k].get(M_TIME, -1))
-        m = kernels[main_kernel]
+        m = main_kernel(kernels)
         n = int(float(m["n"]))
         get = lambda metric, scale=1.0: m[metric] * scale if metric in m else NAN  # noqa: E731
-        rec = {"kernel": kernel_short(main_kernel), "kernels": len(kernels), "n": n,
+        rec = {"kernel": kernel_short(m["kernel"]), "kernels": len(kernels), "n": n,
                "t_us": get(M_TIME, 1e-3), "ghz": get(M_CLOCK, 1e-9), "active": get(M_ACTIVE) / get(M_ELAPSED),
                "issue": get(M_ISSUE), "ipt": get(M_INST) * 32.0 / n}
         for name, pct_metric, cycles, count in PIPES:
@@ -620,74 +627,74 @@ def v_c5():
 
 # ---- the README's generated prose: whole paragraphs and list items -----------------------
 
-# The sentences of the README that carry numbers, with «name» where a value goes; each key is
+# The sentences of the README that carry numbers, with {name} where a value goes; each key is
 # a generated block (paragraphs; "conclusions": a numbered list).
 PROSE = {
     'intro': [
         ("π ≈ h · Σ_{i=0}^{n−1} 4/(1 + x_i²), x_i = (i + ½) h, h = 1/n, n = `niter`. The midpoint rule "
          "itself is off by about h²/12 (the sum is larger than π), so in float, at the sizes of the "
-         "report's tables (n ≥ 2^15), the estimate's error is «intro-float»; in double «intro-double»."),
+         "report's tables (n ≥ 2^15), the estimate's error is {intro-float}; in double {intro-double}."),
     ],
     'bounds': [
         ("A chain's bound grows linearly with its length, so naive float summation of 2^30 terms on one "
          "thread has no guarantee at all (the bound is then infinite and the version is reported, not "
-         "failed: its error is in the figure). For `single` at «bound-n» (bench.csv) the bound is "
-         "«bound-single-float» (float) and «bound-single-double» (double); for kernel 2 «bound-k2-float» "
-         "(float). The measured errors are far smaller (at «bound-n» no version uses more than "
-         "«bound-used» of a finite bound): see the figure and tables."),
+         "failed: its error is in the figure). For `single` at {bound-n} (bench.csv) the bound is "
+         "{bound-single-float} (float) and {bound-single-double} (double); for kernel 2 {bound-k2-float} "
+         "(float). The measured errors are far smaller (at {bound-n} no version uses more than "
+         "{bound-used} of a finite bound): see the figure and tables."),
     ],
     'targets-prose': [
-        ("**«tg-verdict»** (bench.csv, «tg-n», same run). float: `single` «tg-f-t» us, «tg-f-g» Gterms/s, "
-         "**«tg-f-x»** Thrust float («tg-f-gt» Gterms/s; target 2.5×), |π_est − π| = «tg-f-err» (target "
-         "10⁻⁶). double: «tg-d-t» us, «tg-d-g» Gterms/s, **«tg-d-x»** Thrust double («tg-d-gt» Gterms/s; "
-         "target 1.2×), error «tg-d-err»; target 10⁻¹². «tg-thrust-rerun»."),
-        ("Fraction of the chip's limit: float reaches **«tg-f-bind» of the issue limit** («tg-f-bind-of» "
-         "Gterms/s; the binding one) and «tg-f-other» of the FP32-pipe limit; double reaches "
-         "**«tg-d-bind» of the FP64-pipe limit** («tg-d-bind-of» Gterms/s; the binding one) and "
-         "«tg-d-other» of the issue limit. «tg-gap-word» is a fixed cost per launch: «tg-sizes» in "
-         "table2.csv the time of `single` grows by «tg-f-grow» us (float) and «tg-d-grow» us (double) per "
-         "«tg-per», i.e. «tg-f-rate» («tg-f-rate-pct» of the issue limit) and «tg-d-rate» "
-         "(«tg-d-rate-pct» of the FP64 limit), with about «tg-f-fixed» us (float) and «tg-d-fixed» us "
+        ("**{tg-verdict}** (bench.csv, {tg-n}, same run). float: `single` {tg-f-t} us, {tg-f-g} Gterms/s, "
+         "**{tg-f-x}** Thrust float ({tg-f-gt} Gterms/s; target 2.5×), |π_est − π| = {tg-f-err} (target "
+         "10⁻⁶). double: {tg-d-t} us, {tg-d-g} Gterms/s, **{tg-d-x}** Thrust double ({tg-d-gt} Gterms/s; "
+         "target 1.2×), error {tg-d-err}; target 10⁻¹². {tg-thrust-rerun}."),
+        ("Fraction of the chip's limit: float reaches **{tg-f-bind} of the issue limit** ({tg-f-bind-of} "
+         "Gterms/s; the binding one) and {tg-f-other} of the FP32-pipe limit; double reaches "
+         "**{tg-d-bind} of the FP64-pipe limit** ({tg-d-bind-of} Gterms/s; the binding one) and "
+         "{tg-d-other} of the issue limit. {tg-gap-word} is a fixed cost per launch: {tg-sizes} in "
+         "table2.csv the time of `single` grows by {tg-f-grow} us (float) and {tg-d-grow} us (double) per "
+         "{tg-per}, i.e. {tg-f-rate} ({tg-f-rate-pct} of the issue limit) and {tg-d-rate} "
+         "({tg-d-rate-pct} of the FP64 limit), with about {tg-f-fixed} us (float) and {tg-d-fixed} us "
          "(double) per launch that do not scale with n (likely the launch, the last block's reduction and "
-         "the tail); that fixed cost accounts for «tg-gap-share». The limits assume the 1.98 GHz boost "
+         "the tail); that fixed cost accounts for {tg-gap-share}. The limits assume the 1.98 GHz boost "
          "clock; bench.csv does not record the SM clock during the run (profile.csv does, under ncu: see "
          "the comparison below), so a lower sustained clock would make these fractions higher."),
     ],
     'conclusions': [
-        ("**\"Heterogeneous computing wins\": «c1-verdict».** Kernel 2 (float) against the single-threaded "
-         "CPU: «c1-one-kernel»× kernel only, «c1-one-total»× with the copy and the host finish, over "
-         "«c1-range»; «c1-one-big». Against OpenMP on «c1-threads» threads, with the copy and host finish "
-         "counted, the GPU is, «c1-omp».«c1-omp-erratic» Kernel only, kernel 2 is «c1-omp-big» "
+        ("**\"Heterogeneous computing wins\": {c1-verdict}.** Kernel 2 (float) against the single-threaded "
+         "CPU: {c1-one-kernel}× kernel only, {c1-one-total}× with the copy and the host finish, over "
+         "{c1-range}; {c1-one-big}. Against OpenMP on {c1-threads} threads, with the copy and host finish "
+         "counted, the GPU is, {c1-omp}.{c1-omp-erratic} Kernel only, kernel 2 is {c1-omp-big} "
          "(bench.csv)."),
-        ("**The GPU time is nearly flat, the CPU time grows: «c2-verdict».** Over the «c2-range» range of "
-         "table 1, kernel 2 takes «c2-k2-kernel» us (kernel only) and «c2-k2-total» us (with copy and "
-         "host sum), «c2-flat»; the one-thread CPU grows «c2-cpu». The report's GPU «c2-report» on its "
+        ("**The GPU time is nearly flat, the CPU time grows: {c2-verdict}.** Over the {c2-range} range of "
+         "table 1, kernel 2 takes {c2-k2-kernel} us (kernel only) and {c2-k2-total} us (with copy and "
+         "host sum), {c2-flat}; the one-thread CPU grows {c2-cpu}. The report's GPU {c2-report} on its "
          "8-multiprocessor device (the report's numbers, original/report_001.csv)."),
-        ("**Kernel 2 faster than kernel 1: «c3-verdict».** The report measured kernel 1 / kernel 2 = "
-         "«c3-report» (original/report_001.csv); on «device» it is «c3-float» in float and «c3-double» in "
-         "double (kernel only), «c3-total» with copy and host sum: «c3-same». With our 256 threads per "
+        ("**Kernel 2 faster than kernel 1: {c3-verdict}.** The report measured kernel 1 / kernel 2 = "
+         "{c3-report} (original/report_001.csv); on {device} it is {c3-float} in float and {c3-double} in "
+         "double (kernel only), {c3-total} with copy and host sum: {c3-same}. With our 256 threads per "
          "block (the report's work-group size is not known), each block's reduction adds 256 values after "
-         "16,384 terms of ~19 instructions each, so the term evaluation dominates. «c3-small»."),
-        ("**\"Improving the reduction operations\" as the way to tune: «c4-verdict».** Changing the "
-         "reduction (kernel 1 → 2) moves the «c4-n» time by at most «c4-reduction» (bench.csv); changing "
+         "16,384 terms of ~19 instructions each, so the term evaluation dominates. {c3-small}."),
+        ("**\"Improving the reduction operations\" as the way to tune: {c4-verdict}.** Changing the "
+         "reduction (kernel 1 → 2) moves the {c4-n} time by at most {c4-reduction} (bench.csv); changing "
          "the term evaluation (kernel 2 → `single`: symmetric pairs, one approximate reciprocal per 4 "
-         "terms, no index conversion) makes it «c4-f-t2» in float and «c4-d-t2» in double at «c4-t2-n» in "
-         "table2.csv («c4-f-bench» and «c4-d-bench» in bench.csv). The counters say the same "
-         "(results/profile.csv, 2^30): kernel 1 executes «prof-k1f-ipt» instructions per term and kernel "
-         "2 «prof-k2f-ipt» in float («prof-k1d-ipt» and «prof-k2d-ipt» in double): the two reductions "
-         "differ by «prof-k12-diff» in float. The busiest pipe of kernel 2 is «prof-k2f-busiest» in float "
-         "and «prof-k2d-busiest» in double, with the issue slots at «prof-k2f-issue» and "
-         "«prof-k2d-issue»; Thrust's, doing the same per-term work, is «prof-thf-busiest» and "
-         "«prof-thd-busiest» (issue «prof-thf-issue» and «prof-thd-issue»). What bounds them is the "
+         "terms, no index conversion) makes it {c4-f-t2} in float and {c4-d-t2} in double at {c4-t2-n} in "
+         "table2.csv ({c4-f-bench} and {c4-d-bench} in bench.csv). The counters say the same "
+         "(results/profile.csv, 2^30): kernel 1 executes {prof-k1f-ipt} instructions per term and kernel "
+         "2 {prof-k2f-ipt} in float ({prof-k1d-ipt} and {prof-k2d-ipt} in double): the two reductions "
+         "differ by {prof-k12-diff} in float. The busiest pipe of kernel 2 is {prof-k2f-busiest} in float "
+         "and {prof-k2d-busiest} in double, with the issue slots at {prof-k2f-issue} and "
+         "{prof-k2d-issue}; Thrust's, doing the same per-term work, is {prof-thf-busiest} and "
+         "{prof-thd-busiest} (issue {prof-thf-issue} and {prof-thd-issue}). What bounds them is the "
          "evaluation of each term (the index conversion and the division), which the reduction does not "
-         "touch; `single` removes that work and runs the FMA pipe at «prof-sf-fma» with the issue slots "
-         "at «prof-sf-issue» in float, and the FP64 pipe at «prof-sd-fp64» (issue «prof-sd-issue») in "
+         "touch; `single` removes that work and runs the FMA pipe at {prof-sf-fma} with the issue slots "
+         "at {prof-sf-issue} in float, and the FP64 pipe at {prof-sd-fp64} (issue {prof-sd-issue}) in "
          "double."),
         ("**The report's printed accuracy: its CPU code computes π + 2h, not π.** The report-formula "
-         "table shows the error within 10 % of 2h «c5-range», where the fixed formula's error is h²/12 in "
-         "double («c5-double») and «c5-float» in float. Beyond that the float accumulation of its "
-         "one-float loop dominates for both formulas («c5-acc») and «c5-stall». At «c5-n» (bench.csv) the "
-         "GPU versions' errors are, in float, «c5-gpu-float»; in double «c5-gpu-double»."),
+         "table shows the error within 10 % of 2h {c5-range}, where the fixed formula's error is h²/12 in "
+         "double ({c5-double}) and {c5-float} in float. Beyond that the float accumulation of its "
+         "one-float loop dominates for both formulas ({c5-acc}) and {c5-stall}. At {c5-n} (bench.csv) the "
+         "GPU versions' errors are, in float, {c5-gpu-float}; in double {c5-gpu-double}."),
     ],
 }
 
@@ -728,13 +735,18 @@ def main():
     groups = [("intro-", v_intro), ("bound-", v_bounds), ("tg-", v_targets), ("c1-", v_c1), ("c2-", v_c2),
               ("c3-", v_c3), ("c4-", v_c4), ("c5-", v_c5)]
     templates = [p for ps in PROSE.values() for p in ps]
-    values = slot_values(templates, groups, RUN_PLACEHOLDER)
-    values.update(slot_values(templates, prof_groups(prof), PROFILE_PLACEHOLDER))
+    slots = set(re.findall(TEMPLATE_NAME, "\n".join(templates)))
+
+    def section(prefix, fn, placeholder):  # the slots that start with prefix: fn() names them less it
+        return (sorted(n for n in slots if n.startswith(prefix)),
+                lambda: {prefix + k: v for k, v in fn().items()}, placeholder)
+    values = section_values([section(*g, RUN_PLACEHOLDER) for g in groups]
+                            + [section(*g, PROFILE_PLACEHOLDER) for g in prof_groups(prof)])
     values["device"] = device or RUN_PLACEHOLDER
-    sub = lambda text: fill(text, values, r"«([\w.-]+)»")  # noqa: E731
+    sub = lambda text: fill(text, values)  # noqa: E731
     for name, paragraphs in PROSE.items():
         readme.block(name, numbered(map(sub, paragraphs), sub(
-            "All ratios below come from one run on «device» (results/*.csv); table 1's sizes are in "
+            "All ratios below come from one run on {device} (results/*.csv); table 1's sizes are in "
             "table1.csv, table 2's in table2.csv, 2^30 in bench.csv.")) if name == "conclusions" else
             "\n\n".join(wrap(sub(p)) for p in paragraphs))
     readme.block("limits-intro", limits_intro(device))

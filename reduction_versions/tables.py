@@ -10,8 +10,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (Readme, Table, arrows, compare, fill, headings, largest_launch, load,  # noqa: E402
-                           md_table, ncu_kernels, num, numbered, pivot_rows, placeholder_table, pow2, ratio,
+from readme_tables import (Readme, Table, arrows, compare, fill, headings, load, main_kernel,  # noqa: E402
+                           md_table, ncu_kernels, num, numbered, pivot, placeholder_table, pow2, ratio,
                            ratio_claim, spearman, speedups, verdict, versions_of, wrap)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
@@ -86,7 +86,7 @@ def targets_table(vfull, srows):
 def sweep_rows(rows):
     """The bandwidth of every version and of the CPU at 4^k ints, 2^23 and 2^27."""
     out = []
-    for n, by in sorted(pivot_rows(rows, lambda r: int(r["n"])).items()):
+    for n, by in sorted(pivot(rows, lambda r: int(r["n"]), "version").items()):
         if n & (n - 1) == 0 and (n.bit_length() - 1) % 2 == 0 or n in (1 << 23, 1 << 27):
             cpu = next(iter(by.values()))
             out.append(dict({v: r["bandwidth_GBps"] for v, r in by.items()}, n=pow2(n),
@@ -96,7 +96,7 @@ def sweep_rows(rows):
 
 def threads_rows(rows):
     """Time per version and block size, the best in bold (the library's own launch has no block size)."""
-    out, by = [], pivot_rows(rows, lambda r: r["version"], "threads")
+    out, by = [], pivot(rows, lambda r: r["version"], "threads")
     for v in [v for v in CHAIN if v in by]:
         times = {int(t): num(r["kernel_ms"]) for t, r in by[v].items()}
         best = min(times, key=times.get)
@@ -109,7 +109,7 @@ def unfixed_rows(rows):
     """Per size and block size: the wrong runs of version 5 (fixed) and of the report's as printed."""
     def wrong(r):
         return f"{r['wrong_checks']} of {r['checks']}" if r else None
-    out, configs = [], pivot_rows(rows, lambda r: (int(r["n"]), int(r["threads"])))
+    out, configs = [], pivot(rows, lambda r: (int(r["n"]), int(r["threads"])), "version")
     for (n, t), by in configs.items():
         u = by.get("5-unfixed", {})
         example = u.get("gpu_sum") if u.get("wrong_checks") != "0" else ""
@@ -406,7 +406,7 @@ def main():
     CHAIN.extend(v for v in VERSIONS if v not in BASELINES)
     vfull = [r for r in vrows or [] if random_data(r)]
     # each version's first pass: of its kernels, the one with the largest grid (it reads the input)
-    fp = {v: largest_launch(kernels) for v, kernels in ncu_kernels(prows or []).items()}
+    fp = {v: main_kernel(kernels, M_GRID) for v, kernels in ncu_kernels(prows).items()}
     v = values(vfull, srows, urows, lrows, fp)
     lat = {r["memory"]: num(r["cycles_per_load"]) for r in lrows or []}
     full = {r["version"]: r["kernel_ms"] for r in vfull}

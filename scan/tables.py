@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 
 from readme_tables import (Readme, Table, compare, fill, fill_blocks, load, md_table,  # noqa: E402
-                           placeholder_table, pow2, ratio, read_csv, rewrap, span, verdict)
+                           ncu_kernels, placeholder_table, pow2, ratio, read_csv, rewrap, span, verdict)
 from prose import CONCLUSIONS, PROSE, RACY, STALLS_MEASURED, STALLS_NOT_MEASURED, TARGET  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
@@ -552,10 +552,12 @@ def profile_cases(profile):
     """Per launch of PROFILE_CASES that was profiled: its counters (c), the blocks per SM each resource
     allows (limits) and the lowest of them (low, limiters), the least / mean / most active SM as % of the
     elapsed cycles (active) and the stall reasons, largest first."""
-    out = []
+    out, launches = [], ncu_kernels(profile, lambda r: (r["version"], int(r["n"])))
     for version, n, kernel, tag in PROFILE_CASES:
-        c = {r["metric"]: num(r, "value") for r in profile or []
-             if r["version"] == version and int(r["n"]) == n and kernel in r["kernel"]}
+        c = {}
+        for name, counters in launches.get((version, n), {}).items():
+            if kernel in name:
+                c.update(counters)
         if not c:
             continue
         limits = [c.get("launch__occupancy_limit_" + k) for k, _ in LIMITS]

@@ -10,8 +10,8 @@ from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (NumRow, Readme, Table, bulleted, compare, fill, fill_paragraphs,  # noqa: E402
-                           load, md_table, met, ncu_summary, numbered, placeholder_table, ratio, read_csv,
+from readme_tables import (TIME, NumRow, Readme, Table, bulleted, compare, fill, fill_blocks,  # noqa: E402
+                           load, md_table, met, ncu_kernels, numbered, placeholder_table, ratio, read_csv,
                            section_values, span, verdict, wrap)
 
 RUN, PROFILE = "(run make report-run)", "(run make profile)"
@@ -377,8 +377,32 @@ PROFILE_COLUMNS = [
     ("occ", "achieved occupancy (%)", "{:.1f}"), ("sm_pct", "SM throughput (%)", "{:.1f}")]
 
 
+def profile_summary(rows):
+    """{(version, n): summary} at N1 and N2, versions in the CSV's order: the counters of MAIN_KERNEL
+    (None where not measured) of the longest kernel, with `kernels` (how many have a time), `us` (their
+    summed time, µs), `device` and `ncu`; DRAM bytes summed over the kernels, the DRAM throughput
+    weighted by their times. A (version, n) without a timed kernel is left out."""
+    by = ncu_kernels(rows, lambda r: (r["version"], r["n"] and int(float(r["n"]))))
+    out = {}
+    for v in dict.fromkeys(r["version"] for r in rows):
+        for n in (N1, N2):
+            ks = [dict({x: k.get(metric) for x, metric in MAIN_KERNEL.items()}, us=k[TIME] * 1e-3)
+                  for k in by.get((v, n), {}).values() if TIME in k]
+            if not ks:
+                continue
+            us, first = sum(k["us"] for k in ks), next(iter(by[v, n].values()))
+            s = dict(max(ks, key=lambda k: k["us"]), kernels=len(ks), us=us, device=first["device"],
+                     ncu=first["ncu_version"])
+            for x in ("read", "write"):
+                s[x] = None if any(k[x] is None for k in ks) else sum(k[x] for k in ks)
+            known = us > 0 and all(k["dram_pct"] is not None for k in ks)
+            s["dram_pct"] = sum(k["dram_pct"] * k["us"] for k in ks) / us if known else None
+            out[(v, n)] = s
+    return out
+
+
 def profile_values(V, rows, csvs):
-    summary = ncu_summary(rows, MAIN_KERNEL, (N1, N2), summed=("read", "write"), weighted=("dram_pct",))
+    summary = profile_summary(rows)
     missing = {"kernels": f"not in profile.csv {PROFILE}"}
     V["profile-table"] = md_table([dict(summary.get((v, n), missing), n=n, v=v) for n in (N1, N2)
                                    for v in dict.fromkeys(r["version"] for r in rows)], PROFILE_COLUMNS)
@@ -467,10 +491,19 @@ def main(argv):
     readme = Readme(os.path.abspath(argv[2]) if len(argv) > 2 else os.path.join(HERE, "README.md"))
     readme.tables(TABLES, results)
     csvs = {name: load(results, name) for name, *_ in SECTIONS}
-    V = section_values(SECTIONS, csvs, {  # the tables of a section: placeholders until it fills them
+
+    def section(name, names, fn, missing):  # fn(V, rows, csvs) sets the names from CSV `name`'s rows
+        def values():
+            if csvs[name] is None:
+                raise LookupError(name)
+            V = {}
+            fn(V, csvs[name], csvs)
+            return V
+        return names, values, missing
+    V = section_values([section(*s) for s in SECTIONS], {  # a section's tables: placeholders until it runs
         "tuning-table": placeholder_table(TUNING_HEADINGS, TUNING_MISSING, rule="---"),
         "profile-table": placeholder_table(["N", "version", "DRAM throughput (% of peak)"], PROFILE)})
-    fill_paragraphs(readme, PARAGRAPHS, V)
+    fill_blocks(readme, PARAGRAPHS, V)
     for block in ("tuning-table", "profile-table"):
         readme.block(block, V[block])
     readme.block("conclusions", numbered([fill(t, V) for t in CONCLUSIONS], fill(
