@@ -736,7 +736,7 @@ def ws_scan_block():
     for folder, rows in gpus:
         timed = [r for r in rows if r["ms"]]
         device = timed[0]["device"]
-        # the design experiments/ws_scan.cuh describes
+        # the design ws_scan.cuh describes
         mine = [r for r in timed if r["variant"] == "ws_t4096_s12_r2_w8_st0_d0_l2"]
         for w in mine:
             lb = next((r for r in timed if r["n"] == w["n"] and r["mode"] == w["mode"]
