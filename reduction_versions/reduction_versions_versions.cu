@@ -109,8 +109,8 @@ long long grid_stride_grid(const Plan& p, int threads,
 // Version 8's grid: --blocks, or one wave of resident blocks, grown on large inputs up to
 // kPolicy.vectorized_max_waves waves while every thread keeps vectorized_ints_per_thread ints.
 long long vectorized_grid_for(const Plan& p, int threads) {
-    const long long one_wave = grid_stride_grid(p, threads, vectorized_resident_grid);
-    if (p.blocks > 0) return one_wave;
+    if (p.blocks > 0) return p.blocks;
+    const long long one_wave = grid_stride_grid(p, threads, vectorized_resident_grid);  // capped by the work
     const long long per_block = static_cast<long long>(threads) * kPolicy.vectorized_ints_per_thread;
     const long long by_work = (p.n + per_block - 1) / per_block;
     return std::max(one_wave, std::min(by_work, one_wave * kPolicy.vectorized_max_waves));

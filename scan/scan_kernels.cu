@@ -843,7 +843,7 @@ LookaheadScan::LookaheadScan(std::size_t max_n, const LookaheadPolicy& policy, c
     // The ws workspace only where some n <= max_n takes the ws kernel (use_ws grows with n).
     if (!policy_.use_ws(static_cast<long long>(max_n))) return;
     allow_ws_smem();
-    max_tiles_ = scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(LookaheadPolicy::kTile));
+    max_tiles_ = static_cast<std::size_t>(LookaheadPolicy::tiles(static_cast<long long>(max_n)));
     CUDA_CHECK(cudaMalloc(&descriptors_, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(descriptors_, 0, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&counter_, 2 * sizeof(unsigned)));

@@ -148,14 +148,15 @@ struct LookaheadPolicy {
         if (!can_run || choice == Choice::kLookback) return false;
         return choice == Choice::kWs || n >= kMinN;
     }
-    // The ws kernel's persistent grid for n elements: one CTA per resident slot, no more than tiles.
+    // The ws kernel's tiles for n elements (at least one).
+    static long long tiles(long long n) { return n > kTile ? (n + kTile - 1) / kTile : 1; }
+    // Its persistent grid for n elements: one CTA per resident slot, no more than tiles.
     long long grid(long long n) const {
-        const long long tiles = (n + kTile - 1) / kTile;
         const long long resident = static_cast<long long>(ctas_per_sm) * sm_count;
-        return tiles < resident ? tiles : resident;
+        return tiles(n) < resident ? tiles(n) : resident;
     }
     // Its workspace: a descriptor per tile and the counter's two words (where use_ws(n)).
-    static double workspace_bytes(long long n) { return 8.0 * static_cast<double>((n + kTile - 1) / kTile) + 8.0; }
+    static double workspace_bytes(long long n) { return 8.0 * static_cast<double>(tiles(n)) + 8.0; }
 };
 
 }  // namespace scan_policy

@@ -122,6 +122,18 @@ Model map_model(const Plan& p) {
                     p.per_thread);
 }
 double map_workspace(const Plan& p) { return level_bytes(size(p), chunk(p)); }
+// lookback's kernel (the plan's tile): its traffic and additions, and its workspace (a
+// descriptor per tile, the tile counter); also lookahead's where it runs that kernel.
+Model lookback_model(const Plan& p) {
+    const std::size_t threads = static_cast<std::size_t>(p.lookback.threads);
+    const std::size_t items = static_cast<std::size_t>(p.lookback.items);
+    return model_of(scan_plan::model_bytes_single_pass(size(p)), scan_plan::additions_lookback(size(p), threads, items),
+                    p.lookback.items);
+}
+double lookback_workspace(const Plan& p) {
+    const std::size_t tiles = scan_plan::ceil_div(size(p), static_cast<std::size_t>(p.lookback.tile()));
+    return 8.0 * static_cast<double>(tiles) + 4.0;
+}
 
 // The entries, one function each, in registry order.
 Version cub() {
@@ -219,16 +231,8 @@ Version map_brent_kung() {
 Version lookback() {
     Version v = validated("lookback", "scan_decoupled_lookback",
                           "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
-    v.model = [](const Plan& p) {
-        const std::size_t threads = static_cast<std::size_t>(p.lookback.threads);
-        const std::size_t items = static_cast<std::size_t>(p.lookback.items);
-        return model_of(scan_plan::model_bytes_single_pass(size(p)),
-                        scan_plan::additions_lookback(size(p), threads, items), p.lookback.items);
-    };
-    v.workspace_bytes = [](const Plan& p) {  // a descriptor per tile, the tile counter
-        const std::size_t tiles = scan_plan::ceil_div(size(p), static_cast<std::size_t>(p.lookback.tile()));
-        return 8.0 * static_cast<double>(tiles) + 4.0;
-    };
+    v.model = lookback_model;
+    v.workspace_bytes = lookback_workspace;
     v.make = [](const Plan& p) { return runner(p, new scan_gpu::LookbackScan(size(p), p.lookback)); };
     return v;
 }
@@ -240,18 +244,12 @@ Version lookahead() {
     Version v = validated("lookahead", "ws_scan_kernel | scan_decoupled_lookback",
                           "ours: warp-specialised look-ahead scan on sm_90 at large n (policy), else lookback's kernel");
     v.model = [](const Plan& p) {
-        if (!p.lookahead.use_ws(p.n)) {
-            const std::size_t threads = static_cast<std::size_t>(p.lookback.threads);
-            const std::size_t items = static_cast<std::size_t>(p.lookback.items);
-            return model_of(scan_plan::model_bytes_single_pass(size(p)),
-                            scan_plan::additions_lookback(size(p), threads, items), p.lookback.items);
-        }
+        if (!p.lookahead.use_ws(p.n)) return lookback_model(p);
         return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);  // additions: not modelled
     };
     v.workspace_bytes = [](const Plan& p) {  // lookback's (always allocated), the ws kernel's where it runs
-        const std::size_t tiles = scan_plan::ceil_div(size(p), static_cast<std::size_t>(p.lookback.tile()));
-        const double lb = 8.0 * static_cast<double>(tiles) + 4.0;
-        return lb + (p.lookahead.use_ws(p.n) ? scan_policy::LookaheadPolicy::workspace_bytes(p.n) : 0.0);
+        return lookback_workspace(p) +
+               (p.lookahead.use_ws(p.n) ? scan_policy::LookaheadPolicy::workspace_bytes(p.n) : 0.0);
     };
     v.make = [](const Plan& p) {
         return runner(p, new scan_gpu::LookaheadScan(size(p), p.lookahead, p.lookback));
