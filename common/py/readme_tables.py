@@ -20,7 +20,8 @@ replaces them in memory and writes the file once, atomically. What this module o
                     not measured (0 / 0, an empty cell) is never judged "holds"; spearman,
                     speedups, arrows, versions_of
   Numbers in prose  span ('a–b'), joined_values ('a / b'), sci (6.7·10⁻⁹), pow2 (2^28), join_words
-  Prose             wrap, rewrap, numbered, bulleted, text_block; fill ({name} templates),
+  Prose             wrap, rewrap, numbered, bulleted, text_block; read_templates (prose.md),
+                    fill ({name} templates),
                     section_values (the values of the templates, section by section, with a
                     placeholder for those whose CSV or row is missing), fill_blocks
   README            Readme (block, tables, save), replace_block, write_atomically
@@ -397,18 +398,23 @@ def wrap(text, first="", rest=None):
     return "\n".join(lines)
 
 
+LIST_ITEM = re.compile(r"(- |\d+\. )")
+
+
 def rewrap(text):
-    """Markdown bullets and paragraphs joined and wrapped by wrap() (a bullet's continuation
-    lines indented two spaces); table rows and blank lines kept as they are."""
+    """Markdown bullets, numbered items and paragraphs joined and wrapped by wrap() (an item's
+    continuation lines indented as far as its text: two spaces under "- ", three under "1. ");
+    table rows and blank lines kept as they are."""
     out, item = [], []
 
     def flush():
         if item:
             joined = " ".join(part.strip() for part in item)
-            out.append(wrap(joined, "", "  " if joined.startswith("- ") else ""))
+            marker = LIST_ITEM.match(joined)
+            out.append(wrap(joined, "", " " * len(marker.group(1)) if marker else ""))
             item.clear()
     for line in text.split("\n"):
-        if line.startswith(("|", "- ")) or not line.strip():
+        if line.startswith("|") or LIST_ITEM.match(line) or not line.strip():
             flush()
         if line.startswith("|"):
             out.append(line)
@@ -472,6 +478,25 @@ def section_values(sections, values=None):
                 sys.exit(f"tables.py: no value for README marker '{name}'")
         values.update(got)
     return values
+
+
+def read_templates(path):
+    """The templates of a README's generated prose, kept as Markdown in one file (an
+    assignment's prose.md): each block's text follows a line `<!-- template NAME -->` and runs
+    to the next such line; {name}s are filled by fill_blocks. Lines before the first template
+    (the file's own heading) are not part of any."""
+    templates, name = {}, None
+    with open(path) as f:
+        for line in f.read().split("\n"):
+            m = re.fullmatch(r"<!-- template ([\w.-]+) -->", line)
+            if m:
+                name = m.group(1)
+                if name in templates:
+                    sys.exit(f"{path}: template '{name}' twice")
+                templates[name] = []
+            elif name is not None:
+                templates[name].append(line)
+    return {k: "\n".join(v).strip("\n") for k, v in templates.items()}
 
 
 def fill_blocks(readme, templates, values, source="the templates"):
