@@ -128,7 +128,7 @@ else t_fail "sweep_configs.txt names the per-line arguments" "no '# vecmax-args:
 # tables.py regenerates the README tables from CSVs with the program's columns (a fake run
 # in a scratch copy: the committed README and results are not touched).
 mkdir -p "$T/tables/vecmax/results" "$T/tables/common/py"
-cp README.md tables.py sweep_configs.txt "$T/tables/vecmax/" && cp -r original "$T/tables/vecmax/"
+cp README.md tables.py prose.md sweep_configs.txt "$T/tables/vecmax/" && cp -r original "$T/tables/vecmax/"
 cp ../common/py/readme_tables.py "$T/tables/common/py/"
 $B --print-csv-header >"$T/header.txt"
 python3 - "$T/tables/vecmax/results" "$T/header.txt" <<'PY'
