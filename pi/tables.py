@@ -6,7 +6,6 @@ are prose.md's templates; this file declares the tables and computes the values 
     python3 tables.py [RESULTS_DIR [README]]"""
 import math
 import os
-import re
 import sys
 from functools import partial
 from itertools import takewhile
@@ -16,7 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
 from readme_tables import (TIME, Readme, Table, join_words, joined_values, load as load_csv,  # noqa: E402
                            main_kernel, md_table, ncu_kernels, pivot, placeholder_table, pow2 as p2,
-                           read_csv, read_templates, rewrap, sci, section_values, span, text_block)
+                           read_csv, read_templates, sci, section_values, span, text_block,
+                           fill_blocks, part, blocks, names_used, prefixed)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else "results"
 README = sys.argv[2] if len(sys.argv) > 2 else "README.md"
@@ -48,27 +48,11 @@ SASS = {
 }
 H100 = {"sms": 132, "ghz": 1.98}  # H100 SXM5: 132 SMs, 1.98 GHz boost
 ISSUE_LANES = 128  # 4 schedulers x 1 warp instruction (32 lanes) per clock per SM
-FIELD = re.compile(r"\{([\w.-]+)(?::([^{}]+))?\}")  # {name} or {name:format} in prose.md
-
-
-def fill(template, values, where):
-    """prose.md's template `where` with {name} replaced by its value, {name:spec} by a number's
-    format(value, spec) (a text, such as a placeholder, stands as it is). Its wrapped lines are
-    joined first, so that a value at a line's edge keeps its spaces (rewrap wraps them again)."""
-    text = re.sub(r"(?<!\n)\n(?!\n|- |\d+\. |\|) *", " ", template)
-    missing = [name for name, _ in FIELD.findall(text) if name not in values]
-    if missing:
-        sys.exit(f"tables.py: prose.md's {where} needs the value '{missing[0]}', which nothing set")
-
-    def value(m):
-        v = values[m[1]]
-        return v if isinstance(v, str) else format(v, m[2] or "")
-    return FIELD.sub(value, text)
 
 
 def frag(name, **values):
-    """prose.md's fragment `name` filled from values."""
-    return fill(PROSE[name], values, name)
+    """prose.md's part `name` filled from values."""
+    return part(PROSE, name, values)
 
 
 def num(row, key="kernel_us"):
@@ -593,16 +577,11 @@ def main():
     # The GPU of the committed run, from bench.csv's device column (else table1.csv's).
     device = next((CSV[name][0]["device"] for name in ("bench.csv", "table1.csv", "table2.csv")
                    if CSV[name] and CSV[name][0].get("device")), None)
-    blocks = {name: text for name, text in PROSE.items() if "." not in name}
-    slots = {name for name, _ in FIELD.findall("\n".join(blocks.values()))}
-
-    def section(prefix, fn, placeholder):  # the slots that start with prefix: fn() names them less it
-        return (sorted(n for n in slots if n.startswith(prefix)),
-                lambda: {prefix + k: v for k, v in fn().items()}, placeholder)
+    slots = names_used(PROSE)
     groups = [("intro-", v_intro), ("bound-", v_bounds), ("tg-", v_targets), ("c1-", v_c1), ("c2-", v_c2),
               ("c3-", v_c3), ("c4-", v_c4), ("c5-", v_c5)]
-    values = section_values([section(*g, RUN) for g in groups]
-                            + [section(*g, PROFILE) for g in prof_groups(prof)])
+    values = section_values([prefixed(slots, *g, RUN) for g in groups]
+                            + [prefixed(slots, *g, PROFILE) for g in prof_groups(prof)])
     values.update(device=device or RUN, gpu=device or PROSE["gpu.unknown"], sms=H100["sms"], ghz=H100["ghz"],
                   lanes=ISSUE_LANES)
     if prof is not None:
@@ -610,12 +589,12 @@ def main():
                        "pc-double": compare_item(prof, "double", "FP64")})
     # A block's other text where the data call for it: no profile.csv; a GPU whose limits are not known here.
     other_gpu = device is None or math.isnan(limit("float", "pipe", device))
+    chosen = blocks(PROSE)
     for variant, used in (("profile-figure.missing", prof is None), ("profile-compare.missing", prof is None),
                           ("limits-intro.other-gpu", other_gpu)):
         if used:
-            blocks[variant.partition(".")[0]] = PROSE[variant]
-    for name, template in blocks.items():
-        readme.block(name, rewrap(fill(template, values, name)))
+            chosen[variant.partition(".")[0]] = PROSE[variant]
+    fill_blocks(readme, chosen, values, "prose.md")
     readme.save()
     print("tables.py: README tables regenerated from {}/".format(RESULTS))
 

@@ -6,20 +6,19 @@ the claims' rules and verdicts. The version labels and the library baseline come
     python3 tables.py [RESULTS_DIR [README]]"""
 import math
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (TEMPLATE_NAME, TIME, Readme, Table, arrows, compare, fill,  # noqa: E402
+from readme_tables import (TIME, Readme, Table, arrows, compare, names_used, part as fill_part, prefixed,  # noqa: E402
                            fill_blocks, headings, load, main_kernel, md_table, ncu_kernels, num, pivot,
                            placeholder_table, pow2, ratio, ratio_claim, read_templates, section_values,
-                           spearman, speedups, verdict, versions_of)
+                           spearman, speedups, verdict, versions_of, blocks)
 
 RESULTS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results")
 README = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "README.md")
 PROSE = read_templates(os.path.join(HERE, "prose.md"))  # NAME: README block NAME; NAME.part: put in here
-NAMES = set(re.findall(TEMPLATE_NAME, "\n".join(PROSE.values())))  # every {name} of prose.md
+NAMES = names_used(PROSE)  # every {name} of prose.md's blocks
 RUN_REPORT, RUN_PROFILE = "(run make report-run)", "(run make profile)"
 NOT_PROFILED = "not measured yet (run make profile)"
 VERSIONS, BASELINES, CHAIN = [], set(), []  # from the CSVs (main); CHAIN: the versions without the baseline
@@ -38,8 +37,9 @@ LATENCY_RULE = (50, 200)  # "roughly 100x": a DRAM / shared memory latency withi
 
 
 def part(name, values=(), **more):
-    """prose.md's part `name` (a table's head or note, a sentence the data call for), filled, one line."""
-    return fill(" ".join(PROSE[name].split("\n")), dict(values, **more))
+    """prose.md's part `name` (a table's head or note, a sentence the data call for), filled from a
+    row's values and more."""
+    return fill_part(PROSE, name, dict(values, **more))
 
 
 def missing(csv):
@@ -301,14 +301,9 @@ def occupancy(fp):
 
 
 def section(prefix, fn, rows, placeholder=RUN_REPORT):
-    """section_values' section of prose.md's names that start with prefix: fn(rows)'s values (keys
-    without the prefix); the placeholder for each one that fn does not give, all where rows is empty."""
-    names = sorted(n for n in NAMES if n.startswith(prefix))
-
-    def values():
-        got = fn(rows) if rows else {}
-        return {n: got.get(n[len(prefix):], placeholder) for n in names}
-    return names, values, placeholder
+    """The names that start with prefix, from fn(rows) (the placeholder for those it does not give,
+    such as a version's that is not there, and for all without rows)."""
+    return prefixed(NAMES, prefix, lambda: fn(rows) if rows else {}, placeholder, lenient=True)
 
 
 def main():
@@ -381,9 +376,9 @@ def main():
         "div-note": part("conclusions.no-divergence") + " " if no_divergence else "",
         "targets": targets_table(vfull, srows), "divergence": divergence(fp, prows and prows[0]["device"]),
         **(claims(fp) if fp else {})})
-    blocks = {name: text for name, text in PROSE.items() if "." not in name}  # the others are parts
-    blocks["claims-table"] = PROSE["claims-table" if fp else "claims-table.missing"]
-    fill_blocks(readme, blocks, V, "prose.md")
+    chosen = blocks(PROSE)
+    chosen["claims-table"] = PROSE["claims-table" if fp else "claims-table.missing"]
+    fill_blocks(readme, chosen, V, "prose.md")
     readme.save()
 
 

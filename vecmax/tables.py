@@ -5,14 +5,13 @@ targets, the single-pass tuning, the Nsight Compute counters) and prose.md's sen
 are computed here. A CSV not there yet leaves a placeholder ("(run make report-run)").
     python3 tables.py [RESULTS_DIR [README]]"""
 import os
-import re
 import sys
 from statistics import median
 from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from readme_tables import (TEMPLATE_NAME, TIME, NumRow, Readme, Table, all_hold, compare,  # noqa: E402
+from readme_tables import (TIME, fill as fill_template, names_used, NumRow, Readme, Table, all_hold, compare,  # noqa: E402
                            fill_blocks, joined_values, load, md_table, met, ncu_kernels, placeholder_table,
                            ratio, read_csv, read_templates, section_values, span, verdict, wrap)
 
@@ -26,26 +25,22 @@ BIG_GRID = 16384  # "configurations having more threads and blocks": at least 16
 TOP3_MS, TOP3_IO_PCT, TOP3_ABOUT = 1.5, 96.0, 1.0
 TARGETS = {N1: ("single_pass kernel <= cub / 1.05", 1.05), N2: ("single_pass >= 0.97 x cub", 0.97)}
 PROSE = read_templates(os.path.join(HERE, "prose.md"))
-BLOCKS = {name: text for name, text in PROSE.items() if "." not in name}  # the others are parts
 
 
 # ---- prose.md's parts (helpers that could move to common/py/readme_tables.py) -----------------
 def fill(part, numbers):
-    """prose.md's part filled by Python's str.format from numbers ({n:,}, {top.kernel_ms:.3f}); a part
-    or a number that is not there stops the run (a typo is not a missing CSV)."""
+    """prose.md's part filled from numbers ({n:,}, {top.kernel_ms:.3f}: readme_tables.fill); a
+    part that is not there stops the run."""
     if part not in PROSE:
         sys.exit(f"tables.py: prose.md has no template '{part}'")
-    lacking = [name for name in re.findall(r"\{(\w+)", PROSE[part]) if name not in numbers]
-    if lacking:
-        sys.exit(f"tables.py: prose.md's {part} needs the number '{lacking[0]}', which nothing set")
-    return PROSE[part].format_map(numbers)
+    return fill_template(PROSE[part], numbers, f"prose.md's {part}")
 
 
 def part_sections(csvs, sections):
     """section_values()'s sections of the parts that the blocks name, {CSV.part}: each filled from
     numbers(rows, csvs) of results/CSV.csv, or reading `missing` while it is not there (sections:
     {CSV: (numbers, missing, ...)}). The numbers are values too; a part they set is not filled again."""
-    used = re.findall(TEMPLATE_NAME, "\n".join(BLOCKS.values()))
+    used = names_used(PROSE)
 
     def section(name, numbers, missing):
         def values():
@@ -342,7 +337,7 @@ def main(argv):
     readme.tables(TABLES, results)
     csvs = {name: load(results, name + ".csv") for name in SECTIONS}
     V = section_values(part_sections(csvs, SECTIONS), dict(TABLE_PLACEHOLDERS))
-    fill_blocks(readme, BLOCKS, V, "prose.md")
+    fill_blocks(readme, PROSE, V, "prose.md")
     for block in TABLE_PLACEHOLDERS:
         readme.block(block, V[block])
     readme.save()  # one atomic write, whatever was regenerated

@@ -20,8 +20,9 @@ replaces them in memory and writes the file once, atomically. What this module o
                     not measured (0 / 0, an empty cell) is never judged "holds"; spearman,
                     speedups, arrows, versions_of
   Numbers in prose  span ('a–b'), joined_values ('a / b'), sci (6.7·10⁻⁹), pow2 (2^28), join_words
-  Prose             wrap, rewrap, numbered, bulleted, text_block; read_templates (prose.md),
-                    fill ({name} templates),
+  Prose             wrap, rewrap, numbered, bulleted, text_block; read_templates (prose.md:
+                    blocks, and parts, whose names have a dot), blocks, part, names_used,
+                    fill ({name} and {name:format} templates), prefixed,
                     section_values (the values of the templates, section by section, with a
                     placeholder for those whose CSV or row is missing), fill_blocks
   README            Readme (block, tables, save), replace_block, write_atomically
@@ -447,13 +448,70 @@ def text_block(path, head, missing):
         return "```text\n" + head + "\n" + f.read().rstrip("\n") + "\n```"
 
 
-def fill(template, values):
-    """The template with each {name} replaced by str(values[name]) (a name is letters, digits,
-    '_', '-' and '.'; other braces, such as Σ_{i=0}, are left as they are)."""
-    return re.sub(TEMPLATE_NAME, lambda m: str(values[m.group(1)]), template)
+def fill(template, values, where="the template"):
+    """The template with each {name} replaced by its value and each {name:spec} by
+    format(value, spec) (a text value, such as a placeholder, stands as it is). A name is letters,
+    digits, '_', '-' and '.'; one that values lacks but whose part before the first dot it has is
+    looked up through that value ({top.kernel_ms}: attribute kernel_ms, or key, of values["top"]).
+    Other braces, such as Σ_{i=0}, are left as they are. A name that nothing set is an error naming
+    `where`."""
+    missing = [name for name, _ in FIELD.findall(template)
+               if name not in values and name.partition(".")[0] not in values]
+    if missing:
+        sys.exit(f"tables.py: {where} needs the value '{missing[0]}', which nothing set")
+
+    def value(m):
+        v = lookup(values, m[1])
+        return v if isinstance(v, str) else format(v, m[2] or "")
+    return FIELD.sub(value, template)
 
 
+def lookup(values, name):
+    """values[name], or for a.b.c the attribute (else key) b of values["a"], then c."""
+    if name in values:
+        return values[name]
+    head, *path = name.split(".")
+    v = values[head]
+    for attr in path:
+        try:
+            v = getattr(v, attr)
+        except AttributeError:
+            v = v[attr]
+    return v
+
+
+FIELD = re.compile(r"\{([\w.-]+)(?::([^{}]+))?\}")  # {name} or {name:format}
 TEMPLATE_NAME = r"\{([\w.-]+)\}"
+
+
+def blocks(templates):
+    """The templates that are README blocks: those whose name has no dot (a.b is a part, filled
+    into a value by part())."""
+    return {name: text for name, text in templates.items() if "." not in name}
+
+
+def part(templates, name, values):
+    """The part `name` of templates filled from values, its lines joined into one."""
+    if name not in templates:
+        sys.exit(f"tables.py: the templates have no part '{name}'")
+    return fill(" ".join(templates[name].split("\n")), values, name)
+
+
+def names_used(templates):
+    """Every {name} that the blocks of templates use."""
+    return {name for name, _ in FIELD.findall("\n".join(blocks(templates).values()))}
+
+
+def prefixed(names, prefix, fn, missing, lenient=False):
+    """section_values' section of those of names that start with prefix: fn() gives their values
+    keyed without the prefix. lenient: a name that fn() does not give reads `missing` (a name that
+    depends on the data, such as a version's); otherwise it is an error."""
+    mine = sorted(n for n in names if n.startswith(prefix))
+
+    def values():
+        got = {prefix + k: v for k, v in fn().items()}
+        return {n: got.get(n, missing) for n in mine} if lenient else got
+    return mine, values, missing
 
 
 def section_values(sections, values=None):
@@ -500,13 +558,10 @@ def read_templates(path):
 
 
 def fill_blocks(readme, templates, values, source="the templates"):
-    """Writes each of templates ({block: text with {name}s}) as its block of readme, filled from
-    values and rewrapped; a name that values lacks is an error naming the block, not an empty cell."""
-    for block, template in templates.items():
-        missing = [name for name in re.findall(TEMPLATE_NAME, template) if name not in values]
-        if missing:
-            sys.exit(f"tables.py: {source}'s {block} needs the value '{missing[0]}', which nothing set")
-        readme.block(block, rewrap(fill(template, values)))
+    """Writes each block of templates (blocks()) into readme, filled from values and rewrapped; a
+    name that values lacks is an error naming the block, not an empty cell."""
+    for block, template in blocks(templates).items():
+        readme.block(block, rewrap(fill(template, values, f"{source}'s {block}")))
 
 
 # ---- README files -----------------------------------------------------------------------------
