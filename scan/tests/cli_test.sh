@@ -182,7 +182,7 @@ if [ -f results/table1_1.csv ]; then
   rel=$tmp/relabel
   rm -rf "$rel"; mkdir -p "$rel/scan"
   ln -s "$(cd ../common && pwd)" "$rel/common"
-  cp -r tables.py prose.py README.md original results "$rel/scan/"
+  cp -r tables.py prose.md README.md original results "$rel/scan/"
   for f in table1_1 sweep mse per_thread as_printed profile sm_activity; do
     [ -f "$rel/scan/results/$f.csv" ] || continue
     python3 -c 'import csv, sys
