@@ -456,7 +456,7 @@ def fill(template, values, where="the template"):
     Other braces, such as Σ_{i=0}, are left as they are. A name that nothing set is an error naming
     `where`."""
     missing = [name for name, _ in FIELD.findall(template)
-               if name not in values and name.partition(".")[0] not in values]
+               if not (has(values, name) or has(values, name.partition(".")[0]))]
     if missing:
         sys.exit(f"tables.py: {where} needs the value '{missing[0]}', which nothing set")
 
@@ -464,6 +464,15 @@ def fill(template, values, where="the template"):
         v = lookup(values, m[1])
         return v if isinstance(v, str) else format(v, m[2] or "")
     return FIELD.sub(value, template)
+
+
+def has(values, name):
+    """Whether values gives name (a mapping with a default, such as a defaultdict, gives every one)."""
+    try:
+        values[name]
+    except KeyError:
+        return False
+    return True
 
 
 def lookup(values, name):
