@@ -84,8 +84,7 @@ def sci(x):
 
 def say(name, values):
     """Template `name` of prose.md filled from values, its prose rewrapped (a code block kept as it is)."""
-    parts = fill(T[name], values).split("```")
-    return "```".join(p if i % 2 else rewrap(p) for i, p in enumerate(parts))
+    return rewrap(fill(T[name], values))
 
 
 def device_text(rows):

@@ -405,8 +405,8 @@ LIST_ITEM = re.compile(r"(- |\d+\. )")
 def rewrap(text):
     """Markdown bullets, numbered items and paragraphs joined and wrapped by wrap() (an item's
     continuation lines indented as far as its text: two spaces under "- ", three under "1. ");
-    table rows and blank lines kept as they are."""
-    out, item = [], []
+    table rows, fenced code (``` to ```) and blank lines kept as they are."""
+    out, item, code = [], [], False
 
     def flush():
         if item:
@@ -415,9 +415,13 @@ def rewrap(text):
             out.append(wrap(joined, "", " " * len(marker.group(1)) if marker else ""))
             item.clear()
     for line in text.split("\n"):
-        if line.startswith("|") or LIST_ITEM.match(line) or not line.strip():
+        fence = line.startswith("```")
+        if code or fence or line.startswith("|") or LIST_ITEM.match(line) or not line.strip():
             flush()
-        if line.startswith("|"):
+        if code or fence:
+            out.append(line)
+            code = code != fence
+        elif line.startswith("|"):
             out.append(line)
         elif not line.strip():
             out.append("")
@@ -490,7 +494,6 @@ def lookup(values, name):
 
 
 FIELD = re.compile(r"\{([\w.-]+)(?::([^{}]+))?\}")  # {name} or {name:format}
-TEMPLATE_NAME = r"\{([\w.-]+)\}"
 
 
 def blocks(templates):
