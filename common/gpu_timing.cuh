@@ -80,21 +80,32 @@ class L2Flusher {
     int pattern_ = 0;
 };
 
-// Runs fn(stream) `warmup` times, then `repeat` times each between two events. With a
-// flusher, the L2 is flushed before every run, outside the timed interval.
-template <typename Fn>
-Timing time_gpu(int warmup, int repeat, Fn&& fn, L2Flusher* flusher = nullptr, cudaStream_t stream = 0) {
-    for (int i = 0; i < warmup; ++i) fn(stream);
+// Runs prepare(stream) and fn(stream) `warmup` times, then `repeat` times with fn alone between
+// two events: prepare (a runner's reset of its output, say) and, with a flusher, an L2 flush come
+// before every timed run, outside the timed interval.
+template <typename Prepare, typename Fn>
+Timing time_gpu(int warmup, int repeat, Prepare&& prepare, Fn&& fn, L2Flusher* flusher, cudaStream_t stream) {
+    for (int i = 0; i < warmup; ++i) {
+        prepare(stream);
+        fn(stream);
+    }
     CUDA_CHECK(cudaStreamSynchronize(stream));
     GpuTimer timer;
     Timing t;
     for (int i = 0; i < repeat; ++i) {
+        prepare(stream);
         if (flusher != nullptr) flusher->flush(stream);
         timer.start(stream);
         fn(stream);
         t.samples_ms.push_back(timer.stop(stream));
     }
     return t;
+}
+
+// The same with nothing to prepare.
+template <typename Fn>
+Timing time_gpu(int warmup, int repeat, Fn&& fn, L2Flusher* flusher = nullptr, cudaStream_t stream = 0) {
+    return time_gpu(warmup, repeat, [](cudaStream_t) {}, fn, flusher, stream);
 }
 
 }  // namespace cw

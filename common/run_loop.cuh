@@ -230,20 +230,9 @@ inline Timing time_series(Runner& runner, bool on_host, int warmup, int repeat, 
             runner.reset(stream);
             runner.launch(stream);
         });
-    for (int i = 0; i < warmup; ++i) {
-        runner.reset(stream);
-        runner.launch(stream);
-    }
-    GpuTimer timer;
-    Timing t;
-    for (int i = 0; i < repeat; ++i) {
-        runner.reset(stream);
-        if (flusher != nullptr) flusher->flush(stream);
-        timer.start(stream);
-        runner.launch(stream);
-        t.samples_ms.push_back(timer.stop(stream));
-    }
-    return t;
+    return time_gpu(
+        warmup, repeat, [&](cudaStream_t s) { runner.reset(s); }, [&](cudaStream_t s) { runner.launch(s); }, flusher,
+        stream);
 }
 
 // One version at one plan: runner, poison, series, fetch, extra measurements, fault, check.
