@@ -4,9 +4,10 @@ two-line caption, and every number in prose backed: it is printed in a table of 
 document, or its paragraph names the CSV it comes from. Prints one line per problem, exit 1
 when there is one.
 
-    python3 common/py/readme_check.py [--max-lines N] [--numbers] FILE.md...
+    python3 common/py/readme_check.py [--max-lines N] [--no-numbers] FILE.md...
 
---numbers checks the numbers in prose too (the reports: each assignment's README and DETAILS).
+--no-numbers leaves the numbers in prose unchecked (READMEs that are not reports: the top one,
+common/ and slurm/).
 
 Not checked: inline `code`, link targets, text in "quotation marks" (the report's words),
 headings, integers below 100, powers written 2^28, and numbers right after a letter, '_',
@@ -109,14 +110,14 @@ def problems(text, max_lines=None, check_numbers=True):
 
 
 def main(argv):
-    max_lines, check_numbers = None, False
-    while argv[:1] in (["--max-lines"], ["--numbers"]):
-        if argv[0] == "--numbers":
-            check_numbers, argv = True, argv[1:]
+    max_lines, check_numbers = None, True
+    while argv[:1] in (["--max-lines"], ["--no-numbers"]):
+        if argv[0] == "--no-numbers":
+            check_numbers, argv = False, argv[1:]
         else:
             max_lines, argv = int(argv[1]), argv[2:]
     if not argv:
-        sys.exit("usage: readme_check.py [--max-lines N] [--numbers] FILE.md...")
+        sys.exit("usage: readme_check.py [--max-lines N] [--no-numbers] FILE.md...")
     bad = 0
     for path in argv:
         with open(path) as f:
