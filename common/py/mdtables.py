@@ -105,13 +105,14 @@ class Table:
     """A declared table: block name, source (a CSV name relative to the results folder, or a
     function of the results folder returning rows), columns (a list of Col, or a function of
     the rows returning one), where (a dict column -> value or set of values, or a function of
-    the row), sort (a key function), caption (at most two lines of fixed words)."""
+    the row), sort (a key function), caption (at most two lines of fixed words), empty (the
+line printed instead of a table without rows; default: "(no data: ...)")."""
 
-    def __init__(self, name, source, columns, where=None, sort=None, caption=None):
+    def __init__(self, name, source, columns, where=None, sort=None, caption=None, empty=None):
         if caption and caption.count("\n") > 1:
             raise ValueError(f"table {name}: a caption has at most two lines")
         self.name, self.source, self.columns = name, source, columns
-        self.where, self.sort, self.caption = where, sort, caption
+        self.where, self.sort, self.caption, self.empty = where, sort, caption, empty
 
     def rows(self, results_dir):
         rows = self.source(results_dir) if callable(self.source) else load(results_dir, self.source)
@@ -125,6 +126,8 @@ class Table:
 
     def render(self, results_dir):
         rows = self.rows(results_dir)
+        if not rows and self.empty:
+            return self.empty + "\n"
         if not rows:
             what = self.source if isinstance(self.source, str) else "its CSVs"
             return f"(no data: {what} in {os.path.relpath(results_dir)} has no rows for this table)\n"
