@@ -42,19 +42,20 @@ void Runner::poison(cudaStream_t stream) { CUDA_CHECK(cudaMemsetAsync(vec_, 0xff
 
 // Before run number first_timed_ + 1: the result of the first timed run, kept (untimed).
 void Runner::reset(cudaStream_t stream) {
-    if (++resets_ != first_timed_ + 1) return;
+    if (varied_ || ++resets_ != first_timed_ + 1) return;
     first_.resize(static_cast<std::size_t>(p_.n));
     CUDA_CHECK(cudaMemcpyAsync(first_.data(), vec_, result_bytes(), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-// --vary-input: the matrix on the host changed; copy it again, and compare no later result with
-// the first timed run's (it was of the other matrix).
+// --vary-input: the matrix on the host changed. The run's finish() freed the device side (the
+// report's whole GPU run: allocation, copies, kernel, free), so it starts again with the new
+// matrix; no later result is compared with the first timed run's (it was of the other matrix).
 void Runner::input_changed(cudaStream_t stream) {
-    CUDA_CHECK(cudaMemcpyAsync(mat_, p_.h_mat, static_cast<std::size_t>(p_.m) * result_bytes(), cudaMemcpyHostToDevice,
-                               stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    first_.clear();
+    if (mat_ == nullptr) start();
+    else CUDA_CHECK(cudaMemcpy(mat_, p_.h_mat, static_cast<std::size_t>(p_.m) * result_bytes(), cudaMemcpyHostToDevice));
+    varied_ = true;
 }
 
 void Runner::fetch(cudaStream_t stream) {
@@ -62,7 +63,7 @@ void Runner::fetch(cudaStream_t stream) {
     cw::HostStopwatch watch;
     CUDA_CHECK(cudaMemcpy(p_.got, vec_, result_bytes(), cudaMemcpyDeviceToHost));
     run_.d2h_ms = watch.elapsed_ms();
-    if (!first_.empty()) run_.repeatable = std::memcmp(first_.data(), p_.got, result_bytes()) == 0 ? 1 : 0;
+    if (!varied_ && !first_.empty()) run_.repeatable = std::memcmp(first_.data(), p_.got, result_bytes()) == 0 ? 1 : 0;
 }
 
 GpuRun Runner::finish() {

@@ -112,6 +112,7 @@ class Runner : public cw::Runner {
     int first_timed_;  // the first timed run is the series' run number first_timed_ (from 1)
     int resets_ = 0;
     std::vector<double> first_;  // its result, when the series has a second timed run
+    bool varied_ = false;        // --vary-input changed the matrix: no result is compared with first_
     GpuRun run_;
 };
 

@@ -245,7 +245,8 @@ inline Timing time_series(Runner& runner, bool on_host, int warmup, int repeat, 
 }
 
 // --vary-input=K: K more launches of the same runner, each on new seeded data of the plan's
-// size and each checked, then the run's own data back for the next version. A version that
+// size and each checked (the program's measure_more too: what it collects after a run), then
+// the run's own data back for the next version. A version that
 // keeps state between launches (descriptors, counters, a cached result) must not carry one
 // input's answer into the next: the timed series launches on one input only, so it cannot
 // tell a stale result from a right one.
@@ -271,8 +272,7 @@ void vary_input(P& program, Session& session, const typename P::Plan& plan, cons
             r.detail += format(" | input %d of --vary-input (seed %lld): FAIL %s", k, o.seed + k, again.detail.c_str());
         }
     }
-    program.vary(plan, static_cast<std::uint64_t>(o.seed));
-    runner.input_changed(stream);
+    program.vary(plan, static_cast<std::uint64_t>(o.seed));  // for the next version (this runner is done)
 }
 
 // One version at one plan: runner, poison, series, fetch, extra measurements, fault, check.
