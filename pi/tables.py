@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""The tables of README.md and DETAILS.md from results/ (the H100) and results/h200/ (the H200):
-`python3 tables.py` fills both; `python3 tables.py DIR --out FILE.md` writes one run's tables."""
+"""README.md's and DETAILS.md's tables from results/ (H100), results/h200/ (H200); see common/py/mdtables.py."""
 import csv
 import math
 import os
@@ -56,7 +55,7 @@ T2X = [IT, t("1:double:kernel_us", "kernel 1, double (us)"), t("2:double:kernel_
        over("1:double:total_us", "2:double:total_us", "the same with copy")] + [
     t(f"{v}:{p}:kernel_us", f"{v.replace('t', 'T', 1) if v == 'thrust' else v}, {p} (us)")
     for v in ("single", "thrust") for p in ("float", "double")]
-E, E2 = "{:.1e}", "{:.2e}"
+E, E2, PCT = "{:.1e}", "{:.2e}", lambda x: f"{100 * x:.0f} %"
 ERR = [Col("n", "iterations"), Col(lambda r: 1 / (12 * r.f("n") ** 2), "h²/12", E)] + [
     Col(f"{p}:abs_error", p.replace(":float", " f").replace(":double", " d"), E) for p in PAIRS]
 FORMULA = [Col("n", "iterations"), Col("cpu_report:float:estimate", "report's code, x = h(i − 0.5)"),
@@ -71,30 +70,24 @@ BENCH = [Col("version"), Col("precision"), Col("kernel_us", "kernel (us)", "{:.1
                                             r.f("tolerance") == math.inf else "PASS", "result")]
 
 
-def limits(r, p):
-    """single's Gterms/s at the limit of its busiest pipe and of the issue slots; None, None off CHIP."""
+def limits(r, p):  # single's Gterms/s at the limit of its busiest pipe and of issue; None, None off CHIP
     sms, ghz = next((v for k, v in CHIP.items() if k in r.get("device", "")), (None, None))
-    pipe, total, lanes = SASS[p]
-    return (sms * ghz * 64 * lanes / pipe, sms * ghz * 64 * 128 / total) if sms else (None, None)
+    return (sms * ghz * 64 * SASS[p][2] / SASS[p][0], sms * ghz * 64 * 128 / SASS[p][1]) if sms else (None, None)
 
 
-def per_gpu(name, make):
-    return lambda d: [x for gpu, sub in (("H100", ""), ("H200", "h200/")) for p in ("float", "double")
-                      for x in make(gpu, load(d, sub + name), p)]
+def per_gpu(name, make):  # make(GPU name, rows, precision) for results/ and results/h200/
+    return lambda d: [x for sub in ("", "h200/") for rows in [load(d, sub + name)] for p in ("float", "double")
+                      for x in make(rows[0]["device"].replace("NVIDIA ", "") if rows else "", rows, p)]
 
 
 def target(gpu, rows, p):
     at = {r["version"]: r for r in rows if r["precision"] == p}
     s, th, (x, e) = at.get("single"), at.get("thrust"), {"float": (2.5, 1e-6), "double": (1.2, 1e-12)}[p]
-    if not (s and th):
-        return []
-    met = s.f("gterms_per_s") >= x * th.f("gterms_per_s") and s.f("abs_error") <= e
-    pipe, issue = limits(s, p)
-    return [Row(s, gpu=gpu, thrust=th["gterms_per_s"], pipe=pipe, issue=issue, target=f"≥ {x}× Thrust, "
-                f"error ≤ {e:g}", met="met" if met else "not met")]
+    met = s and th and s.f("gterms_per_s") >= x * th.f("gterms_per_s") and s.f("abs_error") <= e
+    return [Row(s, gpu=gpu, thrust=th["gterms_per_s"], **dict(zip(("pipe", "issue"), limits(s, p))),
+                target=f"≥ {x}× Thrust, error ≤ {e:g}", met="met" if met else "not met")] if s and th else []
 
 
-PCT = lambda x: f"{100 * x:.0f} %"  # noqa: E731
 TARGETS = [Col("gpu", "GPU"), Col("precision"), Col("gterms_per_s", "single Gterms/s", "{:.0f}"),
            Col("thrust", "Thrust Gterms/s", "{:.0f}"), over("gterms_per_s", "thrust", "× Thrust", "{:.2f}"),
            Col("abs_error", "abs error", E2), Col("target"), Col("met"),
@@ -102,31 +95,27 @@ TARGETS = [Col("gpu", "GPU"), Col("precision"), Col("gterms_per_s", "single Gter
            Col("issue", "issue limit (Gterms/s)", "{:.0f}"), over("gterms_per_s", "issue", "of issue limit", PCT)]
 
 
-def fit(gpu, rows, p):
-    """Least-squares line time = fixed + n / rate through single's sizes in table2.csv."""
+def fit(gpu, rows, p):  # least-squares line time = fixed + n / rate through single's sizes
     pts = [(r.f("n"), r.f("kernel_us")) for r in rows if r["version"] == "single" and r["precision"] == p]
-    if len(pts) < 2:
-        return []
+    if len(pts) < 2: return []  # noqa: E701
     mn, mt = (sum(x) / len(pts) for x in zip(*pts))
     slope = sum((n - mn) * (y - mt) for n, y in pts) / sum((n - mn) ** 2 for n, _ in pts)
     n, y = max(pts, key=lambda q: abs(q[1] - mt - slope * (q[0] - mn)))
-    pipe, issue = limits(next(r for r in rows if r["version"] == "single"), p)
+    lim = limits(next(r for r in rows if r["version"] == "single"), p)
     return [Row(gpu=gpu, precision=p, fixed=mt - slope * mn, rate=1e-3 / slope, n=f"{n:.0f}", t=y,
-                off=y - mt - slope * (n - mn), limit=pipe and min(pipe, issue))]
+                off=y - mt - slope * (n - mn), limit=lim[0] and min(lim))]
 
 
 FIT = [Col("gpu", "GPU"), Col("precision"), Col("fixed", "fixed cost (us)", "{:.1f}"), Col("rate", "rate (Gterms/s)",
        "{:.0f}"), Col(lambda r: r["rate"] / r["limit"], "of limit", PCT), Col("n", "farthest point: n"),
        Col("t", "its time (us)", "{:.1f}"), Col("off", "above the line (us)", "{:+.1f}")]
 M = {"t": "gpu__time_duration.sum", "ghz": "sm__cycles_elapsed.avg.per_second", "act": "sm__cycles_active.avg",
-     "el": "sm__cycles_elapsed.avg", "inst": "sm__inst_executed.sum",
-     "issue": "smsp__issue_active.avg.pct_of_peak_sustained_active"}
+     "el": "sm__cycles_elapsed.avg", "inst": "sm__inst_executed.sum", "issue": "smsp__issue_active.avg.pct_of_peak_sustained_active"}
 M.update({k: f"sm__inst_executed_pipe_{p}.{m}" for p in ("fma", "fp64", "xu") for k, m in
           ((p, "avg.pct_of_peak_sustained_active"), (p + "_n", "sum"))})
 
 
-def profile(d):
-    """One Row per version: the counters of its longest kernel (results/profile.csv)."""
+def profile(d):  # one Row per version: the counters of its longest kernel
     kernels, out = {}, {}
     for r in load(d, "profile.csv"):
         kernels.setdefault((r["version"], r["kernel"]), Row(kernel=r["kernel"], n=r["n"]))[r["metric"]] = r["value"]
