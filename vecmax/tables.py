@@ -109,7 +109,7 @@ SWEEP = [Col("threads", "threads/block"), Col("blocks", "blocks/grid"), Col("inp
          Col("kernel_ms", "processing (ms)", F4), Col("output_ms", "output (ms)", F4),
          Col("total_gpu_ms", "total GPU (ms)", F3), Col("cpu_ms", "CPU (ms)", F3),
          Col("speedup_gpu", "speed-up", F3), Col(copies, "copies (% of total)", F1)]
-COPIES = [Col("host_memory", "host memory"), Col("version"), Col("threads"), Col("blocks"), SWEEP[2],
+COPIES = [Col("n", "N", "{:,}"), Col("host_memory", "host memory"), Col("version"), *SWEEP[:3],
           Col("h2d_GBps", "host-to-device (GB/s)", F1), *SWEEP[3:]]
 BENCH = [Col("n", "N", "{:,}"), Col("version"), Col("blocks"), Col("kernel_ms", "kernel (ms), L2 flushed", F4),
          Col("kernel_ms_no_flush", "kernel (ms), no flush", F4), Col("bandwidth_GBps", "GB/s", "{:.0f}"),
