@@ -2,8 +2,8 @@
 // CUDA headers, so the unit tests build without the toolkit).
 //
 // NaN policy, the same in every version (CPU reference, report, single_pass, cub): a NaN
-// anywhere in the input makes the maximum NaN. The report's kernel compared with `>`, which
-// silently skips a NaN or keeps it depending on where it sits in the reduction tree.
+// anywhere in the input makes the maximum NaN. The report's kernel compared with `>`, which is
+// false for a NaN: its loop never took one, so it ignored every NaN, whatever the launch shape.
 #pragma once
 
 #include <cstddef>

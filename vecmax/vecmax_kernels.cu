@@ -19,8 +19,10 @@ namespace vecmax {
 //  - the running maximum starts at -INFINITY, not RAND_MIN (a non-standard constant: any
 //    start above the true maximum, e.g. 0 or -1 for all-negative data, gave a wrong answer);
 //  - 64-bit indices: `int i` overflowed once threads x blocks + n passed 2^31;
-//  - the comparison follows the NaN policy (nan_max) instead of `>`, which dropped a NaN or
-//    kept it depending on its position;
+//  - the comparison follows the NaN policy (nan_max: a NaN anywhere gives NaN) instead of
+//    `if (A[i] > temp) temp = A[i]`: a comparison with NaN is false, so the report's loop never
+//    took a NaN, its cache (and so its tree) never held one, and its kernel returned the maximum
+//    of the other elements whatever the launch shape: every NaN was ignored;
 //  - blockDim.x must be a power of two (the halving tree assumes it): the driver rejects
 //    other --threads values with a usage error rather than returning a wrong maximum.
 __global__ void vecmax_grid_stride_shared_tree(const float* a, long long n, float* block_max) {

@@ -125,11 +125,9 @@ else t_fail "sweep_configs.txt holds the report's 30 configurations" "got: $ours
 if grep -q '^# vecmax-args: .*--only=report' sweep_configs.txt; then t_pass "sweep_configs.txt names the per-line arguments"
 else t_fail "sweep_configs.txt names the per-line arguments" "no '# vecmax-args:' line with --only=report"; fi
 
-# tables.py regenerates the README tables from CSVs with the program's columns (a fake run
-# in a scratch copy: the committed README and results are not touched).
-mkdir -p "$T/tables/vecmax/results" "$T/tables/common/py"
-cp README.md tables.py prose.md sweep_configs.txt "$T/tables/vecmax/" && cp -r original "$T/tables/vecmax/"
-cp ../common/py/readme_tables.py "$T/tables/common/py/"
+# tables.py writes every table of a run of the program's columns into a file of its own (a
+# fake run in a scratch folder: the committed README, DETAILS and results are not touched).
+mkdir -p "$T/tables/vecmax/results"
 $B --print-csv-header >"$T/header.txt"
 python3 - "$T/tables/vecmax/results" "$T/header.txt" <<'PY'
 import sys, os
@@ -160,22 +158,18 @@ with open(os.path.join(out, "bench.csv"), "w") as f:
             f.write(row(version=v, n=n, kernel_ms=ms, kernel_ms_no_flush=ms, baseline_ms=0.064,
                         speedup_vs_baseline=0.064 / ms, bandwidth_GBps=2800, pct_of_copy_bw=93) + "\n")
 PY
-(cd "$T/tables/vecmax" && python3 tables.py >"$T/tables.log" 2>&1) &&
-  grep -q "^| 32 | 4 | " "$T/tables/vecmax/README.md" && grep -q "^| \*\*1024\*\* | \*\*128\*\* |" "$T/tables/vecmax/README.md" &&
-  grep -q "^| pinned | cub |" "$T/tables/vecmax/README.md" &&
-  grep -q "single_pass kernel <= cub / 1.05: met" "$T/tables/vecmax/README.md"
-t_verdict "tables.py fills every README table from CSVs with the program's columns" "$T/tables.log"
+python3 tables.py "$T/tables/vecmax/results" --out "$T/tables/run.md" >"$T/tables.log" 2>&1 &&
+  grep -q "^| 32 | 4 | " "$T/tables/run.md" && grep -q "^| 40,960,000 | pinned | cub |" "$T/tables/run.md" &&
+  grep -q "^| 268,435,456 | single_pass | " "$T/tables/run.md" && grep -q "^| quantity | GTX 970 | fake |" "$T/tables/run.md"
+t_verdict "tables.py RUN --out F: every table of a run with the program's columns" "$T/tables.log"
 
-# Before any GPU run (no results at all), tables.py leaves placeholders instead of failing;
-# with a profile.csv in ncu_tidy's layout it fills the counters' table and sentences (read
-# with the README's line breaks joined: the generated paragraphs are wrapped), and
+# With no results at all, every table of the run says it has no data, and nothing fails; with
+# a profile.csv in ncu_tidy's layout the counters' table is filled (CUB: its two kernels), and
 # plots/dram_sol.gp draws it (a made-up profile of the three versions at both sizes).
-mkdir -p "$T/tables/empty"
-cp README.md "$T/tables/empty.md"
-python3 tables.py "$T/tables/empty" "$T/tables/empty.md" >"$T/tables.log" 2>&1 &&
-  grep -q "(run make report-run)" "$T/tables/empty.md" && grep -q "(run make profile)" "$T/tables/empty.md"
-t_verdict "tables.py without any results: placeholders, no failure" "$T/tables.log"
-mkdir -p "$T/tables/prof"
+mkdir -p "$T/tables/empty" "$T/tables/prof"
+python3 tables.py "$T/tables/empty" --out "$T/tables/empty.md" >"$T/tables.log" 2>&1 &&
+  grep -q "(no data: sweep.csv" "$T/tables/empty.md" && grep -q "(no data: bench.csv" "$T/tables/empty.md"
+t_verdict "tables.py without any results: no-data lines, no failure" "$T/tables.log"
 python3 - "$T/tables/prof/profile.csv" <<'PY'
 import csv, sys
 w = csv.writer(open(sys.argv[1], "w"), lineterminator="\n")
@@ -196,10 +190,8 @@ for n in (40960000, 268435456):
                             ("launch__waves_per_multiprocessor", "", 1)):
                 w.writerow(["vecmax", v, k, "", n, m, u, x, 1, "fake GPU", "2025.3"])
 PY
-cp README.md "$T/tables/prof.md"
-python3 tables.py "$T/tables/prof" "$T/tables/prof.md" >"$T/tables.log" 2>&1 &&
+python3 tables.py "$T/tables/prof" --out "$T/tables/prof.md" >"$T/tables.log" 2>&1 &&
   grep -q "^| 40,960,000 | single_pass | 1 | " "$T/tables/prof.md" && grep -q "^| 268,435,456 | cub | 2 | " "$T/tables/prof.md" &&
-  tr '\n' ' ' <"$T/tables/prof.md" | tr -s ' ' | grep -q "at N = 40,960,000 \`report\` (1024 × 128) 41.5%, \`single_pass\` 93.2%" &&
-  ! grep -q "(run make profile)" "$T/tables/prof.md"
-t_verdict "tables.py fills the counters' table and sentences from a profile.csv" "$T/tables.log"
+  grep -q "^| 40,960,000 | report | 1 | .* | 41.5 | 128 × 1024 |" "$T/tables/prof.md"
+t_verdict "tables.py fills the counters' table from a profile.csv" "$T/tables.log"
 figure_case "dram_sol.gp draws a profile.csv" plots/dram_sol.gp "$T/tables/prof/profile.csv" "$T/dram_sol.png" "$T/gp.log"
