@@ -25,10 +25,6 @@ def by_size(sub=""):  # one Row per size: m, n, cpu_ms, context_ms and "version:
     return rows
 
 
-def q(a, b, col="kernel_ms"):  # a's col / b's col at one size (a speed-up of b over a)
-    return lambda r: r.f(f"{a}:{col}") / r.f(f"{b}:{col}")
-
-
 def first_rows(name):  # every reference run's rows of one CSV, each with a `gpu` column
     def rows(d):
         return [Row(r, gpu=r.get("device", "")) for sub in GPUS for r in load(os.path.join(d, sub), name)]
@@ -40,7 +36,7 @@ def run_info(d):  # one row per reference run: its first row, rows passed, the s
     for sub in GPUS:
         rows = [r for r in load(os.path.join(d, sub), "colreduce.csv") if r["validated"] == "1"]
         if rows:
-            series = sorted({f"{r['repeat']} after {r['warmup']}" for r in rows}, key=lambda s: -int(s.split()[0]))
+            series = sorted({f"{r['repeat']} after {r['warmup']}" for r in rows}, key=lambda x: -int(x.split()[0]))
             out.append(Row(rows[0], passed=f"{sum(r['result_ok'] == '1' for r in rows)} of {len(rows)}",
                            series=" / ".join(series)))
     return out
@@ -57,16 +53,15 @@ def profile(per_size):  # profile.csv: one Row per version (per_size False) or p
     return rows
 
 
+q = lambda a, b, col="kernel_ms": lambda r: r.f(f"{a}:{col}") / r.f(f"{b}:{col}")  # noqa: E731 (b over a)
+add = lambda r, *metrics: sum(r.f(m) or 0 for m in metrics)  # noqa: E731 (a missing counter counts 0)
 M, N = Col(lambda r: int(r["m"]), "m", "{:,}"), Col("n")
 K = lambda v: Col(f"{v}:kernel_ms", f"{v} kernel (ms)", ms)  # noqa: E731
 TOTAL = lambda v: Col(f"{v}:gpu_total_ms", f"{v} GPU total (ms)", ms)  # noqa: E731
-VER = Col(lambda r: f"`{r['version']}`", "version")
+VER, ATOMICS = Col(lambda r: f"`{r['version']}`", "version"), ("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+                                                               "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum")
 DRAM, SM = "dram__throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 LOADS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-
-
-def add(r, *metrics):
-    return sum(r.f(m) or 0 for m in metrics)
 
 
 def sol_columns(rows):  # profile-dram: four counters per profiled size, sizes from the CSV
@@ -81,10 +76,6 @@ def sol_columns(rows):  # profile-dram: four counters per profiled size, sizes f
 def versions_columns(rows):  # h200-kernel: one column per version of the run
     vs = list(dict.fromkeys(k.split(":")[0] for r in rows for k in r if k.endswith(":kernel_ms")))
     return [M, N] + [Col(f"{v}:kernel_ms", v, ms) for v in vs]
-
-
-def passes(r):
-    return "yes" if r["result_ok"] == "1" else "**no**"
 
 
 TABLES = [
@@ -118,7 +109,8 @@ TABLES = [
         TOTAL("block_per_column")]),
     Table("block-per-column-demo", first_rows("block_per_column.csv"), [
         Col("gpu", "GPU"), VER, M, N, Col("block"), Col("max_threads_per_block", "device limit (threads per block)"),
-        Col(lambda r: f"`{r['launch_error']}`", "launch error (not checked)"), Col(passes, "right result"),
+        Col(lambda r: f"`{r['launch_error']}`", "launch error (not checked)"),
+        Col(lambda r: "yes" if r["result_ok"] == "1" else "**no**", "right result"),
         Col(lambda r: f"{r['wrong_columns']} of {r['n']}", "wrong columns"), Col("max_abs_err", "largest error")]),
     Table("tall-table", by_size(), [
         M, N, K("tall"), K("tall_det"), Col("cublas:kernel_ms", "cuBLAS (ms)", ms),
@@ -140,13 +132,10 @@ TABLES = [
             "SM cycles active (% of elapsed)", "{:.1f}"),
         Col(lambda r: r.f("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") / r.f(LOADS),
             "sectors per load request", "{:.1f}"),
-        Col(lambda r: add(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-                          "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), "atomic requests (L1)", "{:.0f}"),
-        Col(lambda r: add(r, "lts__t_sectors_op_red.sum", "lts__t_sectors_op_atom.sum"),
-            "atomic sectors (L2)", "{:.0f}"),
-        Col(lambda r: 100 * add(r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-                                "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") / r.f(LOADS),
-            "atomic requests per 100 load requests", "{:.3f}")]),
+        Col(lambda r: add(r, *ATOMICS), "atomic requests (L1)", "{:.0f}"),
+        Col(lambda r: add(r, "lts__t_sectors_op_red.sum", "lts__t_sectors_op_atom.sum"), "atomic sectors (L2)",
+            "{:.0f}"),
+        Col(lambda r: 100 * add(r, *ATOMICS) / r.f(LOADS), "atomic requests per 100 load requests", "{:.3f}")]),
     Table("cpu-traffic", by_size(), [
         M, N, Col(lambda r: 8 * int(r["n"]), "stride between two reads (bytes)"),
         Col(lambda r: int(r["m"]) * int(r["n"]) * 8 / 1e9, "matrix (GB)", "{:.2f}"),
