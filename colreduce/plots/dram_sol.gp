@@ -35,8 +35,9 @@ set style fill solid 0.8 border -1
 set boxwidth bw
 set xrange [-0.6:nver - 0.4]
 # x tic labels from the data (xticlabels): an invisible series puts each version's label at the
-# centre of its group of bars (every row of a version gives the same tic).
-set xtics font ",9" noenhanced
+# centre of its group of bars (every row of a version gives the same tic). Turned by 30 degrees,
+# right-aligned at the tic, so that long labels (block_per_column) do not run into their neighbours.
+set xtics font ",9" noenhanced rotate by 30 right
 tics = "input using (vpos(strcol('version'))):(NaN):xticlabels(strcol('version')) notitle"
 set yrange [0:115]
 set ytics 0, 20, 100
@@ -44,8 +45,8 @@ set grid noxtics ytics
 set key off
 # Two panels side by side above a strip that holds the key.
 set multiplot title sprintf("Speed of light (Nsight Compute, %s): throughput as %% of peak, one bar per version and size", device) noenhanced
-set size 0.5, 0.84
-set origin 0, 0.09
+set size 0.5, 0.82
+set origin 0, 0.11
 set title "achieved DRAM throughput (% of peak)"
 set ylabel "DRAM throughput (% of peak)"
 plot @tics, \
@@ -53,7 +54,7 @@ plot @tics, \
          with boxes lc rgb word(colors, (i - 1) % 4 + 1) notitle, \
      input using (at("dram__throughput.avg.pct_of_peak_sustained_elapsed")):(column("value")):(sprintf("%.3g", column("value"))) \
          with labels offset 0, 0.6 font ",8" notitle
-set origin 0.5, 0.09
+set origin 0.5, 0.11
 set title "SM throughput (% of peak)"
 set ylabel "SM throughput (% of peak)"
 plot @tics, \

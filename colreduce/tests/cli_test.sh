@@ -114,7 +114,7 @@ fi
 
 # The figures and tables from a synthetic CSV with the program's own header (the committed
 # results/ CSV is rendered by the shared runner): every figure renders without a gnuplot
-# warning, and tables.py fills every table and every generated number of a copy of the README.
+# warning, and tables.py fills every table.
 # The synthetic results live in a folder of their own, as results/ does: tables.py reads
 # block_per_column.csv, context.csv and profile.csv next to the main CSV.
 mkdir -p "$cr_tmp/fake" "$cr_tmp/main-only"
@@ -123,49 +123,51 @@ $cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/block_per_
 $cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/context.csv" --context
 python3 tests/make_fake_csv.py "$cr_tmp/fake/profile.csv" --profile
 cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/main-only/colreduce.csv"
-cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/fake.csv"
+
 for cr_fig in kernel_time gpu_total_split dram_sol; do
   cr_in="$cr_tmp/fake/colreduce.csv"
   [ "$cr_fig" = dram_sol ] && cr_in="$cr_tmp/fake/profile.csv"
   figure_case "figure $cr_fig renders (synthetic CSV)" "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" "$cr_tmp/gp.log"
 done
-cp README.md "$cr_tmp/README.md"
-python3 tables.py "$cr_tmp/fake/colreduce.csv" "$cr_tmp/README.md" >"$cr_tmp/tables.log" 2>&1 &&
-  ! grep -q 'no results yet\|not measured yet\|cannot be judged' "$cr_tmp/README.md" &&
-  [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/README.md")" -eq 5 ] &&
-  grep -q '^| `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/README.md" &&
-  grep -q '^| `tall` | 60.0 | 20.0 | .* | 92.0 |' "$cr_tmp/README.md" &&
-  tr '\n' ' ' <"$cr_tmp/README.md" | grep -q '175–190 ms (median 180 ms) in 3 fresh processes' &&
-  grep -q '^| `block_per_column` | 1,600,000 × 32 | .* | 32.0 | ' "$cr_tmp/README.md" &&
-  grep -q 'sectors per load request ≥ 28 .* | holds |$' "$cr_tmp/README.md" &&
-  grep -q 'FAKE GPU' "$cr_tmp/README.md"
-t_verdict "tables.py fills every README table and value (synthetic CSVs)" "$cr_tmp/tables.log"
-# Before make report-run / make profile wrote the optional CSVs: placeholders, no error.
-cp README.md "$cr_tmp/README.placeholders.md"
-python3 tables.py "$cr_tmp/main-only/colreduce.csv" "$cr_tmp/README.placeholders.md" >"$cr_tmp/tables3.log" 2>&1 &&
-  grep -q '^| not measured yet: run make profile |' "$cr_tmp/README.placeholders.md" &&
-  grep -q '^| not measured yet: run make report-run |' "$cr_tmp/README.placeholders.md" &&
-  tr '\n' ' ' <"$cr_tmp/README.placeholders.md" | grep -q 'the launch fails with not measured yet: run make report-run'
-t_verdict "tables.py without block_per_column.csv, context.csv, profile.csv: placeholders" "$cr_tmp/tables3.log"
-# ... and from the committed CSV (the old or the new layout), leaving README.md as it is
-# when nothing changed in the results.
+# tables.py on the synthetic run: every table filled into a file of its own (--out), the
+# synthetic GPU named, only the H200 table without data (the synthetic run has no h200/).
+python3 tables.py "$cr_tmp/fake" --out "$cr_tmp/fake.md" >"$cr_tmp/tables.log" 2>&1 &&
+  [ "$(grep -c '^(no data' "$cr_tmp/fake.md")" -eq 1 ] &&
+  [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/fake.md")" -eq 5 ] &&
+  grep -q '^| FAKE GPU | `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/fake.md" &&
+  grep -q '^| `tall` | 60.0 | 10 | 20.0 | ' "$cr_tmp/fake.md" &&
+  grep -q '^| `block_per_column` | 1,600,000 × 32 | .* | 32.0 | ' "$cr_tmp/fake.md" &&
+  grep -q '^| FAKE GPU | 175.2 |$' "$cr_tmp/fake.md"
+t_verdict "tables.py --out fills every table from a run (synthetic CSVs)" "$cr_tmp/tables.log"
+# Before make report-run / make profile wrote the optional CSVs: a (no data) line for each of the
+# five tables that read them (context, demonstration, H200, two of the profile), no error.
+python3 tables.py "$cr_tmp/main-only" --out "$cr_tmp/main-only.md" >"$cr_tmp/tables3.log" 2>&1 &&
+  [ "$(grep -c '^(no data' "$cr_tmp/main-only.md")" -eq 5 ] && grep -q '^| 160,000 | 8 |' "$cr_tmp/main-only.md"
+t_verdict "tables.py without block_per_column.csv, context.csv, profile.csv: no-data lines" "$cr_tmp/tables3.log"
+# The committed reference runs reproduce README.md and DETAILS.md byte for byte (a copy of
+# the folder, with common/ beside it as in the repository), and both pass the README checker.
 if [ -f results/colreduce.csv ]; then
-  cp README.md "$cr_tmp/README.committed.md"
-  python3 tables.py results/colreduce.csv "$cr_tmp/README.committed.md" >"$cr_tmp/tables2.log" 2>&1 &&
-    cmp -s README.md "$cr_tmp/README.committed.md"
-  t_verdict "tables.py on results/colreduce.csv reproduces README.md" "$cr_tmp/tables2.log"
+  rm -rf "$cr_tmp/copy"; mkdir -p "$cr_tmp/copy/colreduce"
+  ln -s "$(cd .. && pwd)/common" "$cr_tmp/copy/common"
+  cp -r tables.py README.md DETAILS.md results "$cr_tmp/copy/colreduce/"
+  python3 "$cr_tmp/copy/colreduce/tables.py" >"$cr_tmp/tables2.log" 2>&1 &&
+    cmp -s README.md "$cr_tmp/copy/colreduce/README.md" && cmp -s DETAILS.md "$cr_tmp/copy/colreduce/DETAILS.md"
+  t_verdict "tables.py on the committed results reproduces README.md and DETAILS.md" "$cr_tmp/tables2.log"
+  python3 ../common/py/readme_check.py --max-lines 400 README.md >"$cr_tmp/check.log" 2>&1 &&
+    python3 ../common/py/readme_check.py DETAILS.md >>"$cr_tmp/check.log" 2>&1
+  t_verdict "README.md and DETAILS.md pass readme_check (numbers backed, lines, blocks)" "$cr_tmp/check.log"
 fi
 
-# Generated text names the device from the CSVs: the committed results relabelled as another
-# GPU (a copy of results/ with the device column rewritten), and tables.py run on that copy,
-# must leave the word H100 nowhere in the README (no committed row of this README names the
-# device, so there is no exception).
+# A run of another GPU gets its own tables: the committed results relabelled (device column
+# rewritten) and written with --out name that GPU and never the reference's.
 if [ -f results/colreduce.csv ]; then
-  rm -rf "$cr_tmp/relabel"; mkdir -p "$cr_tmp/relabel"
-  for f in results/*.csv; do sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-40GB/g' "$f" >"$cr_tmp/relabel/$(basename "$f")"; done
-  cp README.md "$cr_tmp/README.relabel.md"
-  python3 tables.py "$cr_tmp/relabel/colreduce.csv" "$cr_tmp/README.relabel.md" >"$cr_tmp/relabel.log" 2>&1 &&
-    grep -q 'A100-SXM4-40GB' "$cr_tmp/README.relabel.md" &&
-    { ! grep -n 'H100' "$cr_tmp/README.relabel.md" >>"$cr_tmp/relabel.log"; }
-  t_verdict "tables.py on results relabelled as an A100: no H100 left in the README" "$cr_tmp/relabel.log"
+  rm -rf "$cr_tmp/relabel"; mkdir -p "$cr_tmp/relabel/h200"
+  for f in results/*.csv results/h200/*.csv; do
+    sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-40GB/g; s/NVIDIA H200/NVIDIA A100-SXM4-40GB/g' "$f" \
+      >"$cr_tmp/relabel/${f#results/}"
+  done
+  python3 tables.py "$cr_tmp/relabel" --out "$cr_tmp/relabel.md" >"$cr_tmp/relabel.log" 2>&1 &&
+    grep -q 'A100-SXM4-40GB' "$cr_tmp/relabel.md" &&
+    { ! grep -n 'H100\|H200' "$cr_tmp/relabel.md" >>"$cr_tmp/relabel.log"; }
+  t_verdict "tables.py on results relabelled as an A100: its tables name no reference GPU" "$cr_tmp/relabel.log"
 fi
