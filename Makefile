@@ -1,7 +1,7 @@
 # Top level: recurses into common/ and every assignment folder that has a Makefile.
 #   make            build everything           make test       tier 1 + tier 2 (GPU cases skipped without a GPU)
-#   make report     run every experiment on the local GPU, then figures and tables
-#   make plots      figures and tables from the committed results/ CSVs (no GPU)
+#   make report     run every experiment on the local GPU into */runs/<gpu>/, then its figures and tables
+#   make plots      figures and tables from existing CSVs (no GPU): the reference (results/) and every run
 #   make test-gpu   tier 2 alone, on a GPU machine          make clean
 # Build options (SMS, CUDA_PATH, HOST_COMPILER, dbg=1) are passed down; see common/arch.mk.
 
@@ -34,13 +34,12 @@ test test-gpu: all
 report:
 	@bash common/scripts/staged_run.sh --require-gpu "make report"
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d report; done
-	@$(MAKE) --no-print-directory summary
-	@echo "Updated: the tables in $(ASSIGNMENTS:%=%/README.md), figures in $(ASSIGNMENTS:%=%/figures/), README.md results summary"
+	@echo "Your run: $(ASSIGNMENTS:%=%/runs/<gpu>/) (CSVs, figures/, tables.md); the reference results/ and READMEs are unchanged"
 
 plots:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d plots; done
 	@$(MAKE) --no-print-directory summary
-	@echo "Updated from existing CSVs: $(ASSIGNMENTS:%=%/README.md) tables, $(ASSIGNMENTS:%=%/figures/), README.md results summary"
+	@echo "Rendered from existing CSVs: the reference (README tables, figures/) and every run in $(ASSIGNMENTS:%=%/runs/)"
 
 # Nsight Compute counters of every version (needs a GPU and ncu): */results/profile.csv.
 profile:
@@ -51,7 +50,7 @@ experiments:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d experiments; done
 
 summary:
-	python3 common/py/results_summary.py README.md $(ASSIGNMENTS)
+	@python3 common/py/results_summary.py $(ASSIGNMENTS)
 
 clean:
 	@for d in $(FOLDERS); do $(MAKE) -C $$d clean; done

@@ -48,6 +48,15 @@ void Runner::reset(cudaStream_t stream) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// --vary-input: the matrix on the host changed; copy it again, and compare no later result with
+// the first timed run's (it was of the other matrix).
+void Runner::input_changed(cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyAsync(mat_, p_.h_mat, static_cast<std::size_t>(p_.m) * result_bytes(), cudaMemcpyHostToDevice,
+                               stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    first_.clear();
+}
+
 void Runner::fetch(cudaStream_t stream) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
     cw::HostStopwatch watch;

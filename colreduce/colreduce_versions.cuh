@@ -93,6 +93,7 @@ class Runner : public cw::Runner {
     void poison(cudaStream_t stream) override;
     void reset(cudaStream_t stream) override;
     void fetch(cudaStream_t stream) override;
+    void input_changed(cudaStream_t stream) override;
     GpuRun finish();
 
   protected:

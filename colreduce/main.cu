@@ -145,6 +145,13 @@ class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
         p.h_mat = mat_->data();
         p.got = got_.data();
     }
+    // --vary-input: another seeded matrix of the plan's shape and its reference (each runner
+    // copies it again: colreduce::Runner::input_changed).
+    bool can_vary() const override { return true; }
+    void vary(const Plan& p, std::uint64_t seed) override {
+        colreduce::fill_matrix(mat_->data(), static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.n), c_.data, seed);
+        ref_ = colreduce::cpu_column_reference(mat_->data(), p.m, p.n);
+    }
     void measure_more(const Plan&, const V&, cw::Runner& runner, Result& r, cw::Session&) override {
         r.extra.run = static_cast<colreduce::Runner&>(runner).finish();  // every runner of the registry is one
     }

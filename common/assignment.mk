@@ -42,7 +42,6 @@ OBJS := $(CU_SRCS:%.cu=$(BUILD_DIR)/%.o) $(CPP_SRCS:%.cpp=$(BUILD_DIR)/%.o) \
 HOST_CXXFLAGS ?=
 HOST_LDFLAGS ?=
 SMALL_ARGS ?= --n=1000
-FORMAT ?= png
 # FIGURES: name=input.csv for every plots/<name>.gp, the input from its usage line; a script
 # without one stops make. PLOT_INPUT_<name> for each (read by the figure rule and the tests).
 FIGURES := $(shell awk 'FNR == 1 { found = 0 } !found && /^\#.*gnuplot -c plots\/[^ ]*\.gp [^ ]+ / { \
@@ -52,7 +51,6 @@ FIGURE_NAMES := $(foreach f,$(FIGURES),$(firstword $(subst =, ,$(f))))
 $(foreach f,$(FIGURES),$(eval PLOT_INPUT_$(firstword $(subst =, ,$(f))) := $(word 2,$(subst =, ,$(f)))))
 $(foreach g,$(filter-out $(FIGURE_NAMES:%=plots/%.gp),$(wildcard plots/*.gp)),\
   $(error $(g) has no usage line "#   gnuplot -c $(g) INPUT.csv OUTPUT" naming its input))
-FIGURE_FILES := $(FIGURE_NAMES:%=figures/%.$(FORMAT))
 
 # GoogleTest unit tests of the CPU reference and host code (tests/*_test.cpp), where installed.
 GTEST_HEADER := $(firstword $(wildcard /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h))
@@ -155,19 +153,18 @@ $(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OB
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
 
-# Figures whose inputs exist are drawn; the others are named (their CSV comes from a GPU run:
-# make report-run, make profile), so that `make plots` works on a partial set of results.
-missing_inputs = $(filter-out $(wildcard $(PLOT_INPUT_$(1))),$(PLOT_INPUT_$(1)))
-DRAWABLE_FIGURES = $(foreach f,$(FIGURE_NAMES),$(if $(call missing_inputs,$(f)),,figures/$(f).$(FORMAT)))
-plots: $$(DRAWABLE_FIGURES)
-	@$(foreach f,$(FIGURE_NAMES),$(if $(call missing_inputs,$(f)),echo "figure $(f) not drawn: $(call missing_inputs,$(f)) does not exist yet (make report-run, or make profile for profile figures)";))
-	$(MAKE) tables
-
-# Rendered to a temporary file and renamed: a failed render never leaves a truncated figure.
-figures/%.$(FORMAT): plots/%.gp $$(PLOT_INPUT_$$*) $(COMMON_DIR)/plot_style.gp
-	@mkdir -p figures
-	gnuplot -c $< $(PLOT_INPUT_$*) figures/$*.tmp.$(FORMAT) && mv -f figures/$*.tmp.$(FORMAT) $@ || \
-	  { rm -f figures/$*.tmp.$(FORMAT); exit 1; }
+# make plots: the reference's figures (figures/, from results/) and README tables, then every
+# user run's figures and tables in its own folder (runs/<gpu>/figures/, runs/<gpu>/tables.md:
+# common/scripts/staged_run.sh puts a run there). No GPU; a figure or table is rewritten only
+# when what it is made from changed (common/scripts/render_figures.sh), so on unchanged data
+# `make plots` changes no tracked file. A figure whose CSV is not there is named and skipped.
+plots:
+	@bash $(COMMON_DIR)/scripts/render_figures.sh results figures
+	@$(MAKE) --no-print-directory tables
+	@for run in $(wildcard runs/*/); do run=$${run%/}; \
+	  bash $(COMMON_DIR)/scripts/render_figures.sh $$run $$run/figures && \
+	  python3 tables.py $$run --out $$run/tables.md || exit 1; \
+	  echo "$$run: figures in $$run/figures/, tables in $$run/tables.md"; done
 
 clean:
 	rm -rf $(BUILD_DIR) bin

@@ -440,6 +440,7 @@ struct SharedOptions {
     bool print_csv_header = false;  // print the CSV header and exit 0 (after checking every other option)
     bool list_versions = false;     // print the registry, one line per version, and exit 0 (registry.h)
     bool inject_fault = false;      // testing aid: every validated version must FAIL (exit 1)
+    int vary_input = 0;             // testing aid: more checked launches of each runner on new data
 };
 
 constexpr long long kMaxSeed = 4294967295LL;  // 2^32 - 1: every generator, srand() included, takes it
@@ -470,7 +471,11 @@ inline Options& add_shared_options(Options& options, SharedOptions& values, cons
         .add_flag("list-versions", &values.list_versions,
                   "print one line per version (label, validated or demonstration, baseline or kernel, "
                   "default or opt-in) and exit; no GPU needed")
-        .add_flag("inject-fault", &values.inject_fault, help.inject_fault);
+        .add_flag("inject-fault", &values.inject_fault, help.inject_fault)
+        .add_int("vary-input", &values.vary_input, 0, 100,
+                 "testing aid: after each validated version's checked run, this many more launches of the "
+                 "same runner, each on new seeded data of the same size, each checked (state kept between "
+                 "launches must not leak)");
 }
 
 // The one rule for --input with size options: the file gives the element count, so an

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,6 +50,9 @@ class Runner {
     virtual void poison(cudaStream_t) {}
     // Before every launch, untimed: what a launch consumes (an in-place version's fresh input).
     virtual void reset(cudaStream_t) {}
+    // --vary-input: the program refilled the plan's input on the host and the device; a runner
+    // that keeps its own copy of the input (made when the runner was) copies it again.
+    virtual void input_changed(cudaStream_t) {}
 };
 
 // A registry entry: what the version is (VersionInfo: label, kernel, summary, validated,
@@ -156,6 +160,11 @@ class Program {
     virtual void measure_more(const Plan&, const V&, Runner&, Result&, Session&) {}
     // --inject-fault: alter the fetched result of a validated version (it must then FAIL).
     virtual void inject_fault(const Plan&, const V&) = 0;
+    // --vary-input: refill the plan's input in place (host and device, where the runners read
+    // it) with the seeded data of `seed`, and recompute its reference. A program whose runs
+    // have no input data (pi) keeps the default and refuses the option.
+    virtual bool can_vary() const { return false; }
+    virtual void vary(const Plan&, std::uint64_t /*seed*/) {}
     // Compare the fetched result with the reference: set r.ok and r.detail (a demonstration
     // may launch more runs through `runner`).
     virtual void check(const Plan& plan, const V& v, Runner& runner, Result& r, Session& session) = 0;
@@ -235,6 +244,37 @@ inline Timing time_series(Runner& runner, bool on_host, int warmup, int repeat, 
         stream);
 }
 
+// --vary-input=K: K more launches of the same runner, each on new seeded data of the plan's
+// size and each checked, then the run's own data back for the next version. A version that
+// keeps state between launches (descriptors, counters, a cached result) must not carry one
+// input's answer into the next: the timed series launches on one input only, so it cannot
+// tell a stale result from a right one.
+template <typename P>
+void vary_input(P& program, Session& session, const typename P::Plan& plan, const typename P::V& v, Runner& runner,
+                typename P::Result& r) {
+    const SharedOptions& o = program.shared();
+    const cudaStream_t stream = 0;
+    for (int k = 1; k <= o.vary_input; ++k) {
+        program.vary(plan, static_cast<std::uint64_t>(o.seed + k) & 0xffffffffu);
+        runner.input_changed(stream);
+        runner.poison(stream);
+        runner.reset(stream);
+        runner.launch(stream);
+        CUDA_CHECK(cudaGetLastError());
+        runner.fetch(stream);
+        typename P::Result again;
+        again.timing = r.timing;
+        program.measure_more(plan, v, runner, again, session);
+        program.check(plan, v, runner, again, session);
+        if (!again.ok) {
+            r.ok = false;
+            r.detail += format(" | input %d of --vary-input (seed %lld): FAIL %s", k, o.seed + k, again.detail.c_str());
+        }
+    }
+    program.vary(plan, static_cast<std::uint64_t>(o.seed));
+    runner.input_changed(stream);
+}
+
 // One version at one plan: runner, poison, series, fetch, extra measurements, fault, check.
 // baseline_ms: the baseline's median at this plan (NaN while the baseline itself is measured:
 // its own median is used).
@@ -256,6 +296,7 @@ typename P::Result measure(P& program, Session& session, const typename P::Plan&
     program.measure_more(plan, v, *runner, r, session);
     if (o.inject_fault && v.validated && chosen) program.inject_fault(plan, v);
     program.check(plan, v, *runner, r, session);
+    if (o.vary_input > 0 && v.validated && chosen) vary_input(program, session, plan, v, *runner, r);
     return r;
 }
 
@@ -317,6 +358,11 @@ int run_program(P& program, int argc, char** argv) {
     if (list_versions_if_asked(o, program.versions())) return kExitOk;
 
     // 1. Everything the user gave, before any CUDA call.
+    if (o.vary_input > 0) {
+        if (!program.can_vary()) throw UsageError(std::string("option --vary-input: ") + program.name() + " has no input data to vary");
+        if (!o.input.empty()) throw UsageError("option --vary-input varies seeded data; do not give --input with it");
+        if (!o.output.empty()) throw UsageError("option --vary-input is a testing aid; do not give --output with it");
+    }
     const std::vector<const typename P::V*> chosen = select_versions(program.versions(), o.only, options.given("only"));
     detail::RunPlan<P> rp = detail::make_run_plan(program, options, chosen);
     if (!o.output.empty()) {

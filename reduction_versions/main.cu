@@ -148,6 +148,14 @@ class ReductionVersions : public cw::Program<Plan, rv::Version, Extra> {
                            CUDA_CHECK(cudaMemcpy(&back, d_in_->data(), sizeof back, cudaMemcpyDeviceToHost));
                        }).median_ms();
     }
+    // --vary-input: another seeded input of the plan's size, on the device, and its sum.
+    bool can_vary() const override { return true; }
+    void vary(const Plan& p, std::uint64_t seed) override {
+        const std::size_t n = static_cast<std::size_t>(p.n);
+        rv::fill_data(host_->data(), n, kind_, seed);
+        cpu_sum_ = rv::sum_wrap(host_->data(), n);
+        CUDA_CHECK(cudaMemcpy(d_in_->data(), host_->data(), 4 * n, cudaMemcpyHostToDevice));
+    }
     // --warmup + 1 untimed runs: a version's first launch is never timed (--warmup=0 included).
     std::pair<int, int> warmup_repeat(const V&) override { return std::make_pair(c_.warmup + 1, c_.repeat); }
     void inject_fault(const Plan&, const V&) override { got_.sum ^= 1; }  // a sum one off the right one

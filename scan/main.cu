@@ -166,6 +166,8 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         if (!data_) data_.reset(new scan::Data(max_n_, c_.pinned, std::move(input_), c_.data, c_.seed));
         data_->enter(p, !p.exclusive || c_.mode == "exclusive");
     }
+    bool can_vary() const override { return true; }
+    void vary(const Plan& p, std::uint64_t seed) override { data_->refill(p, seed); }
     void measure_more(const Plan&, const V&, cw::Runner& runner, Result& r, cw::Session&) override {
         const scan::Runner& sr = static_cast<const scan::Runner&>(runner);  // every entry's (scan_versions.cu)
         r.extra.launches = sr.launches();

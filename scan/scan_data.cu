@@ -47,4 +47,12 @@ void Data::enter(Plan& p, bool new_size) {
     p.h_out = h_out_.data();
 }
 
+void Data::refill(const Plan& p, std::uint64_t seed) {
+    const std::size_t n = static_cast<std::size_t>(p.n);
+    scan_plan::fill_pattern(pattern_, h_in_.data(), n, seed);
+    CUDA_CHECK(cudaMemcpy(d_in_.data(), h_in_.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+    if (p.exclusive) scan_cpu::exclusive_scan(h_in_.data(), ref_.data(), n);
+    else scan_cpu::inclusive_scan(h_in_.data(), ref_.data(), n);
+}
+
 }  // namespace scan

@@ -28,6 +28,9 @@ class Data {
     // the two copies timed (the same for every version); then the reference of the plan's
     // scan, timed; the plan's buffers.
     void enter(Plan& p, bool new_size);
+    // --vary-input: the plan's input refilled with the pattern of `seed` (host and device) and
+    // its reference recomputed; refill(p, the run's seed) brings the run's own data back.
+    void refill(const Plan& p, std::uint64_t seed);
 
     std::int32_t* result() { return h_out_.data(); }
     const std::int32_t* reference() const { return ref_.data(); }

@@ -142,6 +142,15 @@ class Vecmax : public cw::Program<Plan, vecmax::Version, Extra> {
         (void)sink;
     }
 
+    // --vary-input: another seeded vector of the plan's size, on the device where every runner
+    // reads it, and its maximum.
+    bool can_vary() const override { return true; }
+    void vary(const Plan& p, std::uint64_t seed) override {
+        const std::size_t n = static_cast<std::size_t>(p.n);
+        vecmax::fill_pattern(host_->data(), n, c_.data, seed);
+        CUDA_CHECK(cudaMemcpy(device_->data() + c_.offset, host_->data(), n * sizeof(float), cudaMemcpyHostToDevice));
+        want_ = vecmax::max_reference(host_->data(), n);
+    }
     void measure_more(const Plan&, const V&, cw::Runner& runner, Result& r, cw::Session&) override {
         r.extra.kernel_ms_no_flush = cw::time_gpu(0, c_.repeat, [&](cudaStream_t s) { runner.launch(s); }).median_ms();
         r.extra.output_ms =

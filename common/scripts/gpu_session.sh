@@ -18,8 +18,9 @@
 #              logs/cluster.log, cluster_record.txt (and cluster_record-logs/)
 #     FOLDERS  assignment folders (default: every one that exists)
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
-# CW_RESULTS_SUBDIR=h200: the report phase writes into */results/h200/ (a second GPU's
-# results, committed beside the first: README.md, "Results summary").
+# The report phase re-makes the committed reference: */results/ (CW_REFERENCE=1, the default
+# here), or with CW_RESULTS_SUBDIR=h200 */results/h200/ (a second GPU's reference). A user's
+# `make report` writes */runs/<gpu>/ instead (common/scripts/staged_run.sh).
 set -u
 cd "$(dirname "$0")/../.."
 phases=${1:-tests report}
@@ -65,7 +66,7 @@ fi
 if [[ " $phases " == *" report "* ]]; then
   for f in $folders; do
     s=$(date +%s)
-    if timeout 900 make --no-print-directory -C "$f" report-run >"$logs/report-$f.log" 2>&1; then
+    if CW_REFERENCE=1 timeout 900 make --no-print-directory -C "$f" report-run >"$logs/report-$f.log" 2>&1; then
       note "report-run $f: ok in $(( $(date +%s) - s ))s"
     else
       note "REPORT FAILED: $f (exit $?) after $(( $(date +%s) - s ))s"; tail -n 15 "$logs/report-$f.log" | tee -a "$summary"

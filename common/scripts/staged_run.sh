@@ -2,11 +2,10 @@
 # Runs an assignment's experiments without risking its committed results:
 #   staged_run.sh NAME COMMAND [ARGS...]
 # COMMAND runs with RESULTS_DIR set to a fresh staging folder (build/runs/<run>.incomplete)
-# and writes its CSVs there. Only when it exits 0 are the staged files moved into results/
-# (or results/$CW_RESULTS_SUBDIR/, below; one rename per file; files of results/ that the run
-# did not produce stay). Otherwise
-# results/ is left byte-for-byte as it was and the staging folder is renamed for the run and
-# the reason, which this script prints:
+# and writes its CSVs there. Only when it exits 0 are the staged files moved into their
+# destination, runs/<gpu>/ (below; one rename per file; files there that the run did not
+# produce stay). Otherwise the destination is left byte-for-byte as it was and the staging
+# folder is renamed for the run and the reason, which this script prints:
 #   build/runs/<run>-failed-exit<N>       COMMAND exited N (1 a wrong result, 2 bad input, 3 no GPU, ...)
 #   build/runs/<run>-interrupted-SIG<S>   SIGINT, SIGTERM (Slurm's time limit, scancel) or SIGHUP
 #   build/runs/<run>.incomplete           the run was killed with SIGKILL (nothing could rename it)
@@ -33,25 +32,41 @@ runs_dir=${CW_RUNS_DIR:-build/runs}
 run_id="$name-$(date +%Y%m%d-%H%M%S)-$$"
 stage="$runs_dir/$run_id.incomplete"
 log="$runs_dir/$run_id.log"
-# CW_RESULTS_SUBDIR=TAG (letters, digits, '.', '_', '-'): the files go to results/TAG/
-# instead, for a second GPU's results beside the first (results/h200/: README.md, "Results
-# summary"); the tables and figures read results/*.csv only.
-dest=results
+# Where a successful run goes: a user's run never replaces the committed reference. By default
+# runs/<gpu>/ (the GPU named by the `device` column of the CSVs it wrote: runs/nvidia-h100-80gb-hbm3/),
+# which `make plots` renders into runs/<gpu>/figures/ and runs/<gpu>/tables.md. A maintainer
+# re-making the reference sets CW_REFERENCE=1 (results/) or CW_RESULTS_SUBDIR=TAG (results/TAG/,
+# a second GPU's reference: results/h200/; letters, digits, '.', '_', '-').
+dest=
 if [ -n "${CW_RESULTS_SUBDIR:-}" ]; then
   case $CW_RESULTS_SUBDIR in
     *[!A-Za-z0-9._-]* | . | ..) echo "report-run $name: CW_RESULTS_SUBDIR='$CW_RESULTS_SUBDIR' is not a plain folder name" >&2; exit 2 ;;
   esac
   dest=results/$CW_RESULTS_SUBDIR
+elif [ "${CW_REFERENCE:-0}" = 1 ]; then
+  dest=results
 fi
-mkdir -p "$stage" "$dest" || { echo "report-run $name: cannot create $stage or $dest" >&2; exit 2; }
+# The GPU of a staged run: the first `device` cell of its CSVs, as a folder name.
+gpu_folder() {
+  local f gpu
+  for f in "$1"/*.csv; do
+    [ -f "$f" ] || continue
+    gpu=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "device") c = i; if (!c) exit }
+                   NR > 1 && c && $c != "" { print $c; exit }' "$f")
+    [ -n "$gpu" ] && break
+  done
+  gpu=$(printf '%s' "${gpu:-unknown-gpu}" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9.\n' '-' | sed 's/--*/-/g; s/^-//; s/-$//')
+  echo "runs/${gpu:-unknown-gpu}"
+}
+mkdir -p "$stage" ${dest:+"$dest"} || { echo "report-run $name: cannot create $stage${dest:+ or $dest}" >&2; exit 2; }
 stage_abs=$(cd "$stage" && pwd)
-echo "report-run $name: staging in $stage_abs; results/ changes only if the whole run succeeds (log: $log)"
+echo "report-run $name: staging in $stage_abs; ${dest:-runs/<gpu>}/ changes only if the whole run succeeds (log: $log)"
 
 child=
 finish_failed() {  # reason status
   local kept="$runs_dir/$run_id-$1"
   mv "$stage" "$kept" 2>/dev/null || kept=$stage
-  echo "report-run $name: $1: results/ unchanged; what this run produced is in $(cd "$kept" && pwd)" >&2
+  echo "report-run $name: $1: ${dest:-runs/<gpu>}/ unchanged; what this run produced is in $(cd "$kept" && pwd)" >&2
   exit "$2"
 }
 on_signal() {  # SIGNAME NUMBER
@@ -92,6 +107,8 @@ fi
 if [ -z "$(ls -A "$stage")" ]; then
   finish_failed "failed-no-results" 1
 fi
+[ -n "$dest" ] || dest=$(gpu_folder "$stage")
+mkdir -p "$dest" || finish_failed "failed-moving-results" 1
 moved=
 for f in "$stage"/*; do
   mv -f "$f" "$dest/$(basename "$f")" || finish_failed "failed-moving-results" 1

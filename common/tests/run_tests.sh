@@ -49,6 +49,7 @@ case " $CW_TIERS " in *" 2 "*)
   cw_detect_gpu
   [ "$CW_GPU_OK" = 1 ] || echo "   no GPU: every GPU case is skipped ($CW_GPU_REASON)"
   [ -f tests/gpu_test.sh ] && . ./tests/gpu_test.sh
+  vary_input_case
   ;;
 esac
 

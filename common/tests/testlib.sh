@@ -115,6 +115,21 @@ gpu_case() {
   else t_pass "$name"; fi
 }
 
+# vary_input_case: every validated version of the program, each runner launched again on two
+# more seeded inputs of its size (--vary-input=2) and checked each time, over the sizes of the
+# assignment's VARY_ARGS (its Makefile: several sizes, largest first, none a multiple of a block
+# or tile), so that state a version keeps between launches (descriptors, counters, a cached
+# result) cannot carry one input's answer into the next; a program without VARY_ARGS has no
+# input data to vary (it refuses --vary-input, tier 1).
+vary_input_case() {
+  local args
+  args=$(make --no-print-directory -s print-VARY_ARGS 2>/dev/null)
+  [ -n "$args" ] || return 0
+  # shellcheck disable=SC2086
+  gpu_case "every validated version, each runner on 3 inputs in a row (--vary-input=2, $args)" \
+    "bin/$CW_SUITE" $args --vary-input=2 --repeat=2 --warmup=1
+}
+
 # gpu_expect_exit CODE NAME CMD...: a GPU run that must end with CODE (e.g. 2 for a size
 # the device cannot take); skipped where there is no GPU.
 gpu_expect_exit() {
@@ -393,6 +408,14 @@ t_shared_cli_cases() {
   expect_refusal "$name FIFO as --output" "output file '.*fifo_out' is a FIFO" "$prog" $small --output="$d/fifo_out"
   expect_refusal "$name --output in a missing folder" "cannot write output file" "$prog" $small --output="$d/no/such/out.bin"
   expect_refusal "$name --csv with other columns" "has different columns" "$prog" $small --csv="$d/other.csv"
+  # --vary-input: a testing aid on seeded data, never with --input or --output; a program
+  # without input data to vary (no VARY_ARGS in its Makefile: pi) refuses it.
+  if [ -n "$(make --no-print-directory -s -C "$(dirname "$prog")/.." print-VARY_ARGS 2>/dev/null)" ]; then
+    expect_refusal "$name --vary-input with --input" "option --vary-input varies seeded data" "$prog" --vary-input=1 --input="$d/folder"
+    expect_refusal "$name --vary-input with --output" "option --vary-input is a testing aid" "$prog" $small --vary-input=1 --output="$d/v.bin"
+  else
+    expect_refusal "$name --vary-input refused: no input data" "option --vary-input: $name has no input data to vary" "$prog" $small --vary-input=1
+  fi
   # --print-csv-header: checks the other options first, then one header line with the core columns.
   expect_refusal "$name --print-csv-header checks the other options" "out of range" "$prog" --print-csv-header --repeat=0
   t_run "$prog" --print-csv-header

@@ -1,0 +1,132 @@
+"""A README (or DETAILS.md) as its reader meets it: prose lines of at most 100 characters
+(tables and code excepted), no issue numbers, generated blocks that hold a table and at most a
+two-line caption, and every number in prose backed: it is printed in a table of the same
+document, or its paragraph names the CSV it comes from. Prints one line per problem, exit 1
+when there is one.
+
+    python3 common/py/readme_check.py [--max-lines N] [--no-numbers] FILE.md...
+
+--no-numbers leaves the numbers in prose unchecked (READMEs that are not reports: the top one,
+common/ and slurm/).
+
+Not checked: inline `code`, link targets, text in "quotation marks" (the report's words),
+headings, integers below 100, powers written 2^28, and numbers right after a letter, '_',
+'^', '+' or '.' or after the words section, §, table, figure, version, line, CUDA, GTX, Tesla.
+"""
+import re
+import sys
+
+WIDTH = 100
+ISSUE = re.compile(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)")
+NUMBER = re.compile(r"(?<![\w.^+/#-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w^]|\.\d|,\d{3})")
+EXEMPT_BEFORE = re.compile(r"(?:section|§|table|figure|version|versions|line|lines|cuda|gtx|tesla|sm|"
+                           r"step|steps|kernel|item|report|rtx|gtx|quadro)\s*$", re.I)
+BLOCK = re.compile(r"<!-- BEGIN ([\w.-]+) -->\n(.*?)<!-- END \1 -->", re.S)
+
+
+def clean(line):
+    """A prose line without code spans, link targets and quotations."""
+    line = re.sub(r"`[^`]*`", " ", line)
+    line = re.sub(r"\]\([^)]*\)", "]", line)
+    return re.sub(r"\"[^\"]*\"|“[^”]*”", " ", line)
+
+
+def numbers(text):
+    """The numbers of a text that need backing, normalised (no thousands separators)."""
+    found = []
+    for m in NUMBER.finditer(text):
+        whole, frac = m.group(1).replace(",", ""), m.group(2) or ""
+        if not frac and int(whole) < 100:
+            continue
+        if EXEMPT_BEFORE.search(text[:m.start()]):
+            continue
+        found.append(whole + frac)
+    return found
+
+
+def table_numbers(lines):
+    cells = set()
+    for line in lines:
+        if line.startswith("|"):
+            for m in NUMBER.finditer(line):
+                cells.add(m.group(1).replace(",", "") + (m.group(2) or ""))
+            for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", line):  # also numbers glued to units
+                cells.add(m.group(0).replace(",", ""))
+    return cells
+
+
+def paragraphs(lines):
+    """(first line number, [lines]) of each prose paragraph."""
+    para, start, code, comment = [], 0, False, False
+    for n, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            code = not code
+            continue
+        if "<!--" in line:
+            comment = "-->" not in line
+            continue
+        if comment:
+            comment = "-->" not in line
+            continue
+        if code or not line.strip() or line.startswith(("|", "#")):
+            if para:
+                yield start, para
+            para = []
+            continue
+        if not para:
+            start = n
+        para.append(line)
+    if para:
+        yield start, para
+
+
+def problems(text, max_lines=None, check_numbers=True):
+    lines = text.split("\n")
+    found = []
+    if max_lines and len(lines) - 1 > max_lines:
+        found.append(f"{len(lines) - 1} lines (at most {max_lines})")
+    code = False
+    for n, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            code = not code
+        elif not code and not line.startswith("|") and len(line) > WIDTH:
+            found.append(f"line {n}: {len(line)} characters")
+        if not code and ISSUE.search(line):
+            found.append(f"line {n}: issue number")
+    for m in BLOCK.finditer(text):
+        other = [x for x in m.group(2).split("\n") if x.strip() and not x.startswith("|")]
+        if len(other) > 2 and not other[0].startswith("(no data"):
+            found.append(f"block {m.group(1)}: {len(other)} lines besides its table (a caption has at most 2)")
+    backed = table_numbers(lines)
+    for start, para in paragraphs(lines) if check_numbers else ():
+        joined = " ".join(para)
+        if ".csv" in joined:
+            continue
+        for num in numbers(clean(joined)):
+            if num not in backed:
+                found.append(f"line {start}: {num} in prose is in no table of this document, "
+                             f"and the paragraph names no CSV")
+    return found
+
+
+def main(argv):
+    max_lines, check_numbers = None, True
+    while argv[:1] in (["--max-lines"], ["--no-numbers"]):
+        if argv[0] == "--no-numbers":
+            check_numbers, argv = False, argv[1:]
+        else:
+            max_lines, argv = int(argv[1]), argv[2:]
+    if not argv:
+        sys.exit("usage: readme_check.py [--max-lines N] [--no-numbers] FILE.md...")
+    bad = 0
+    for path in argv:
+        with open(path) as f:
+            for p in problems(f.read(), max_lines, check_numbers):
+                print(f"{path}: {p}")
+                bad += 1
+    print("ok" if not bad else f"{bad} problem(s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
