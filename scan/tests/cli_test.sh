@@ -161,46 +161,60 @@ else
   else t_fail "scan: no GPU: --n=2^30 without a GPU exits 3 before filling 4 GiB" "exit $T_STATUS"; fi
 fi
 
-# Every number of the README's prose and tables is generated from results/ by tables.py
-# (value markers): run on a copy, it must leave the committed README unchanged.
+# The tables of README.md and DETAILS.md are generated from results/ by tables.py: run on a copy of
+# this folder, it must leave both documents byte-identical.
+name="scan: tables.py on the committed results/ leaves README.md and DETAILS.md unchanged"
 if [ -f results/table1_1.csv ]; then
-  cp README.md "$tmp/README.scan.md"
-  if python3 tables.py "$tmp/README.scan.md" >"$tmp/tables.scan.log" 2>&1 && cmp -s README.md "$tmp/README.scan.md" &&
-     ! grep -q '(run make' "$tmp/README.scan.md"; then
-    t_pass "scan: tables.py on the committed results/ reproduces README.md"
+  cp_dir=$tmp/tables_copy
+  rm -rf "$cp_dir"; mkdir -p "$cp_dir/scan"
+  ln -s "$(cd ../common && pwd)" "$cp_dir/common"
+  cp -r tables.py README.md DETAILS.md results "$cp_dir/scan/"
+  if python3 "$cp_dir/scan/tables.py" >"$tmp/tables.scan.log" 2>&1 && cmp -s README.md "$cp_dir/scan/README.md" &&
+     cmp -s DETAILS.md "$cp_dir/scan/DETAILS.md" && ! grep -q '(no data' README.md DETAILS.md; then
+    t_pass "$name"
   else
-    t_fail "scan: tables.py on the committed results/ reproduces README.md" "$(head -n 3 "$tmp/tables.scan.log" | tr '\n' ' ')"
+    t_fail "$name" "$(head -n 3 "$tmp/tables.scan.log" | tr '\n' ' ')"
   fi
+else
+  t_skip "$name" "no committed results/table1_1.csv"
 fi
 
-# Generated text names the device from the CSVs: the CSVs that make report-run and make profile
-# write, relabelled as another GPU, must give a README that names that GPU and says "H100"
-# nowhere but in the section on the tuning experiments (separately run, committed data of their
-# own, which a report run does not replace).
-name="scan: results relabelled as another GPU: the README names it, and H100 only in the tuning section"
+# A run of your own (here: the committed CSVs relabelled as another GPU) gets its own tables through
+# `tables.py DIR --out FILE`, which names that GPU and leaves the reference documents unchanged.
+name="scan: tables.py DIR --out FILE on a relabelled run: its own tables, README.md and DETAILS.md unchanged"
 if [ -f results/table1_1.csv ]; then
   rel=$tmp/relabel
-  rm -rf "$rel"; mkdir -p "$rel/scan"
-  ln -s "$(cd ../common && pwd)" "$rel/common"
-  cp -r tables.py prose.md README.md original results "$rel/scan/"
-  for f in table1_1 sweep mse per_thread as_printed profile sm_activity; do
-    [ -f "$rel/scan/results/$f.csv" ] || continue
+  rm -rf "$rel"; mkdir -p "$rel"
+  cp -r results/. "$rel/"
+  for f in "$rel"/*.csv "$rel"/h200/*.csv; do
     python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 if rows and "device" in rows[0]:
     for r in rows: r["device"] = "NVIDIA A100-SXM4-40GB"
     w = csv.DictWriter(open(sys.argv[1], "w", newline=""), fieldnames=list(rows[0].keys())); w.writeheader(); w.writerows(rows)
-' "$rel/scan/results/$f.csv"
+' "$f"
   done
-  if python3 "$rel/scan/tables.py" >"$tmp/relabel.log" 2>&1; then
-    stray=$(awk '/^## / { tuning = ($0 ~ /^## The look-back tuning experiments/) } /H100/ && !tuning { print NR ": " substr($0, 1, 80) }' \
-      "$rel/scan/README.md")
-    named=$(grep -c 'NVIDIA A100-SXM4-40GB' "$rel/scan/README.md")
-    if [ -z "$stray" ] && [ "$named" -ge 3 ]; then t_pass "$name ($named lines name it)"
-    else t_fail "$name" "A100 named on $named lines; H100 outside the tuning section: $(echo "$stray" | head -n 3 | tr '\n' ' ')"; fi
+  sum_before=$(cat README.md DETAILS.md | cksum)
+  if python3 tables.py "$rel" --out "$rel/tables.md" >"$tmp/relabel.log" 2>&1; then
+    named=$(grep -c 'NVIDIA A100-SXM4-40GB' "$rel/tables.md")
+    if [ "$named" -ge 3 ] && [ "$(cat README.md DETAILS.md | cksum)" = "$sum_before" ] &&
+       ! grep -q 'H100' "$rel/tables.md"; then t_pass "$name ($named lines name it)"
+    else t_fail "$name" "A100 named on $named lines, or README.md/DETAILS.md changed, or H100 in its tables"; fi
   else
     t_fail "$name" "tables.py: $(tail -n 1 "$tmp/relabel.log")"
   fi
 else
   t_skip "$name" "no committed results/table1_1.csv"
 fi
+
+# Every number in the prose of README.md and DETAILS.md is in a table of the same document or names
+# its CSV (common/py/readme_check.py, where the repository has it).
+for doc in README.md DETAILS.md; do
+  name="scan: readme_check on $doc"
+  if [ -f ../common/py/readme_check.py ]; then
+    if python3 ../common/py/readme_check.py "$doc" >"$tmp/readme_check.log" 2>&1; then t_pass "$name"
+    else t_fail "$name" "$(head -n 3 "$tmp/readme_check.log" | tr '\n' ' ')"; fi
+  else
+    t_skip "$name" "no common/py/readme_check.py"
+  fi
+done
