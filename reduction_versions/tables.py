@@ -39,8 +39,13 @@ def with_steps(rows):
 
 
 def versions(csv):
+    """The versions on random data, then the serial CPU sum and the copy of the input to the GPU."""
     def rows(d):
-        return with_steps([r for r in load(d, csv) if r.get("data", "full") == "full"])
+        rs = with_steps([r for r in load(d, csv) if r.get("data", "full") == "full"])
+        one, n = (rs[0].f("kernel_ms"), rs[0].f("n")) if rs else (None, None)
+        return rs + [Row(version=v, kernel=k, kernel_ms=rs[0][c], bandwidth_GBps=4 * n / rs[0].f(c) / 1e6,
+                         vs1=one / rs[0].f(c)) for v, k, c in (("CPU", "rv::sum_wrap", "cpu_ms"),
+                                                               ("copy in", "cudaMemcpy", "copy_in_ms")) if rs]
     return rows
 
 
