@@ -34,11 +34,11 @@ def versions(rs):
     rs = [r for r in rs if r.get("data", "full") == "full"]
     ms = {r["version"]: r.f("kernel_ms") for r in rs}
     for r in rs:
-        r.update({"from": STEP_FROM.get(r["version"], ""), "vs1": ms.get("1", 0) / ms[r["version"]]})
+        r.update({"from": STEP_FROM.get(r["version"], ""), "vs1": ms.get("1") and ms["1"] / ms[r["version"]]})
         r["step"] = ms[r["from"]] / ms[r["version"]] if r["from"] in ms else None
     return rs + [Row(version=v, kernel=k, kernel_ms=rs[0][c], bandwidth_GBps=4 * rs[0].f("n") / rs[0].f(c) / 1e6,
-                     vs1=ms.get("1", 0) / rs[0].f(c))
-                 for v, k, c in (("CPU", "rv::sum_wrap", "cpu_ms"), ("copy in", "cudaMemcpy", "copy_in_ms")) if rs]
+                     vs1=ms.get("1") and ms["1"] / rs[0].f(c))
+                 for v, k, c in (("CPU", "rv::sum_wrap", "cpu_ms"), ("copy in", "cudaMemcpy", "copy_in_ms")) if rs and rs[0].f(c)]
 
 
 @per_csv
