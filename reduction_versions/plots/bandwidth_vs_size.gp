@@ -3,6 +3,8 @@
 #   gnuplot -c plots/bandwidth_vs_size.gp results/size_sweep.csv figures/bandwidth_vs_size.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
+if (strstrt(output, ".pdf") == 0) { eval raster_terminal("Helvetica,11", "900,760") }
+set output output
 stats input using (column("copy_bw_GBps")) nooutput
 ceiling = STATS_max
 # One datablock per curve ($d1, $d2, ...): the CSV interleaves the versions, so filtering
@@ -41,9 +43,14 @@ set key bottom right box opaque font ",9" maxrows 5
 set arrow from graph 0, first ceiling to graph 1, first ceiling nohead dt 2 lw 2 lc rgb "#c03030"
 set label sprintf("device-to-device copy: %.0f GB/s", ceiling) at graph 0.6, first ceiling offset 0,0.7 tc rgb "#c03030"
 ncurves = words(curves)
-# The versions take the palette in order; the library baseline is always grey.
-colors = "#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #000000 #cc79a7 #8b4513"
+# The versions take the palette in order; the library baseline is always grey. Curves that
+# lie on top of each other (versions 5 and 6 differ by 2-3 %) stay apart by their style: every
+# second curve is dashed with small open points and drawn after the solid one before it, so the
+# solid curve and its larger filled points show through; each curve has its own point type.
+colors = "#9400d3 #009e73 #56b4e9 #e69f00 #8b4513 #0072b2 #e51e10 #000000 #cc79a7 #c8b400"
 colour(i) = word(curves, i) eq baseline ? "#909090" : (i <= words(colors) ? word(colors, i) : "#606060")
-plot for [i = 1:ncurves - 1] sprintf("$d%d", i) using 1:2 with linespoints lw 2 lc rgb colour(i) \
-         title title_of(word(curves, i)), \
+dash(i) = i % 2 == 0 ? 2 : 1
+point(i) = i % 2 == 0 ? 2 * ((i - 1) % 7) + 4 : 2 * ((i - 1) % 7) + 5
+plot for [i = 1:ncurves - 1] sprintf("$d%d", i) using 1:2 with linespoints lw 2 dt dash(i) \
+         pt point(i) ps (i % 2 == 0 ? 1.0 : 1.6) lc rgb colour(i) title title_of(word(curves, i)), \
      sprintf("$d%d", ncurves) using 1:2 with linespoints lw 2 dt 3 lc rgb "black" title "CPU serial"

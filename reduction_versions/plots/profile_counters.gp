@@ -63,16 +63,26 @@ set title "warp instructions executed (millions)"
 plot @tics, input using (at("smsp__inst_executed.sum")):(column("value") / 1e6) with boxes lc rgb "#3060c0", \
      input using (at("smsp__inst_executed.sum")):(column("value") / 1e6):(sprintf("%.2f", column("value") / 1e6)) with labels offset 0,0.6 font ",8"
 set offsets 0, 0, graph 0.15, 0
-# Barrier stall per issued instruction (Nsight Compute's Warp State section: cycles a warp
-# waited at __syncthreads per instruction it issued). A profile.csv made before this counter was
-# in the Makefile's list has no such rows: the panel then says what to run instead of drawing.
+# Barrier stall, in total: Nsight Compute's Warp State counter is per issued instruction (the
+# cycles warps waited at __syncthreads per instruction issued), and the versions issue very
+# different numbers of instructions, so the panel multiplies it by the warp instructions of the
+# same kernel: the warp-cycles spent waiting at barriers (version 5 issues half the
+# instructions of version 4, so a higher per-instruction figure can still mean less waiting).
+# A profile.csv made before the counter was in the Makefile's list has no such rows: the panel
+# then says what to run instead of drawing.
 BAR = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+INST = "smsp__inst_executed.sum"
+insts = ""
+stats input using ((strcol("metric") eq INST && first_pass(strcol("kernel"))) ? (insts = insts.strcol("version").":".sprintf("%.0f", column("value"))." ", 0) : 0) nooutput
+# The warp instructions of version v's first pass ("v:count" words of insts), 0 if none.
+w_of(i) = word(insts, i)
+inst_of(v) = sum [i = 1:words(insts)] (w_of(i)[1:strstrt(w_of(i), ":") - 1] eq v ? real(w_of(i)[strstrt(w_of(i), ":") + 1:]) : 0)
 stats input using (strcol("metric") eq BAR ? 1 : 0) nooutput
 has_bar = STATS_sum > 0
-set title "barrier stall (cycles per issued instruction)"
+set title "barrier stall, total (M warp-cycles)"
 if (has_bar) {
-    plot @tics, input using (at(BAR)):(column("value")) with boxes lc rgb "#3060c0", \
-         input using (at(BAR)):(column("value")):(sprintf("%.3g", column("value"))) with labels offset 0,0.6 font ",8"
+    plot @tics, input using (at(BAR)):(column("value") * inst_of(strcol("version")) / 1e6) with boxes lc rgb "#3060c0", \
+         input using (at(BAR)):(column("value") * inst_of(strcol("version")) / 1e6):(sprintf("%.1f", column("value") * inst_of(strcol("version")) / 1e6)) with labels offset 0,0.6 font ",8"
 } else {
     set yrange [0:1]
     set label 1 "not in this profile.csv:\nrun make profile" at graph 0.5, graph 0.5 center font ",11"
