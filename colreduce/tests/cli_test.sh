@@ -112,38 +112,6 @@ else
   t_fail "report-experiments refuses an existing CSV" "exit $T_STATUS"; t_show_failure
 fi
 
-# The figures and tables from a synthetic CSV with the program's own header (the committed
-# results/ CSV is rendered by the shared runner): every figure renders without a gnuplot
-# warning, and tables.py fills every table.
-# The synthetic results live in a folder of their own, as results/ does: tables.py reads
-# block_per_column.csv, context.csv and profile.csv next to the main CSV.
-mkdir -p "$cr_tmp/fake" "$cr_tmp/main-only"
-$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/colreduce.csv"
-$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/block_per_column.csv" --block-per-column
-$cr --print-csv-header | python3 tests/make_fake_csv.py "$cr_tmp/fake/context.csv" --context
-python3 tests/make_fake_csv.py "$cr_tmp/fake/profile.csv" --profile
-cp "$cr_tmp/fake/colreduce.csv" "$cr_tmp/main-only/colreduce.csv"
-
-for cr_fig in kernel_time gpu_total_split dram_sol; do
-  cr_in="$cr_tmp/fake/colreduce.csv"
-  [ "$cr_fig" = dram_sol ] && cr_in="$cr_tmp/fake/profile.csv"
-  figure_case "figure $cr_fig renders (synthetic CSV)" "plots/$cr_fig.gp" "$cr_in" "$cr_tmp/$cr_fig.png" "$cr_tmp/gp.log"
-done
-# tables.py on the synthetic run: every table filled into a file of its own (--out), the
-# synthetic GPU named, only the H200 table without data (the synthetic run has no h200/).
-python3 tables.py "$cr_tmp/fake" --out "$cr_tmp/fake.md" >"$cr_tmp/tables.log" 2>&1 &&
-  [ "$(grep -c '^(no data' "$cr_tmp/fake.md")" -eq 1 ] &&
-  [ "$(grep -c '^| 6,400,000 | 32 |' "$cr_tmp/fake.md")" -eq 5 ] &&
-  grep -q '^| FAKE GPU | `block_per_column_over_limit` | 1,600,000 | 64 | 2048x1x1 | 1024 | `cudaErrorInvalidConfiguration` | \*\*no\*\* | 64 of 64 |' "$cr_tmp/fake.md" &&
-  grep -q '^| `tall` | 60.0 | 10 | 20.0 | ' "$cr_tmp/fake.md" &&
-  grep -q '^| `block_per_column` | 1,600,000 × 32 | .* | 32.0 | ' "$cr_tmp/fake.md" &&
-  grep -q '^| FAKE GPU | 175.2 |$' "$cr_tmp/fake.md"
-t_verdict "tables.py --out fills every table from a run (synthetic CSVs)" "$cr_tmp/tables.log"
-# Before make report-run / make profile wrote the optional CSVs: a (no data) line for each of the
-# five tables that read them (context, demonstration, H200, two of the profile), no error.
-python3 tables.py "$cr_tmp/main-only" --out "$cr_tmp/main-only.md" >"$cr_tmp/tables3.log" 2>&1 &&
-  [ "$(grep -c '^(no data' "$cr_tmp/main-only.md")" -eq 5 ] && grep -q '^| 160,000 | 8 |' "$cr_tmp/main-only.md"
-t_verdict "tables.py without block_per_column.csv, context.csv, profile.csv: no-data lines" "$cr_tmp/tables3.log"
 # The committed reference runs reproduce README.md and DETAILS.md byte for byte (a copy of
 # the folder, with common/ beside it as in the repository), and both pass the README checker.
 if [ -f results/colreduce.csv ]; then

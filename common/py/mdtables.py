@@ -130,7 +130,7 @@ line printed instead of a table without rows; default: "(no data: ...)")."""
             return self.empty + "\n"
         if not rows:
             what = self.source if isinstance(self.source, str) else "its CSVs"
-            return f"(no data: {what} in {os.path.relpath(results_dir)} has no rows for this table)\n"
+            return f"(no data: {what} has no rows for this table in this run)\n"
         cols = self.columns(rows) if callable(self.columns) else self.columns
         lines = ["| " + " | ".join(c.heading for c in cols) + " |",
                  "|" + "|".join(" --- " for _ in cols) + "|"]

@@ -191,26 +191,6 @@ figure_case() {
 
 # ---- An assignment README as students read it (tier 1, run from the assignment folder) ----
 
-# readme_other_gpu_case FILE...: the given results files with the committed GPU's name
-# relabelled as an A100 (a student's run elsewhere), tables.py regenerates a copy of README.md
-# from them: it must name the A100 and never "H100" (generated text names the device from the
-# results only).
-readme_other_gpu_case() {
-  local dir=$CW_TEST_TMP/readme-other-gpu name="a README regenerated from another GPU's results never says H100" f
-  rm -rf "$dir" && mkdir -p "$dir/results"
-  for f in "$@"; do sed 's/NVIDIA H100[^,]*/NVIDIA A100-SXM4-40GB/g' "$f" >"$dir/results/$(basename "$f")"; done
-  cp README.md "$dir/README.md"
-  if ! python3 tables.py "$dir/results" "$dir/README.md" >"$dir/tables.log" 2>&1; then
-    t_fail "$name" "$(tail -n 1 "$dir/tables.log")"
-  elif grep -n "H100" "$dir/README.md" >"$dir/h100.txt"; then
-    t_fail "$name" "$(head -n 2 "$dir/h100.txt" | tr '\n' ' ')"
-  elif ! grep -q "A100-SXM4-40GB" "$dir/README.md"; then
-    t_fail "$name" "the relabelled device is not named"
-  else
-    t_pass "$name"
-  fi
-}
-
 # ---- Nsight Compute: make profile's path on small shapes (tier 2; run from an assignment) ----
 
 # ncu_profile_case NAME DIR RUNS EXPECT...: common/scripts/ncu_profile.sh on a few small shapes, into
@@ -274,17 +254,17 @@ print("ok" if not problems else "; ".join(problems))
 PY
 }
 
-# profile_experiments_case NAME SUB FIGURE VERDICT COMMITTED PLACEHOLDER MAKEVAR=VALUE...:
+# profile_experiments_case NAME SUB FIGURE VERDICT COMMITTED MAKEVAR=VALUE...:
 # make profile's recipe at a small size: `make profile-experiments RESULTS_DIR=R MAKEVAR=VALUE...`
 # into a fresh R (P=$CW_TEST_TMP/profile, R=P/SUB, or P where SUB is empty; ncu's logs in
 # P/ncu) exits 0; `VERDICT R/profile.csv METRICS` (a function; METRICS from `make
 # print-profile-metrics`) prints "ok"; where gnuplot is installed, plots/FIGURE.gp draws
-# P/profile.csv with no warning or error; and tables.py R P/README.md (on a copy of README.md,
-# with the committed results/COMMITTED, a glob, beside the new profile.csv, never the committed
-# one) exits 0 and, where PLACEHOLDER (a grep pattern) is not empty, leaves nothing matching it.
+# P/profile.csv with no warning or error; and `tables.py R --out P/tables.md` (with the committed
+# results/COMMITTED, a glob, beside the new profile.csv, never the committed one) exits 0 and
+# fills every table that reads profile.csv.
 # Skipped with ncu_profile.sh --check's words where Nsight Compute or a GPU is missing.
 profile_experiments_case() {
-  local name=$1 sub=$2 fig=$3 verdict_fn=$4 committed=$5 placeholder=$6; shift 6
+  local name=$1 sub=$2 fig=$3 verdict_fn=$4 committed=$5; shift 5
   if ! bash ../common/scripts/ncu_profile.sh --check 2>"$CW_TEST_TMP/ncu.check"; then
     t_skip "$name" "$(head -n 1 "$CW_TEST_TMP/ncu.check")"; return
   fi
@@ -296,7 +276,6 @@ profile_experiments_case() {
     t_fail "$name" "make profile-experiments exited $T_STATUS"; t_show_failure; return
   fi
   verdict=$("$verdict_fn" "$res/profile.csv" "$(make --no-print-directory -s print-profile-metrics)")
-  cp README.md "$prof/README.md"
   [ -n "$sub" ] && cp "$res/profile.csv" "$prof/profile.csv" 2>/dev/null
   # shellcheck disable=SC2086
   for f in results/$committed; do [ "$(basename "$f")" = profile.csv ] || cp "$f" "$res/" 2>/dev/null; done
@@ -305,9 +284,9 @@ profile_experiments_case() {
   elif command -v gnuplot >/dev/null && ! gnuplot -c "plots/$fig.gp" "$prof/profile.csv" "$prof/$fig.png" >"$prof/gp.log" 2>&1 ||
        grep -qiE 'warning|error' "$prof/gp.log"; then
     t_fail "$name" "$fig.gp: $(head -n 2 "$prof/gp.log" | tr '\n' ' ')"
-  elif ! python3 tables.py "$res" "$prof/README.md" >"$prof/tables.log" 2>&1 ||
-       { [ -n "$placeholder" ] && grep -q "$placeholder" "$prof/README.md"; }; then
-    t_fail "$name" "tables.py ${placeholder:+left a placeholder or }failed: $(tail -n 1 "$prof/tables.log")"
+  elif ! python3 tables.py "$res" --out "$prof/tables.md" >"$prof/tables.log" 2>&1 ||
+       grep -q "^(no data: profile.csv" "$prof/tables.md"; then
+    t_fail "$name" "tables.py failed or left a profile table without data: $(tail -n 1 "$prof/tables.log")"
   else
     t_pass "$name"
   fi

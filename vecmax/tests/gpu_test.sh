@@ -166,4 +166,4 @@ PY
 }
 # tables.py on the committed results plus this profile (never the committed profile.csv).
 profile_experiments_case "profile: make profile-experiments at n=2^20: every metric of every version, figure and tables" \
-  results dram_sol vm_profile_verdict "*.csv" "" PROFILE_SIZES=1048576
+  results dram_sol vm_profile_verdict "*.csv" PROFILE_SIZES=1048576
