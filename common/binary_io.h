@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -481,7 +482,7 @@ inline std::string backup_link(const std::string& path) {
 // a write or a rename fails (a full disk, a file-size limit, a folder removed meanwhile), or a
 // signal arrived during the renames, what was renamed is put back (a new file removed, an
 // existing one restored from a hard link made just before), every temporary is removed, and
-// the failure is a UsageError naming the file: no target changed.
+// the failure is a UsageError naming the file (the signal ends the program): no target changed.
 inline void commit_files(const std::vector<PendingFile>& files) {
     std::vector<std::string> tmp(files.size());
     std::vector<int> slot(files.size(), -1);
@@ -520,14 +521,18 @@ inline void commit_files(const std::vector<PendingFile>& files) {
     std::size_t renamed = 0;
     int error = 0;
     bool lost = false;  // an existing file could not be put back
+    bool can_undo = true;  // every existing file renamed over has a backup
     for (; renamed < order.size(); ++renamed) {
         const std::size_t i = order[renamed];
-        if (existed[i] && renamed + 1 < order.size()) {
+        if (existed[i]) {
             backup[i] = detail::backup_link(files[i].path);
-            if (backup[i].empty()) {
+            // Only the last file may go without one (a filesystem without hard links): nothing
+            // after it can fail, and a signal during the renames then finds the commit whole.
+            if (backup[i].empty() && renamed + 1 < order.size()) {
                 error = errno != 0 ? errno : EIO;
                 break;
             }
+            can_undo = can_undo && !backup[i].empty();
         }
         if (::rename(tmp[i].c_str(), files[i].path.c_str()) != 0) {
             error = errno;
@@ -536,7 +541,7 @@ inline void commit_files(const std::vector<PendingFile>& files) {
         detail::release_temp(slot[i]);
         slot[i] = -1;
     }
-    const bool interrupted = renamed == order.size() && detail::HoldSignals::pending();
+    const bool interrupted = renamed == order.size() && can_undo && detail::HoldSignals::pending();
     if (renamed < order.size() || interrupted) {
         for (std::size_t k = renamed; k-- > 0;) {
             const std::size_t i = order[k];
@@ -564,10 +569,15 @@ inline void write_file_atomically(const std::string& path, const std::string& wh
 }
 
 // Standard output, flushed and checked: "" when every write so far succeeded, else why not.
+// (A write that failed inside an earlier printf left its errno behind it; a pipe whose
+// reader is gone is then recognised by poll's POLLERR, so that it is still named.)
 inline std::string standard_output_error() {
     errno = 0;
     if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return "";
-    return std::string("cannot write standard output: ") + (errno != 0 ? std::strerror(errno) : "write error");
+    int error = errno;
+    struct pollfd out = {STDOUT_FILENO, POLLOUT, 0};
+    if (error == 0 && ::poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0) error = EPIPE;
+    return std::string("cannot write standard output: ") + (error != 0 ? std::strerror(error) : "write error");
 }
 
 // A run stops (UsageError, exit 2, nothing committed) as soon as its standard output cannot
