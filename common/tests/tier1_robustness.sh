@@ -221,6 +221,7 @@ t_commit_cases() {
       t_pass "$case_name"
     fi
     rm -f "$d/new.bin"
+    find "$d" -mindepth 1 \( -name '*.tmp.*' -o -name '*.old.*' -o -name 'core*' \) -delete  # each case on its own
     cp "$d/rows.keep" "$d/rows.csv"
   }
   cp "$d/rows.csv" "$d/rows.keep"
