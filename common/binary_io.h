@@ -250,36 +250,40 @@ inline const int* terminating_signals() {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, 0};
     return sigs;
 }
+// While a DeferSignals lives (a temporary's creation and registration, a commit's renames),
+// a terminating signal is only noted, whichever thread it reaches (the CUDA runtime's and
+// OpenMP's threads do not block signals; sigprocmask would hold back only this one's), and
+// acted on when the last DeferSignals ends.
+inline volatile std::sig_atomic_t& defer_depth() {
+    static volatile std::sig_atomic_t depth = 0;
+    return depth;
+}
+inline volatile std::sig_atomic_t& deferred_signal() {
+    static volatile std::sig_atomic_t sig = 0;
+    return sig;
+}
 extern "C" inline void remove_partial_and_exit(int sig) {
+    if (defer_depth() > 0) {
+        deferred_signal() = sig;
+        return;
+    }
     for (int i = 0; i < kTempSlots; ++i)
         if (temp_slots()[i].used) ::unlink(temp_slots()[i].path);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }
-// While it lives, the terminating signals wait (they are delivered when it ends): for the
-// moments a temporary file is created and registered, and for a commit's renames.
-class HoldSignals {
+class DeferSignals {
   public:
-    HoldSignals() {
-        sigset_t set;
-        sigemptyset(&set);
-        for (const int* s = terminating_signals(); *s != 0; ++s) sigaddset(&set, *s);
-        ::sigprocmask(SIG_BLOCK, &set, &old_);
+    DeferSignals() { defer_depth() = defer_depth() + 1; }
+    ~DeferSignals() {
+        defer_depth() = defer_depth() - 1;
+        const int sig = deferred_signal();
+        if (defer_depth() == 0 && sig != 0) remove_partial_and_exit(sig);  // ends the program
     }
-    ~HoldSignals() { ::sigprocmask(SIG_SETMASK, &old_, nullptr); }
-    HoldSignals(const HoldSignals&) = delete;
-    HoldSignals& operator=(const HoldSignals&) = delete;
+    DeferSignals(const DeferSignals&) = delete;
+    DeferSignals& operator=(const DeferSignals&) = delete;
     // A terminating signal arrived meanwhile (it will end the program when this ends).
-    static bool pending() {
-        sigset_t set;
-        if (::sigpending(&set) != 0) return false;
-        for (const int* s = terminating_signals(); *s != 0; ++s)
-            if (sigismember(&set, *s) == 1) return true;
-        return false;
-    }
-
-  private:
-    sigset_t old_;
+    static bool pending() { return deferred_signal() != 0; }
 };
 inline int register_temp(const std::string& path) {
     for (int i = 0; i < kTempSlots; ++i) {
@@ -418,7 +422,7 @@ inline int write_temporary(const PendingFile& file, std::string* tmp, int* error
     name.push_back('\0');
     int fd = -1, slot = -1;
     {
-        HoldSignals hold;  // no signal between the file's creation and its registration
+        DeferSignals defer;  // no signal between the file's creation and its registration
         fd = ::mkstemp(name.data());
         if (fd < 0) {
             *error = errno;
@@ -478,7 +482,7 @@ inline std::string backup_link(const std::string& path) {
 
 // Commits a run's files all together or not at all (README.md, "Data safety"): each content
 // goes to a temporary file beside its target (nothing is renamed until every one is whole),
-// then the temporaries are renamed over their targets with the terminating signals held. If
+// then the temporaries are renamed over their targets with the terminating signals deferred. If
 // a write or a rename fails (a full disk, a file-size limit, a folder removed meanwhile), or a
 // signal arrived during the renames, what was renamed is put back (a new file removed, an
 // existing one restored from a hard link made just before), every temporary is removed, and
@@ -507,7 +511,7 @@ inline void commit_files(const std::vector<PendingFile>& files) {
     }
     // The renames: new files first, then existing ones, so that only an existing file renamed
     // before another needs a backup. Signals wait until the commit is whole or undone.
-    detail::HoldSignals hold;
+    detail::DeferSignals defer;
     std::vector<std::size_t> order;
     std::vector<bool> existed(files.size(), false);
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -541,7 +545,7 @@ inline void commit_files(const std::vector<PendingFile>& files) {
         detail::release_temp(slot[i]);
         slot[i] = -1;
     }
-    const bool interrupted = renamed == order.size() && can_undo && detail::HoldSignals::pending();
+    const bool interrupted = renamed == order.size() && can_undo && detail::DeferSignals::pending();
     if (renamed < order.size() || interrupted) {
         for (std::size_t k = renamed; k-- > 0;) {
             const std::size_t i = order[k];
@@ -550,7 +554,7 @@ inline void commit_files(const std::vector<PendingFile>& files) {
         }
         if (renamed < order.size() && !backup[order[renamed]].empty()) ::unlink(backup[order[renamed]].c_str());
         discard_temporaries(0);
-        if (interrupted) return;  // the held signal ends the program when `hold` ends
+        if (interrupted) return;  // the signal ends the program when `defer` ends
         fail(files[order[renamed]], error,
              lost ? " (and an existing file could not be put back)" : (files.size() > 1 ? " (nothing written)" : ""));
     }
