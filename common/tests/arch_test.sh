@@ -181,7 +181,7 @@ else
 fi
 # Through make: refused before anything compiles (a quote in SMS reaches the script as typed),
 # while the default list still falls back on CUDA 13.
-rm -rf "$stale_copy/bin" "$stale_copy/build"
+rm -rf "${stale_copy:?}/bin" "${stale_copy:?}/build"
 for cw_sms in abc 70 'a"b`c`'; do
   t_run env PATH="$stub_dir/nogpu:$PATH" make --no-print-directory -C "$CW_TEST_TMP/stale-common" all \
     CUDA_PATH="$stub_dir/tk13" SMS="$cw_sms"

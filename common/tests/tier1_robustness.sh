@@ -184,7 +184,7 @@ PY
 # must not appear), no temporary left beside either, when standard output is /dev/full or a
 # closed pipe, the output's folder is removed mid-run, the commit meets a file-size limit, or a
 # signal arrives while the files are written or renamed.
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2206
 t_commit_cases() {
   local prog=$1 small=$2 name host
   name=$(basename "$prog")
@@ -236,8 +236,7 @@ t_commit_cases() {
   commit_verdict "--output's folder removed mid-run: exit 2, the CSV not appended" 2 "cannot write output file '.*gone/new.bin'"
   # A file-size limit (ulimit -f) that the CSV's commit passes: exit 2 (EFBIG, not SIGXFSZ).
   local limit_kib=64
-  local i
-  { cat "$d/rows.keep"; for i in $(seq 1000); do tail -n +2 "$d/rows.keep"; done; } 2>/dev/null |
+  { cat "$d/rows.keep"; for _ in $(seq 1000); do tail -n +2 "$d/rows.keep"; done; } 2>/dev/null |
     head -c $((limit_kib * 1024 - 64)) >"$d/rows.csv"
   printf '\n' >>"$d/rows.csv"
   cp "$d/rows.csv" "$d/rows.big"
