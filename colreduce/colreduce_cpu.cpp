@@ -161,7 +161,7 @@ void check_matrix_file(cw::InputFile& file, int n, long long max_m) {
     file.require_count(static_cast<unsigned long long>(max_m) * n,
                        "m = elements / n is at most " + std::to_string(max_m) + " rows", n,
                        "rows of n=" + std::to_string(n) + " columns");
-    file.require_finite<double>();  // a NaN or an infinity is bad input: said before the device probe
+    file.require_finite<double>();  // a NaN or an infinity is bad input: refused as the run reads the file
 }
 
 void read_matrix_file(cw::InputFile& file, double* mat, std::size_t count) {

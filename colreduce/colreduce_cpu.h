@@ -72,10 +72,10 @@ std::vector<std::pair<long long, int>> parse_sizes(const std::string& text, long
 long long first_non_finite(const double* data, std::size_t count);
 
 // --input=FILE with --n=N: the open file checked before any CUDA call (whole rows of n doubles,
-// at most max_m of them, every value finite); its m is elements / n.
+// at most max_m of them, that fit in host memory); its m is elements / n. Every value must be
+// finite: checked as read_matrix_file reads it (a run that happens reads the file once).
 void check_matrix_file(cw::InputFile& file, int n, long long max_m);
-// The matrix from that file (count doubles); a value that is not finite is refused again (the
-// file may have changed since it was checked).
+// The matrix from that file (count doubles); a value that is not finite is refused (exit 2).
 void read_matrix_file(cw::InputFile& file, double* mat, std::size_t count);
 
 }  // namespace colreduce

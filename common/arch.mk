@@ -2,7 +2,8 @@
 #   CUDA_PATH      toolkit root (default: where `nvcc` on PATH lives, else /usr/local/cuda)
 #   HOST_COMPILER  host C++ compiler for nvcc (-ccbin) and for the .cpp files (default: nvcc's own choice, g++)
 #   SMS            compute capabilities to build, filtered against the toolkit; given on the
-#                  command line or in the environment, built exactly as asked (after that filter)
+#                  command line or in the environment, built exactly as asked (after that filter;
+#                  refused when the toolkit builds none of it, or an item is not an architecture)
 #   SMS_DEFAULT    the list used when SMS is not given (default: 35 52, the reports' K40m and
 #                  GTX 970); to it the build adds the architecture of the GPU on this machine
 #                  (nvidia-smi), so that a job built on a GPU node runs native code, not PTX
@@ -26,9 +27,12 @@ else
   SMS_ORIGIN := explicit
 endif
 
-# Evaluated once, and only by the targets that compile (make plots needs no toolkit).
-GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --flags $(SMS_ORIGIN)))$(GENCODE_FLAGS)
-ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" "$(SMS)" --message $(SMS_ORIGIN)))$(ARCH_MESSAGE)
+# Evaluated once, and only by the targets that compile (make plots needs no toolkit). SMS is
+# passed in single quotes: whatever it holds (a quote, a backtick) reaches select_arch.sh as
+# typed, which refuses what is not a list of compute capabilities.
+shell_quote = '$(subst ','\'',$(1))'
+GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" $(call shell_quote,$(SMS)) --flags $(SMS_ORIGIN)))$(GENCODE_FLAGS)
+ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" $(call shell_quote,$(SMS)) --message $(SMS_ORIGIN)))$(ARCH_MESSAGE)
 
 WARN_FLAGS := -Wall -Wextra
 ifeq ($(dbg),1)

@@ -3,17 +3,20 @@
 //   - an input is opened without blocking and must be a regular file: a FIFO, directory,
 //     device or a pseudo-file of the kernel (/proc, /sys, debugfs ...: their sizes say nothing
 //     about their contents) is refused at once with a message that says what it is; its size
-//     (fstat) is checked against the program's limits and shape before any byte is read;
+//     (fstat) is checked against the program's limits, its shape and the host memory before
+//     any byte is read; its contents (NaN, infinity) only as the run reads them, once;
 //   - an output is checked before any GPU work (its folder is writable and on a real
 //     filesystem, its name fits, the path is not a directory or a device, and --csv and
 //     --output are not one file) but nothing is created until there is something to write:
 //     the content goes to a temporary file in the same folder and is renamed into place, so a
 //     run that stops early (exit 1, 2, 3, a signal) leaves no new file and an existing one
-//     unchanged.
+//     unchanged; a run's outputs (--csv and --output) are committed all together or not at
+//     all (commit_files).
 // Raw binary files are little-endian elements, row-major for matrices, with no header.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -21,11 +24,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -137,7 +142,8 @@ class InputFile {
     std::size_t count() const { return static_cast<std::size_t>(bytes_ / elem_bytes_); }
     const std::string& path() const { return path_; }
     // The limits, checked before any byte is read: at most max_count elements, and (when
-    // multiple_of > 1) a whole number of rows of that many elements.
+    // multiple_of > 1) a whole number of rows of that many elements; then the file's bytes
+    // against the host memory (require_host_memory): a 1 TB sparse file is refused at once.
     void require_count(unsigned long long max_count, const std::string& limit_reason, std::size_t multiple_of = 1,
                        const std::string& shape = "") const {
         if (count() > max_count)
@@ -146,35 +152,41 @@ class InputFile {
         if (multiple_of > 1 && count() % multiple_of != 0)
             throw UsageError("input file '" + path_ + "' holds " + std::to_string(count()) +
                              " elements, not a whole number of " + shape);
+        require_host_memory(bytes_, "input file '" + path_ + "'");
     }
     void require_exact(std::size_t expected, const std::string& what) const {
         if (count() != expected)
             throw UsageError("input file '" + path_ + "' holds " + std::to_string(count()) + " elements, " + what +
                              " needs " + std::to_string(expected));
+        require_host_memory(bytes_, "input file '" + path_ + "'");
     }
-    // Before the device probe, without keeping the data: every element is finite (a NaN or
-    // an infinity is bad input for a program whose reference cannot check it). Reads the
-    // file in 1 MiB pieces at explicit offsets, so read_into still starts at its beginning.
+    // Every element must be finite (a NaN or an infinity is bad input for a program whose
+    // reference cannot check it). Reads nothing here: read_into checks each piece as it
+    // reads it, so the contents are read once, and only by a run that happens (after the
+    // options, the device probe and the memory check); a bad value is a UsageError (exit 2)
+    // naming the first such element.
     template <typename T>
     void require_finite() {
         if (sizeof(T) != elem_bytes_) throw std::logic_error("InputFile: element size mismatch");
-        std::vector<T> piece((1u << 20) / sizeof(T));
-        for (unsigned long long first = 0; first < count(); first += piece.size()) {
-            const std::size_t n = static_cast<std::size_t>(
-                std::min<unsigned long long>(piece.size(), count() - first));
-            read_at(first * sizeof(T), reinterpret_cast<char*>(piece.data()), n * sizeof(T));
-            for (std::size_t i = 0; i < n; ++i)
-                if (!std::isfinite(piece[i]))
-                    throw UsageError("input file '" + path_ + "' holds a value that is not finite (element " +
-                                     std::to_string(first + i) + ")");
-        }
+        first_not_finite_ = &first_not_finite<T>;
     }
-    // Reads the whole file into `data` (count() elements of T).
+    // Reads the whole file into `data` (count() elements of T), in pieces of at most 64 MiB,
+    // each checked by require_finite's rule when it was asked for.
     template <typename T>
     void read_into(T* data) {
         static_assert(sizeof(T) > 0, "");
         if (sizeof(T) != elem_bytes_) throw std::logic_error("InputFile: element size mismatch");
-        read_at(0, reinterpret_cast<char*>(data), bytes_);
+        char* dst = reinterpret_cast<char*>(data);
+        const unsigned long long piece = (64ULL << 20) / elem_bytes_ * elem_bytes_;
+        for (unsigned long long done = 0; done < bytes_; done += piece) {
+            const unsigned long long n = std::min(piece, bytes_ - done);
+            read_at(done, dst + done, n);
+            if (first_not_finite_ == nullptr) continue;
+            const long long bad = first_not_finite_(dst + done, static_cast<std::size_t>(n / elem_bytes_));
+            if (bad >= 0)
+                throw UsageError("input file '" + path_ + "' holds a value that is not finite (element " +
+                                 std::to_string(done / elem_bytes_ + static_cast<unsigned long long>(bad)) + ")");
+        }
     }
     template <typename T>
     std::vector<T> read_all() {
@@ -184,6 +196,13 @@ class InputFile {
     }
 
   private:
+    template <typename T>
+    static long long first_not_finite(const char* bytes, std::size_t n) {
+        const T* v = reinterpret_cast<const T*>(bytes);
+        for (std::size_t i = 0; i < n; ++i)
+            if (!std::isfinite(v[i])) return static_cast<long long>(i);
+        return -1;
+    }
     // `bytes` bytes from byte `offset` on (pread: the file offset is not used).
     void read_at(unsigned long long offset, char* dst, unsigned long long bytes) {
         // Back to blocking reads: the file is regular, so a read cannot wait for a writer.
@@ -209,32 +228,93 @@ class InputFile {
     std::size_t elem_bytes_;
     int fd_ = -1;
     unsigned long long bytes_ = 0;
+    long long (*first_not_finite_)(const char*, std::size_t) = nullptr;  // set by require_finite
 };
 
 namespace detail {
-// The temporary file being written right now, removed by the signal handler if the program
-// is stopped while writing it (the only moment a stray file could exist).
-inline volatile std::sig_atomic_t& writing_flag() {
-    static volatile std::sig_atomic_t flag = 0;
-    return flag;
+// The temporary files that exist right now (a commit's, at most kTempSlots), removed by the
+// signal handler if the program is stopped while they exist (the only moments a stray file
+// could exist). A slot's path is written while it is free, then the slot is marked used.
+constexpr int kTempSlots = 4;
+struct TempSlot {
+    volatile std::sig_atomic_t used;
+    char path[4096];
+};
+inline TempSlot* temp_slots() {
+    static TempSlot slots[kTempSlots];
+    return slots;
 }
-inline char* writing_path() {
-    static char path[4096];
-    return path;
+// The signals that end a program and are cleaned up after: Ctrl-C, kill and Slurm's time
+// limit or scancel, a closed terminal, Ctrl-\.
+inline const int* terminating_signals() {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, 0};
+    return sigs;
+}
+// While a DeferSignals lives (a temporary's creation and registration, a commit's renames),
+// a terminating signal is only noted, whichever thread it reaches (the CUDA runtime's and
+// OpenMP's threads do not block signals; sigprocmask would hold back only this one's), and
+// acted on when the last DeferSignals ends.
+inline volatile std::sig_atomic_t& defer_depth() {
+    static volatile std::sig_atomic_t depth = 0;
+    return depth;
+}
+inline volatile std::sig_atomic_t& deferred_signal() {
+    static volatile std::sig_atomic_t sig = 0;
+    return sig;
 }
 extern "C" inline void remove_partial_and_exit(int sig) {
-    if (writing_flag()) ::unlink(writing_path());
+    if (defer_depth() > 0) {
+        deferred_signal() = sig;
+        return;
+    }
+    for (int i = 0; i < kTempSlots; ++i)
+        if (temp_slots()[i].used) ::unlink(temp_slots()[i].path);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }
+class DeferSignals {
+  public:
+    DeferSignals() { defer_depth() = defer_depth() + 1; }
+    ~DeferSignals() {
+        defer_depth() = defer_depth() - 1;
+        const int sig = deferred_signal();
+        if (defer_depth() == 0 && sig != 0) remove_partial_and_exit(sig);  // ends the program
+    }
+    DeferSignals(const DeferSignals&) = delete;
+    DeferSignals& operator=(const DeferSignals&) = delete;
+    // A terminating signal arrived meanwhile (it will end the program when this ends).
+    static bool pending() { return deferred_signal() != 0; }
+};
+inline int register_temp(const std::string& path) {
+    for (int i = 0; i < kTempSlots; ++i) {
+        TempSlot& slot = temp_slots()[i];
+        if (slot.used) continue;
+        std::snprintf(slot.path, sizeof slot.path, "%s", path.c_str());
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        slot.used = 1;
+        return i;
+    }
+    throw std::logic_error("more temporary files at once than binary_io.h keeps track of");
+}
+inline void release_temp(int slot) {
+    if (slot >= 0) temp_slots()[slot].used = 0;
+}
 }  // namespace detail
 
-// Installs the handler that removes a half-written temporary file on SIGINT, SIGTERM and
-// SIGHUP (cw::run_main calls it once).
+// How every program meets a signal (cw::run_main calls it once):
+//   - SIGINT, SIGTERM, SIGHUP and SIGQUIT end it as they would, after removing the temporary
+//     files of a commit under way (a signal the parent set to be ignored stays ignored: nohup);
+//   - SIGPIPE and SIGXFSZ are ignored: a write to a closed pipe or past the file-size limit
+//     (ulimit -f) fails with EPIPE or EFBIG instead, which the program reports like any write
+//     error (one line, exit 2; a commit's temporary files removed, nothing committed).
 inline void install_partial_file_cleanup() {
-    std::signal(SIGINT, detail::remove_partial_and_exit);
-    std::signal(SIGTERM, detail::remove_partial_and_exit);
-    std::signal(SIGHUP, detail::remove_partial_and_exit);
+    for (const int* s = detail::terminating_signals(); *s != 0; ++s) {
+        struct sigaction old;
+        if (::sigaction(*s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        std::signal(*s, detail::remove_partial_and_exit);
+    }
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGXFSZ, SIG_IGN);
 }
 
 namespace detail {
@@ -317,48 +397,199 @@ inline void check_output_path(const std::string& path, const std::string& what) 
     detail::checked_outputs().push_back({what, path, identity});
 }
 
-// Replaces `path` with `prefix` followed by `bytes` bytes of `data`, atomically: the content
-// goes to a temporary file in the same folder, which is renamed over `path` only once it
-// is complete. On failure nothing is left and `path` is unchanged (UsageError).
-inline void write_file_atomically(const std::string& path, const std::string& what, const std::string& prefix,
-                                  const void* data, std::size_t bytes) {
-    // In the same folder (rename is atomic only within one filesystem); the target's name,
-    // shortened where a long one would leave no room for the suffix.
-    const std::pair<std::string, std::string> parts = detail::split_path(path);
+// One file of a commit: `path` (the option's `what`: "output file", "CSV file") is to hold
+// `prefix` followed by `bytes` bytes of `data`.
+struct PendingFile {
+    std::string path, what, prefix;
+    const void* data = nullptr;
+    std::size_t bytes = 0;
+};
+
+namespace detail {
+// A name in the folder of `path` for a temporary or a backup, from the target's name
+// (shortened where a long one would leave no room for the suffix) and `suffix` ("tmp").
+inline std::string sibling_template(const std::string& path, const char* suffix) {
+    const std::pair<std::string, std::string> parts = split_path(path);
     const std::string folder = path.find('/') == std::string::npos ? "" : (parts.first == "/" ? "/" : parts.first + "/");
-    std::string tmp = folder + parts.second.substr(0, detail::kTempNameKeep) + ".tmp.XXXXXX";
-    std::vector<char> name(tmp.begin(), tmp.end());
+    return folder + parts.second.substr(0, kTempNameKeep) + "." + suffix + ".XXXXXX";
+}
+// Writes `file`'s content into a new temporary file beside it (registered for the signal
+// handler); returns its slot and sets `tmp`, or sets `error` (errno) and returns -1.
+inline int write_temporary(const PendingFile& file, std::string* tmp, int* error) {
+    std::vector<char> name;
+    const std::string pattern = sibling_template(file.path, "tmp");
+    name.assign(pattern.begin(), pattern.end());
     name.push_back('\0');
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) throw UsageError("cannot write " + what + " '" + path + "': " + std::strerror(errno));
-    tmp = name.data();
-    std::snprintf(detail::writing_path(), 4096, "%s", tmp.c_str());
-    detail::writing_flag() = 1;
+    int fd = -1, slot = -1;
+    {
+        DeferSignals defer;  // no signal between the file's creation and its registration
+        fd = ::mkstemp(name.data());
+        if (fd < 0) {
+            *error = errno;
+            return -1;
+        }
+        slot = register_temp(name.data());
+    }
+    *tmp = name.data();
     bool ok = true;
     auto put = [&](const char* p, std::size_t left) {
         while (ok && left > 0) {
             const ssize_t w = ::write(fd, p, left);
             if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) ok = false;
-            else p += w, left -= static_cast<std::size_t>(w);
+            if (w <= 0) {
+                if (w == 0) errno = EIO;
+                ok = false;
+            } else {
+                p += w, left -= static_cast<std::size_t>(w);
+            }
         }
     };
-    put(prefix.data(), prefix.size());
-    put(static_cast<const char*>(data), bytes);
+    put(file.prefix.data(), file.prefix.size());
+    put(static_cast<const char*>(file.data), file.bytes);
+    int saved = ok ? 0 : errno;
     struct stat old;
-    if (ok && ::stat(path.c_str(), &old) == 0) {
+    if (ok && ::stat(file.path.c_str(), &old) == 0) {
         (void)::fchmod(fd, old.st_mode & 07777);  // an existing file keeps its permissions
     } else if (ok) {
         const mode_t mask = ::umask(0);  // a new file gets what open(..., 0666) would give
         ::umask(mask);
         (void)::fchmod(fd, 0666 & ~mask);
     }
-    ok = (::close(fd) == 0) && ok;
-    ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
-    const int saved = errno;
-    if (!ok) ::unlink(tmp.c_str());
-    detail::writing_flag() = 0;
-    if (!ok) throw UsageError("cannot write " + what + " '" + path + "': " + std::strerror(saved));
+    if (::close(fd) != 0 && ok) ok = false, saved = errno;
+    if (ok) return slot;
+    ::unlink(tmp->c_str());
+    release_temp(slot);
+    *error = saved;
+    return -1;
+}
+// A hard link to the existing `path` beside it, so that a commit can put it back; "" when
+// none could be made.
+inline std::string backup_link(const std::string& path) {
+    const std::string pattern = sibling_template(path, "old");
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::vector<char> name(pattern.begin(), pattern.end());
+        name.push_back('\0');
+        const int fd = ::mkstemp(name.data());  // a free name, then the link in its place
+        if (fd < 0) return "";
+        ::close(fd);
+        ::unlink(name.data());
+        if (::link(path.c_str(), name.data()) == 0) return name.data();
+        if (errno != EEXIST) return "";
+    }
+    return "";
+}
+}  // namespace detail
+
+// Commits a run's files all together or not at all (README.md, "Data safety"): each content
+// goes to a temporary file beside its target (nothing is renamed until every one is whole),
+// then the temporaries are renamed over their targets with the terminating signals deferred. If
+// a write or a rename fails (a full disk, a file-size limit, a folder removed meanwhile), or a
+// signal arrived during the renames, what was renamed is put back (a new file removed, an
+// existing one restored from a hard link made just before), every temporary is removed, and
+// the failure is a UsageError naming the file (the signal ends the program): no target changed.
+inline void commit_files(const std::vector<PendingFile>& files) {
+    std::vector<std::string> tmp(files.size());
+    std::vector<int> slot(files.size(), -1);
+    auto discard_temporaries = [&](std::size_t from) {
+        for (std::size_t i = from; i < files.size(); ++i)
+            if (slot[i] >= 0) {
+                ::unlink(tmp[i].c_str());
+                detail::release_temp(slot[i]);
+                slot[i] = -1;
+            }
+    };
+    auto fail = [&](const PendingFile& f, int error, const std::string& more) {
+        throw UsageError("cannot write " + f.what + " '" + f.path + "': " + std::strerror(error) + more);
+    };
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        int error = 0;
+        slot[i] = detail::write_temporary(files[i], &tmp[i], &error);
+        if (slot[i] < 0) {
+            discard_temporaries(0);
+            fail(files[i], error, files.size() > 1 ? " (nothing written)" : "");
+        }
+    }
+    // The renames: new files first, then existing ones, so that only an existing file renamed
+    // before another needs a backup. Signals wait until the commit is whole or undone.
+    detail::DeferSignals defer;
+    std::vector<std::size_t> order;
+    std::vector<bool> existed(files.size(), false);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        struct stat st;
+        existed[i] = ::stat(files[i].path.c_str(), &st) == 0;
+    }
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < files.size(); ++i)
+            if (existed[i] == (pass == 1)) order.push_back(i);
+    std::vector<std::string> backup(files.size());
+    std::size_t renamed = 0;
+    int error = 0;
+    bool lost = false;  // an existing file could not be put back
+    bool can_undo = true;  // every existing file renamed over has a backup
+    for (; renamed < order.size(); ++renamed) {
+        const std::size_t i = order[renamed];
+        if (existed[i]) {
+            backup[i] = detail::backup_link(files[i].path);
+            // Only the last file may go without one (a filesystem without hard links): nothing
+            // after it can fail, and a signal during the renames then finds the commit whole.
+            if (backup[i].empty() && renamed + 1 < order.size()) {
+                error = errno != 0 ? errno : EIO;
+                break;
+            }
+            can_undo = can_undo && !backup[i].empty();
+        }
+        if (::rename(tmp[i].c_str(), files[i].path.c_str()) != 0) {
+            error = errno;
+            break;
+        }
+        detail::release_temp(slot[i]);
+        slot[i] = -1;
+    }
+    const bool interrupted = renamed == order.size() && can_undo && detail::DeferSignals::pending();
+    if (renamed < order.size() || interrupted) {
+        for (std::size_t k = renamed; k-- > 0;) {
+            const std::size_t i = order[k];
+            if (existed[i]) lost = ::rename(backup[i].c_str(), files[i].path.c_str()) != 0 || lost;
+            else ::unlink(files[i].path.c_str());
+        }
+        if (renamed < order.size() && !backup[order[renamed]].empty()) ::unlink(backup[order[renamed]].c_str());
+        discard_temporaries(0);
+        if (interrupted) return;  // the signal ends the program when `defer` ends
+        fail(files[order[renamed]], error,
+             lost ? " (and an existing file could not be put back)" : (files.size() > 1 ? " (nothing written)" : ""));
+    }
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (!backup[i].empty()) ::unlink(backup[i].c_str());
+}
+
+// Replaces `path` with `prefix` followed by `bytes` bytes of `data`, atomically: the content
+// goes to a temporary file in the same folder, which is renamed over `path` only once it
+// is complete. On failure nothing is left and `path` is unchanged (UsageError).
+inline void write_file_atomically(const std::string& path, const std::string& what, const std::string& prefix,
+                                  const void* data, std::size_t bytes) {
+    PendingFile file;
+    file.path = path, file.what = what, file.prefix = prefix, file.data = data, file.bytes = bytes;
+    commit_files({file});
+}
+
+// Standard output, flushed and checked: "" when every write so far succeeded, else why not.
+// (A write that failed inside an earlier printf left its errno behind it; a pipe whose
+// reader is gone is then recognised by poll's POLLERR, so that it is still named.)
+inline std::string standard_output_error() {
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return "";
+    int error = errno;
+    struct pollfd out = {STDOUT_FILENO, POLLOUT, 0};
+    if (error == 0 && ::poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0) error = EPIPE;
+    return std::string("cannot write standard output: ") + (error != 0 ? std::strerror(error) : "write error");
+}
+
+// A run stops (UsageError, exit 2, nothing committed) as soon as its standard output cannot
+// be written (/dev/full, a full disk under `> log`, a closed pipe): called at every progress
+// line and before the commit.
+inline void require_standard_output() {
+    const std::string error = standard_output_error();
+    if (!error.empty()) throw UsageError(error);
 }
 
 // The end of every program (cw::run_main): standard output is flushed and checked, as GNU
@@ -366,14 +597,10 @@ inline void write_file_atomically(const std::string& path, const std::string& wh
 // silent exit 0. Returns `status`, or kExitUsage with one line on stderr when a write to
 // standard output failed (a non-zero status is kept: it says more).
 inline int finish_standard_output(const char* program, int status) {
-    errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        const int saved = errno;
-        std::fprintf(stderr, "%s: error: cannot write standard output: %s\n", program,
-                     saved != 0 ? std::strerror(saved) : "write error");
-        return status != kExitOk ? status : kExitUsage;
-    }
-    return status;
+    const std::string error = standard_output_error();
+    if (error.empty()) return status;
+    std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+    return status != kExitOk ? status : kExitUsage;
 }
 
 // The raw binary result of a run, written once at the end (OutputFile::commit), never

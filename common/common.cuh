@@ -21,7 +21,8 @@ namespace cw {
 // they happen (CUDA_CHECK); a broken internal invariant (std::logic_error: a registry without
 // its baseline, a block size not instantiated) is "program: internal error: ..." and exit 3,
 // as a CUDA error is: nothing the user gave can fix it. A half-written output is removed on
-// SIGINT/SIGTERM/SIGHUP.
+// SIGINT/SIGTERM/SIGHUP/SIGQUIT; SIGPIPE and SIGXFSZ are ignored, so that a closed pipe or a
+// file-size limit is a write error like any other (install_partial_file_cleanup).
 // Standard output that could not be written is an error too (finish_standard_output).
 template <typename Body>
 int run_main(const char* program, Body&& body) {

@@ -173,10 +173,11 @@ class CsvSink {
         ++rows_;
     }
     int rows() const { return rows_; }
-    // Appends every row (atomically: existing content + rows into a temporary file, renamed
-    // over the old one).
-    void commit() {
-        if (!enabled() || rows_ == 0) return;
+    // What commit() writes, for a commit of several files (cw::commit_files): false when
+    // there is nothing to write. The existing content is read here and must still have this
+    // run's header. The PendingFile points into the sink: keep the sink until it is committed.
+    bool prepare(PendingFile* file) {
+        if (!enabled() || rows_ == 0) return false;
         std::string existing;
         {
             std::ifstream in(path_, std::ios::binary);
@@ -187,8 +188,23 @@ class CsvSink {
         if (!existing.empty() && old_header != header_)
             throw UsageError("CSV file '" + path_ + "' has different columns; use a new file");
         if (!existing.empty() && existing.back() != '\n') existing += '\n';
-        const std::string prefix = existing.empty() ? header_ + "\n" : existing;
-        write_file_atomically(path_, "CSV file", prefix, body_.data(), body_.size());
+        file->path = path_;
+        file->what = "CSV file";
+        file->prefix = existing.empty() ? header_ + "\n" : existing;
+        file->data = body_.data();
+        file->bytes = body_.size();
+        return true;
+    }
+    // Appends every row (atomically: existing content + rows into a temporary file, renamed
+    // over the old one).
+    void commit() {
+        PendingFile file;
+        if (!prepare(&file)) return;
+        commit_files({file});
+        committed();
+    }
+    // The rows were written (by commit, or by the caller's commit_files).
+    void committed() {
         rows_ = 0;
         body_.clear();
     }

@@ -438,7 +438,7 @@ struct SharedOptions {
     std::string csv, input, output, only;
     bool pinned = false;
     bool print_csv_header = false;  // print the CSV header and exit 0 (after checking every other option)
-    bool list_versions = false;     // print the registry, one line per version, and exit 0 (registry.h)
+    bool list_versions = false;     // print the registry, one line per version, and exit 0 (after the same checks)
     bool inject_fault = false;      // testing aid: every validated version must FAIL (exit 1)
     int vary_input = 0;             // testing aid: more checked launches of each runner on new data
 };
@@ -470,7 +470,7 @@ inline Options& add_shared_options(Options& options, SharedOptions& values, cons
                   "print the CSV header line and exit (after checking the other options; no GPU needed)")
         .add_flag("list-versions", &values.list_versions,
                   "print one line per version (label, validated or demonstration, baseline or kernel, "
-                  "default or opt-in) and exit; no GPU needed")
+                  "default or opt-in, gpu or host) and exit (after checking the other options; no GPU needed)")
         .add_flag("inject-fault", &values.inject_fault, help.inject_fault)
         .add_int("vary-input", &values.vary_input, 0, 100,
                  "testing aid: after each validated version's checked run, this many more launches of the "

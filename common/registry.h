@@ -87,7 +87,8 @@ std::string versions_help(const std::vector<Entry>& registry) {
 // --list-versions: one line per entry, in registry order, for Makefiles, scripts and tests
 // (the one place a list of labels comes from):
 //   LABEL validated|demonstration baseline|kernel default|opt-in gpu|host
-// e.g. `awk '$3 == "kernel" && $4 == "default" { print $1 }'`. Returns true when it printed
+// e.g. `awk '$3 == "kernel" && $4 == "default" { print $1 }'`. Called after every other
+// option was checked, as --print-csv-header is (cw::run_program). Returns true when it printed
 // (the program then exits 0; run_main checks that standard output was written).
 template <typename Entry>
 bool list_versions_if_asked(const SharedOptions& options, const std::vector<Entry>& registry) {

@@ -9,9 +9,9 @@
 //     (enter), the comparison rule (check), the fault --inject-fault plants (inject_fault),
 //     its CSV row (row) and the text of its result and progress lines.
 // run_program() then does, in this order:
-//   1. parse; --help, --list-versions; --only (select_versions); the plans; every
-//      (plan, version) that can run, a version named by --only that can run none refused;
-//      --csv and --output checked; --print-csv-header stops here.       (exit 2, no CUDA call)
+//   1. parse; --help; --only (select_versions); the plans; every (plan, version) that can
+//      run, a version named by --only that can run none refused; --csv and --output checked;
+//      --print-csv-header or --list-versions stops here.                (exit 2, no CUDA call)
 //   2. cw::Session: the device (exit 3 without one; a run of host versions alone probes none),
 //      then the program's device-dependent choices (on_device: its policy).
 //   3. memory for the whole run, refused before anything is allocated.          (exit 2)
@@ -355,9 +355,10 @@ int run_program(P& program, int argc, char** argv) {
         std::fputs(options.help_text().c_str(), stdout);
         return kExitOk;
     }
-    if (list_versions_if_asked(o, program.versions())) return kExitOk;
+    check_excludes(options, "list-versions", {"print-csv-header"});
 
-    // 1. Everything the user gave, before any CUDA call.
+    // 1. Everything the user gave, before any CUDA call (--list-versions and
+    // --print-csv-header too: a bad option is exit 2 whatever else is asked).
     if (o.vary_input > 0) {
         if (!program.can_vary()) throw UsageError(std::string("option --vary-input: ") + program.name() + " has no input data to vary");
         if (!o.input.empty()) throw UsageError("option --vary-input varies seeded data; do not give --input with it");
@@ -372,6 +373,7 @@ int run_program(P& program, int argc, char** argv) {
     const std::string header = program.row(typename P::Plan(), nullptr, typename P::Result(), {}).header();
     if (!o.csv.empty()) check_csv_file(o.csv, header);
     if (print_csv_header_if_asked(o, header)) return kExitOk;
+    if (list_versions_if_asked(o, program.versions())) return kExitOk;
 
     // 2. The device, unless only host versions run; 3. memory; 4. every plan; 5. finish.
     Session::Settings settings = program.settings();

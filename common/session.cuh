@@ -10,8 +10,9 @@
 //      (exit 2) before any host buffer is filled;
 //   4. data, then per version: measure, validate, session.record(...) / demonstration(...),
 //      session.add_row(row), session.progress(...);
-//   5. return session.finish(): the CSV rows and the --output file are written only when
-//      every validated version passed (exit 0); otherwise nothing is written (exit 1).
+//   5. return session.finish(): the CSV rows and the --output file are written, together,
+//      only when every validated version passed and standard output could be written
+//      (exit 0); otherwise nothing is written (exit 1, or 2).
 #pragma once
 
 #include <cstdio>
@@ -75,12 +76,16 @@ class Session {
     }
 
     // "planned: N runs" (tests read it), then one "[k/N] ..." line per step.
+    // Each stops the run (exit 2, nothing written) once standard output cannot be written.
     void plan(int steps) {
         steps_ = steps;
         std::printf("planned: %d runs\n", steps);
-        std::fflush(stdout);
+        require_standard_output();
     }
-    void progress(const std::string& what) { progress_line(++step_, steps_, what); }
+    void progress(const std::string& what) {
+        progress_line(++step_, steps_, what);
+        require_standard_output();
+    }
 
     bool record(const std::string& version, bool ok, const std::string& detail) {
         return book_.record(version, ok, detail);
@@ -97,7 +102,9 @@ class Session {
         has_output_ = true;
     }
 
-    // Writes the CSV rows and the output only when every validated version passed.
+    // Writes the CSV rows and the output only when every validated version passed and
+    // standard output was written whole (checked first: a run that exits 2 writes nothing);
+    // both together or neither (commit_files).
     int finish() {
         book_.print_summary();
         const int status = book_.exit_status();
@@ -106,8 +113,17 @@ class Session {
                 std::printf("%s: a result was wrong: no CSV rows and no output file written\n", program_.c_str());
             return status;
         }
-        csv_.commit();
-        if (has_output_) write_file_atomically(output_path_, "output file", std::string(), output_.data(), output_.size());
+        require_standard_output();
+        std::vector<PendingFile> files(1);
+        const bool rows = csv_.prepare(&files[0]);
+        if (!rows) files.clear();
+        if (has_output_) {
+            files.emplace_back();
+            files.back().path = output_path_, files.back().what = "output file";
+            files.back().data = output_.data(), files.back().bytes = output_.size();
+        }
+        if (!files.empty()) commit_files(files);
+        if (rows) csv_.committed();
         return status;
     }
 

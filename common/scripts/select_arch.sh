@@ -11,6 +11,12 @@
 # Why: a default SMS="35 52" built by CUDA 12 holds sm_52 code and compute_52 PTX only; on an
 # A100 or H100 the driver would JIT-compile that PTX and the code paths for old GPUs would run.
 # An SMS given on the command line or in the environment is built exactly as asked.
+# Refused, in one "error:" line and exit 1 before anything compiles (common/README.md,
+# "Choosing GPU architectures"): an item of SMS (or SMS_DEFAULT) that is not a compute
+# capability (abc, 10, 90a: the line names the value and lists what the toolkit builds); and an
+# SMS given explicitly of which the toolkit builds nothing (SMS=70 with CUDA 13: the line names
+# the architecture, the toolkit's range and the CUDA version that builds it). The default list
+# falls back instead, as said above: a default must build with every toolkit.
 set -u
 nvcc=$1 sms=$2 mode=${3:---flags} origin=${4:-explicit}
 
@@ -28,6 +34,43 @@ if [ "$version" != unknown ] &&
 fi
 supported=$("$nvcc" --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9][0-9]*\)[a-z]*$/\1/p' | sort -n -u)
 
+# Every compute capability NVIDIA has shipped (without the dot), and the CUDA toolkits that
+# build each: what an unsupported one is told to load.
+builds_with() {
+  case $1 in
+    20|21) echo "CUDA 8 or older, which this repository cannot use (it needs CUDA $min_version or newer)" ;;
+    30|32) echo "CUDA 10.2 or older, which this repository cannot use (it needs CUDA $min_version or newer)" ;;
+    35|37) echo "CUDA 11.8 (the last toolkit that builds it)" ;;
+    50|52|53|60|61|62|70|72) echo "CUDA 12 (or 11.8; CUDA 13 dropped it)" ;;
+    75|80|86|87|89|90) echo "CUDA 11.8 or newer" ;;
+    88|110) echo "CUDA 13 or newer" ;;
+    100|120) echo "CUDA 12.8 or newer" ;;
+    101) echo "CUDA 12.8 or 12.9 (CUDA 13 calls it sm_110)" ;;
+    103|121) echo "CUDA 12.9 or newer" ;;
+  esac
+}
+supported_words=$(echo $supported)
+error() {  # one line, and the build stops (arch-info, and --flags prints nothing)
+  [ "$mode" = --message ] && echo "error: $*"
+  exit 1
+}
+# An item that is not a compute capability: a typo, whatever SMS's origin. The value is shown
+# with anything but letters, digits, blanks and . , : + - _ as '?' (make puts the line in a
+# double-quoted shell word).
+what="SMS"; [ "$origin" = default ] && what="SMS_DEFAULT"
+shown() { printf '%s' "$1" | tr -c 'A-Za-z0-9 ._,:+-' '?'; }
+for sm in $sms; do
+  if ! [[ $sm =~ ^[1-9][0-9]*$ ]] ||
+     { [ -z "$(builds_with "$sm")" ] && ! printf '%s\n' "$supported" | grep -qx "$sm"; }; then
+    error "$what=$(shown "$sms"): '$(shown "$sm")' is not a GPU architecture (a compute capability without its dot: 90 for 9.0, 86 for 8.6);" \
+      "nvcc $version builds ${supported_words:-what it is asked (it cannot list its architectures)}"
+  fi
+done
+if [ -z "$(echo $sms)" ]; then
+  error "$what is empty: give compute capabilities (SMS=90, SMS='80 90') or leave SMS unset for the default;" \
+    "nvcc $version builds ${supported_words:-what it is asked}"
+fi
+
 chosen="" dropped="" reason=""
 if [ -z "$supported" ]; then
   chosen=$sms
@@ -37,6 +80,16 @@ else
     if printf '%s\n' "$supported" | grep -qx "$sm"; then chosen="$chosen $sm"; else dropped="$dropped $sm"; fi
   done
   chosen=$(echo $chosen) dropped=$(echo $dropped)
+  # An SMS the user gave, of which nothing can be built: said, not replaced by another architecture.
+  if [ -z "$chosen" ] && [ "$origin" != default ]; then
+    lowest=$(printf '%s\n' "$supported" | head -n 1) highest=$(printf '%s\n' "$supported" | tail -n 1)
+    why=""
+    for sm in $dropped; do
+      why="$why${why:+; }sm_$sm (compute capability ${sm%?}.${sm#"${sm%?}"}) is built by $(builds_with "$sm")"
+    done
+    error "SMS=$sms: nvcc $version ($nvcc) builds sm_$lowest to sm_$highest ($supported_words), not what SMS asks: $why;" \
+      "load that toolkit (module load cuda/...) or set CUDA_PATH, or choose an architecture nvcc $version builds"
+  fi
   if [ -z "$chosen" ]; then
     local_cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. \r')
     if [ -n "$local_cc" ] && printf '%s\n' "$supported" | grep -qx "$local_cc"; then

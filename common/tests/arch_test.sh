@@ -35,10 +35,12 @@ arch_case "CUDA 11.8 builds sm_35 and sm_52" cuda118 nogpu "35 52" \
   "-gencode arch=compute_35,code=sm_35 -gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
 arch_case "CUDA 12 drops sm_35, keeps sm_52" cuda12 nogpu "35 52" \
   "-gencode arch=compute_52,code=sm_52 -gencode arch=compute_52,code=compute_52"
-arch_case "CUDA 13, no GPU: oldest supported" cuda13 nogpu "35 52" \
-  "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75"
-arch_case "CUDA 13, local sm_86 GPU" cuda13 gpu86 "35 52" \
-  "-gencode arch=compute_86,code=sm_86 -gencode arch=compute_86,code=compute_86"
+arch_case "default SMS, CUDA 13, no GPU: oldest supported" cuda13 nogpu "35 52" \
+  "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75" default
+arch_case "default SMS, CUDA 13, local sm_86 GPU" cuda13 gpu86 "35 52" \
+  "-gencode arch=compute_86,code=sm_86 -gencode arch=compute_86,code=compute_86" default
+arch_case "explicit SMS=35 90, CUDA 13: sm_35 skipped, sm_90 built" cuda13 nogpu "35 90" \
+  "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
 arch_case "explicit SMS=90 honoured" cuda13 gpu86 "90" \
   "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
 arch_case "PTX for the highest of several" cuda13 nogpu "90 80" \
@@ -86,12 +88,41 @@ arch_make "SMS in the environment: exactly as asked" \
   "arch: building sm_52 + compute_52 PTX (SMS=35 52: sm_35 not supported by nvcc 12.4, skipped)" SMS="35 52" --
 arch_make "SMS_DEFAULT=75: still a default, the local sm_90 added" \
   "arch: building sm_75 sm_90 + compute_90 PTX (default SMS=75, nvcc 12.4; sm_90 added for the local GPU)" -- SMS_DEFAULT=75
-msg=$(PATH="$stub_dir/nogpu:$PATH" ./scripts/select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message)
-if [ "$msg" = "arch: building sm_75 + compute_75 PTX (SMS=35 52 not supported by nvcc 13.0; oldest supported)" ]; then
+msg=$(PATH="$stub_dir/nogpu:$PATH" ./scripts/select_arch.sh "$stub_dir/cuda13/nvcc" "35 52" --message default)
+if [ "$msg" = "arch: building sm_75 + compute_75 PTX (default SMS=35 52 not supported by nvcc 13.0; oldest supported)" ]; then
   t_pass "arch: one line saying what and why"
 else
   t_fail "arch: one line saying what and why" "got '$msg'"
 fi
+# Refused in one "error:" line, exit 1 and no flags (common/README.md, "Choosing GPU
+# architectures"): an item that is not an architecture, whatever SMS's origin; an explicit SMS
+# of which the toolkit builds nothing (named, with the toolkit's range and the CUDA that builds it).
+arch_refused() {  # NAME TOOLKIT ORIGIN SMS PATTERN...
+  local name=$1 tk=$2 origin=$3 sms=$4 msg flags status p bad=""; shift 4
+  msg=$(PATH="$stub_dir/gpu90:$PATH" ./scripts/select_arch.sh "$stub_dir/$tk/nvcc" "$sms" --message "$origin"); status=$?
+  flags=$(PATH="$stub_dir/gpu90:$PATH" ./scripts/select_arch.sh "$stub_dir/$tk/nvcc" "$sms" --flags "$origin")
+  for p in "$@"; do grep -Fq -- "$p" <<<"$msg" || bad="$bad '$p'"; done
+  if [ "$status" -eq 1 ] && [ -z "$flags" ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && [[ $msg == error:* ]] && [ -z "$bad" ]; then
+    t_pass "arch: $name"
+  else
+    t_fail "arch: $name" "exit $status, flags '$flags', missing$bad: $msg"
+  fi
+}
+cuda13_list="75 80 86 87 88 89 90 100 103 110 120 121"
+arch_refused "SMS=abc refused, naming it and what nvcc builds" cuda13 explicit abc "SMS=abc: 'abc' is not a GPU architecture" "nvcc 13.0 builds $cuda13_list"
+arch_refused "SMS=10 refused, naming it and what nvcc builds" cuda13 explicit 10 "SMS=10: '10' is not a GPU architecture" "nvcc 13.0 builds $cuda13_list"
+arch_refused "SMS=90a refused" cuda12 explicit 90a "'90a' is not a GPU architecture"
+arch_refused "a typo beside a good item refused" cuda12 explicit "52 9O" "'9O' is not a GPU architecture"
+arch_refused "a typo in SMS_DEFAULT refused too" cuda13 default "7.5" "SMS_DEFAULT=7.5: '7.5' is not a GPU architecture"
+arch_refused "an empty SMS refused" cuda13 explicit "" "SMS is empty"
+arch_refused "SMS=70 with CUDA 13: CUDA 12 builds it" cuda13 explicit 70 \
+  "SMS=70: nvcc 13.0" "builds sm_75 to sm_121" "sm_70 (compute capability 7.0) is built by CUDA 12"
+arch_refused "SMS=60 with CUDA 13: CUDA 12 builds it" cuda13 explicit 60 "sm_60 (compute capability 6.0) is built by CUDA 12"
+arch_refused "SMS=35 with CUDA 12: CUDA 11.8 builds it" cuda12 explicit 35 \
+  "builds sm_50 to sm_90" "sm_35 (compute capability 3.5) is built by CUDA 11.8"
+arch_refused "SMS=35 52 with CUDA 13: each named" cuda13 explicit "35 52" "sm_35 (compute capability 3.5) is built by CUDA 11.8" \
+  "sm_52 (compute capability 5.2) is built by CUDA 12"
+arch_refused "SMS=100 with CUDA 11.8: a newer CUDA builds it" cuda118 explicit 100 "sm_100 (compute capability 10.0) is built by CUDA 12.8 or newer"
 msg=$(./scripts/select_arch.sh "$stub_dir/old/nvcc" "35 52" --message); status=$?
 if [ "$status" -ne 0 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] &&
    grep -q '^error: nvcc 9.0 .* older than CUDA 11.8.*module load cuda/11.8' <<<"$msg"; then
@@ -126,6 +157,8 @@ STUB
 }
 make_compiling_nvcc tk118 11.8
 make_compiling_nvcc tk124 12.4
+make_compiling_nvcc tk13 13.0
+sed -i 's/for a in 52 60 70 75 80 90;/for a in 75 80 86 87 88 89 90 100 103 110 120 121;/' "$stub_dir/tk13/bin/nvcc"
 stale_copy=$CW_TEST_TMP/stale-common
 rm -rf "$stale_copy"; mkdir -p "$stale_copy"
 mkdir -p "$stale_copy/scripts"
@@ -145,4 +178,24 @@ if [ "$r_same" = 0 ] && [ "$r_sms" -ge 3 ] && [ "$r_toolkit" -ge 3 ] && grep -q 
 else
   t_fail "build: objects rebuilt when SMS or the toolkit changes, not otherwise" \
     "nvcc runs: same config $r_same, new SMS $r_sms, new toolkit $r_toolkit"
+fi
+# Through make: refused before anything compiles (a quote in SMS reaches the script as typed),
+# while the default list still falls back on CUDA 13.
+rm -rf "${stale_copy:?}/bin" "${stale_copy:?}/build"
+for cw_sms in abc 70 'a"b`c`'; do
+  t_run env PATH="$stub_dir/nogpu:$PATH" make --no-print-directory -C "$CW_TEST_TMP/stale-common" all \
+    CUDA_PATH="$stub_dir/tk13" SMS="$cw_sms"
+  if [ "$T_STATUS" -ne 0 ] && [ "$(grep -c '^error: SMS=' "$T_OUT" "$T_ERR" | awk -F: '{ s += $NF } END { print s }')" -eq 1 ] &&
+     ! grep -q -- '/bin/nvcc .*-o ' "$T_OUT" && [ ! -e "$CW_TEST_TMP/stale-common/bin/devinfo" ]; then
+    t_pass "arch (make): SMS=$cw_sms stops the build before any compile, in one line"
+  else
+    t_fail "arch (make): SMS=$cw_sms stops the build before any compile, in one line" "exit $T_STATUS"; t_show_failure
+  fi
+done
+t_run env -u SMS PATH="$stub_dir/nogpu:$PATH" make --no-print-directory -s -C "$CW_TEST_TMP/stale-common" arch-info \
+  CUDA_PATH="$stub_dir/tk13"
+if [ "$T_STATUS" -eq 0 ] && grep -qx 'arch: building sm_75 + compute_75 PTX (default SMS=35 52 not supported by nvcc 13.0; oldest supported)' "$T_OUT"; then
+  t_pass "arch (make): the default SMS on CUDA 13 falls back (not refused)"
+else
+  t_fail "arch (make): the default SMS on CUDA 13 falls back (not refused)" "exit $T_STATUS"; t_show_failure
 fi

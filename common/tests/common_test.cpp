@@ -441,12 +441,14 @@ TEST_F(BinaryIo, CsvAndOutputMayNotNameOneFile) {
     std::remove(link.c_str());
 }
 
-TEST_F(BinaryIo, ContentsAreCheckedBeforeReadingAndReadingStartsAtTheBeginning) {
+TEST_F(BinaryIo, ContentsAreCheckedAsTheyAreReadNotBefore) {
     const std::vector<double> bad = {1.0, 2.0, NAN, 4.0};
     cw::write_binary(path, bad.data(), bad.size());
     cw::InputFile f(path, sizeof(double));
+    EXPECT_NO_THROW(f.require_finite<double>());  // nothing read yet: a run that will not happen reads nothing
+    std::vector<double> got(bad.size());
     try {
-        f.require_finite<double>();
+        f.read_into(got.data());
         ADD_FAILURE() << "a NaN was accepted";
     } catch (const cw::UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("not finite (element 2)"), std::string::npos) << e.what();
@@ -454,8 +456,94 @@ TEST_F(BinaryIo, ContentsAreCheckedBeforeReadingAndReadingStartsAtTheBeginning) 
     const std::vector<double> good = {1.0, 2.0, 3.0};
     cw::write_binary(path, good.data(), good.size());
     cw::InputFile g(path, sizeof(double));
-    EXPECT_NO_THROW(g.require_finite<double>());
+    g.require_finite<double>();
     EXPECT_EQ(g.read_all<double>(), good);
+    // Without require_finite, a NaN is data (vecmax's maximum propagates it).
+    cw::write_binary(path, bad.data(), bad.size());
+    cw::InputFile h(path, sizeof(double));
+    EXPECT_EQ(h.read_all<double>().size(), bad.size());
+}
+
+TEST_F(BinaryIo, ANotFiniteValuePastTheFirstPieceIsNamedByItsIndex) {
+    const std::size_t n = (64u << 20) / sizeof(double) + 5;  // two pieces of read_into
+    std::vector<double> data(n, 1.0);
+    data[n - 2] = INFINITY;
+    cw::write_binary(path, data.data(), data.size());
+    cw::InputFile f(path, sizeof(double));
+    f.require_finite<double>();
+    try {
+        f.read_all<double>();
+        ADD_FAILURE() << "an infinity was accepted";
+    } catch (const cw::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("(element " + std::to_string(n - 2) + ")"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(BinaryIo, AHugeFileIsRefusedByItsSizeAgainstHostMemory) {
+    // A sparse file larger than any host memory, within the count limit: refused at once.
+    write_bytes(0);
+    ASSERT_EQ(truncate(path.c_str(), 1LL << 40), 0);
+    cw::InputFile f(path, sizeof(double));
+    try {
+        f.require_count(1ULL << 40, "limit");
+        ADD_FAILURE() << "a 1 TiB input was accepted";
+    } catch (const cw::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("needs 1048576 MiB of host memory"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(f.require_exact(f.count(), "test"), cw::UsageError);
+}
+
+namespace {
+bool temporaries_left(const std::string& path) {
+    glob_t found;
+    const std::string pattern = path + ".*.*";
+    const bool any = glob(pattern.c_str(), 0, nullptr, &found) != GLOB_NOMATCH;
+    globfree(&found);
+    return any;
+}
+cw::PendingFile pending(const std::string& path, const std::string& what, const std::string& text) {
+    cw::PendingFile f;
+    f.path = path, f.what = what, f.prefix = text;
+    return f;
+}
+}  // namespace
+
+TEST_F(BinaryIo, ACommitOfSeveralFilesIsAllOrNothing) {
+    const std::string csv = path + ".csv", out = path + ".bin";
+    std::ofstream(csv) << "old rows\n";
+    std::ofstream(out) << "old output";
+    // Both written.
+    cw::commit_files({pending(csv, "CSV file", "new rows\n"), pending(out, "output file", "new output")});
+    EXPECT_EQ(slurp(csv), "new rows\n");
+    EXPECT_EQ(slurp(out), "new output");
+    // The second target's folder is gone: neither written, no temporary left.
+    const std::string gone = path + ".gone/out.bin";
+    try {
+        cw::commit_files({pending(csv, "CSV file", "newer rows\n"), pending(gone, "output file", "x")});
+        ADD_FAILURE() << "a commit into a missing folder succeeded";
+    } catch (const cw::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot write output file '" + gone + "'"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(slurp(csv), "new rows\n");
+    EXPECT_FALSE(temporaries_left(csv));
+    // The second rename fails (its target became a non-empty folder): the first is put back,
+    // an existing file as it was and a new one removed.
+    const std::string folder = path + ".dir";
+    ASSERT_EQ(mkdir(folder.c_str(), 0700), 0);
+    std::ofstream(folder + "/keep") << "x";
+    const std::string fresh = path + ".fresh";
+    EXPECT_THROW(cw::commit_files({pending(csv, "CSV file", "newest\n"), pending(fresh, "output file", "y"),
+                                   pending(folder, "output file", "z")}),
+                 cw::UsageError);
+    EXPECT_EQ(slurp(csv), "new rows\n");
+    EXPECT_NE(access(fresh.c_str(), F_OK), 0);
+    EXPECT_FALSE(temporaries_left(csv));
+    EXPECT_FALSE(temporaries_left(fresh));
+    EXPECT_FALSE(temporaries_left(folder));
+    std::remove((folder + "/keep").c_str());
+    rmdir(folder.c_str());
+    std::remove(csv.c_str());
+    std::remove(out.c_str());
 }
 
 using Csv = TempFile;
