@@ -216,12 +216,17 @@ sl_runs=$sl_f/pi/build/runs
 # sl_kept_of FILE: the folder a failed/interrupted job's last line names.
 sl_kept_of() { sed -n 's/.*this run.s files are kept in \(.*\)$/\1/p' "$1" | tail -n 1; }
 # A bash -c prelude defining an exported Lmod-like `module`: `load cuda` works (LOADEDMODULES,
-# the stub nvcc on PATH); any other module is unknown: an error and status $FAKE_MODULE_RC
-# (Lmod's 0 by default).
+# the stub nvcc on PATH), and so does `load gcc/12`; with FAKE_CUDA_NEEDS=gcc/12, `load cuda`
+# fails unless gcc/12 is loaded first (a site whose CUDA module needs its compiler module);
+# any other module is unknown: Lmod's dozen lines of error and status $FAKE_MODULE_RC (Lmod's
+# 0 by default).
 sl_module_fn='module() { case "$1 ${2:-}" in
-  "load cuda") export LOADEDMODULES=cuda/12.2 PATH='"$sl_fakecuda"'/bin:$PATH ;;
+  "load gcc/12") export LOADEDMODULES=${LOADEDMODULES:+$LOADEDMODULES:}gcc/12 ;;
+  "load cuda") if [ -n "${FAKE_CUDA_NEEDS:-}" ] && [[ ":${LOADEDMODULES:-}:" != *":$FAKE_CUDA_NEEDS:"* ]]; then
+      printf "Lmod has detected the following error:  These module(s) or extension(s) exist but cannot be\nloaded as requested: \"cuda\"\n   Try: \"module spider cuda\" to see how to load the module(s).\n\n\n\n" >&2; return 1; fi
+    export LOADEDMODULES=${LOADEDMODULES:+$LOADEDMODULES:}cuda/12.2 PATH='"$sl_fakecuda"'/bin:$PATH ;;
   "is-loaded "*) case ":${LOADEDMODULES:-}:" in *":$2"[:/]*) return 0 ;; esac; return 1 ;;
-  "load "*) echo "Lmod has detected the following error: The following module(s) are unknown: \"$2\"" >&2; return "${FAKE_MODULE_RC:-0}" ;;
+  "load "*) printf "\nLmod has detected the following error:  The following module(s) are unknown:\n\"%s\"\n\nPlease check the spelling or version number. Also try \"module spider ...\"\nIt is also possible your cache file is out-of-date; it may help to try:\n  \$ module --ignore_cache load \"%s\"\n\nAlso make sure that all modulefiles written for TCL start with the string\n#%%Module\n\n\n\n" "$2" "$2" >&2; return "${FAKE_MODULE_RC:-0}" ;;
   esac; }; export -f module; '
 
 t_run env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT=fail bash "$sl_f/slurm/pi.sbatch"
@@ -286,11 +291,24 @@ for sl_rc in 0 1; do
   sl_case="an unknown CUDA_MODULE (module load says so, exit $sl_rc): exit 2 at once, one line naming it, nothing built"
   t_run env CUDA_MODULE=cuda/nosuch FAKE_MODULE_RC=$sl_rc CW_GPU_CHECK=1 bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
   if [ "$T_STATUS" -ne 2 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
-  elif [ "$(grep -c 'FAILED' "$T_ERR")" -ne 1 ] || ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 2): cannot load module 'cuda/nosuch'.*'module avail cuda'"; then t_fail "$sl_case" "no one-line reason"; t_show_failure
+  elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -q "FAILED (exit 2): cannot load module 'cuda/nosuch' (module load exit $sl_rc, not loaded afterwards; it said: Lmod has detected the following error: The following module(s) are unknown: \"cuda/nosuch\".*'module avail cuda'" "$T_ERR"; then t_fail "$sl_case" "not one line on stderr with Lmod's reason and the hint"; t_show_failure
+  elif grep -q 'Lmod' "$T_OUT"; then t_fail "$sl_case" "Lmod's lines reached the log"; t_show_failure
   elif grep -Eq '^\+ (flock|make)|devinfo|nvcc:' "$T_OUT"; then t_fail "$sl_case" "something was built or probed after the failed module load"; t_show_failure
   elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
   else t_pass "$sl_case"; fi
 done
+
+# CUDA_MODULE as a list, loaded in order: a site whose CUDA module needs its compiler module first.
+sl_case="CUDA_MODULE=\"gcc/12 cuda\" loads both, in order, where cuda needs gcc/12 first; CUDA_MODULE=cuda alone there: exit 2, one line"
+t_run env CUDA_MODULE="gcc/12 cuda" FAKE_CUDA_NEEDS=gcc/12 CW_GPU_CHECK=0 FAKE_EXPERIMENT=fail bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
+sl_bad=""
+grep -q '^+ module load gcc/12$' "$T_OUT" && grep -A1 '^+ module load gcc/12$' "$T_OUT" | grep -q '^+ module load cuda$' || sl_bad="$sl_bad not loaded in order;"
+grep -q "modules gcc/12 cuda loaded (loaded modules: gcc/12:cuda/12.2)" "$T_OUT" || sl_bad="$sl_bad no 'modules ... loaded' line;"
+grep -q "nvcc: $sl_fakecuda/bin/nvcc" "$T_OUT" || sl_bad="$sl_bad nvcc not named;"
+t_run env CUDA_MODULE=cuda FAKE_CUDA_NEEDS=gcc/12 CW_GPU_CHECK=1 bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
+[ "$T_STATUS" -eq 2 ] && [ "$(wc -l <"$T_ERR")" -eq 1 ] && grep -q "FAILED (exit 2): cannot load module 'cuda' (module load exit 1, not loaded afterwards; it said: Lmod has detected the following error: These module(s) or extension(s) exist but cannot be loaded as requested: \"cuda\" Try: \"module spider cuda\" .*a list is loaded in order" "$T_ERR" ||
+  sl_bad="$sl_bad CUDA_MODULE=cuda alone: exit $T_STATUS, stderr: $(head -c 300 "$T_ERR");"
+if [ -z "$sl_bad" ]; then t_pass "$sl_case"; else t_fail "$sl_case" "$sl_bad"; t_show_failure; fi
 
 sl_case="no nvcc (CUDA_MODULE= and CUDA_PATH without one): exit 2, one line, nothing built"
 t_run env CUDA_MODULE= CUDA_PATH="$CW_TEST_TMP/nocuda" bash "$sl_f/slurm/pi.sbatch"
