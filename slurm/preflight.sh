@@ -33,6 +33,15 @@ cw_preflight() {
 
   # The partition: --partition / SBATCH_PARTITION, else the job scripts' own.
   part=${SBATCH_PARTITION:-$(sed -n 's/^#SBATCH --partition=\([^ ]*\).*/\1/p' slurm/pi.sbatch | head -n 1)}
+  # Slurm itself first: without a controller every other answer would be empty.
+  if command -v sinfo >/dev/null 2>&1; then
+    local said
+    if ! said=$(timeout 20 sinfo -h -o '%P' 2>&1 >/dev/null) || [ -n "$(grep -i 'error' <<<"$said")" ]; then
+      said=$(grep -v '^[[:space:]]*$' <<<"$said" | tr -s ' \t\n' ' ' | cut -c1-300)
+      cw_pf_bad "Slurm cannot be reached from $(hostname): sinfo says: ${said:-(nothing; it timed out or failed)}; nothing else checked (run this on the login node, or see SLURM_CONF)"
+      return 2
+    fi
+  fi
   if command -v sinfo >/dev/null 2>&1; then
     gres=$(timeout 20 sinfo -h -p "$part" -o '%G' 2>/dev/null | sort -u | paste -sd ' ' -)
     if [ -z "$(timeout 20 sinfo -h -p "$part" -o '%P' 2>/dev/null)" ]; then

@@ -74,6 +74,10 @@ if [ "$check" = 1 ]; then
   . "$repo/slurm/preflight.sh"
   cw_preflight "${jobs[@]}"
   preflight_status=$?
+  if [ "$preflight_status" = 2 ]; then
+    echo "check: Slurm cannot be reached (above): stopped; nothing was submitted"
+    exit 1
+  fi
   echo
   echo "The sbatch lines it would submit (nothing is submitted; ids shown as <job>):"
 fi

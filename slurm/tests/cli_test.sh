@@ -422,6 +422,19 @@ if [ "$T_STATUS" -eq 0 ] && grep -q "sbatch --parsable --output=.*/slurm/logs/%x
    ! grep -q 'profile.sbatch' < <(bash "$sl_t/slurm/submit_all.sh" --print pi 2>&1); then
   t_pass "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it"
 else t_fail "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it" "exit $T_STATUS"; t_show_failure; fi
+# --check where Slurm cannot be reached (a stand-in sinfo that fails as Slurm's does without a
+# controller): says so with sinfo's own message, checks nothing else, exit 1, no sbatch line.
+mkdir -p "$CW_TEST_TMP/nosinfo"
+printf '#!/bin/sh\necho "slurm_load_partitions: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' >"$CW_TEST_TMP/nosinfo/sinfo"
+printf '#!/bin/sh\necho "sbatch: error: unreachable" >&2\nexit 1\n' >"$CW_TEST_TMP/nosinfo/sbatch"
+chmod +x "$CW_TEST_TMP/nosinfo/sinfo" "$CW_TEST_TMP/nosinfo/sbatch"
+t_run env PATH="$CW_TEST_TMP/nosinfo:$sl_fpath" CUDA_MODULE= bash "$sl_t/slurm/submit_all.sh" --check
+if [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  Slurm cannot be reached from .*: sinfo says: slurm_load_partitions: Unable to contact slurm controller (connect failure)" "$T_OUT" &&
+   [ "$(grep -c '^FAIL' "$T_OUT")" -eq 1 ] && tail -n 1 "$T_OUT" | grep -q 'check: Slurm cannot be reached (above): stopped; nothing was submitted' &&
+   ! grep -q 'partition\|sbatch --parsable' "$T_OUT"; then
+  t_pass "submit_all.sh --check where Slurm cannot be reached: sinfo's message, one FAIL line, stops (exit 1)"
+else t_fail "submit_all.sh --check where Slurm cannot be reached: sinfo's message, one FAIL line, stops (exit 1)" "exit $T_STATUS"; t_show_failure; fi
+
 # The plots job names the jobs that did not succeed (here: ids no Slurm knows), and still renders.
 t_run env CW_SLURM_DRY_RUN=1 bash "$sl_t/slurm/plots.sbatch" pi:999999991 scan:999999992
 if [ "$T_STATUS" -eq 0 ] && grep -q 'missing: pi (job 999999991: ' "$T_OUT" && grep -q 'missing: scan (job 999999992: ' "$T_OUT" &&
