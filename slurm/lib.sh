@@ -294,6 +294,30 @@ cw_profile() {
   else cw_log "done: results/ updated: ${CW_RUNS_UPDATED:-(none)}"; fi
 }
 
+# cw_job_states ID: the job's states (an array: every task's), from scontrol, else sacct.
+cw_job_states() {
+  { timeout 10 scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*[[:space:]]JobState=\([^[:space:]]*\).*/\1/p'
+    timeout 10 sacct -n -X -P -j "$1" -o State 2>/dev/null | cut -d' ' -f1; } | sort -u | paste -sd ' ' -
+}
+# cw_report_jobs NAME:ID...: a line for each job that did not succeed (its results/ are the
+# ones from before), then one line for all; returns 1 when any did not succeed.
+cw_report_jobs() {
+  local pair name id states missing=0
+  for pair in "$@"; do
+    name=${pair%%:*} id=${pair#*:}
+    states=$(cw_job_states "$id")
+    case " $states " in
+      " COMPLETED ") ;;
+      *) missing=$((missing + 1))
+         cw_log "missing: $name (job $id: ${states:-state unknown}): its figures and tables show the results/ CSVs from before this run; see slurm/logs/$name-$id*.out" ;;
+    esac
+  done
+  [ $# -gt 0 ] || return 0
+  if [ "$missing" -eq 0 ]; then cw_log "every job it waited for succeeded ($#): all figures and tables are from this run"
+  else cw_log "$missing of $# jobs did not succeed (above): resubmit each alone (slurm/submit_all.sh NAME), then make plots"; fi
+  [ "$missing" -eq 0 ]
+}
+
 # The sweep's configurations, one "threads blocks" pair per line, from the one list in the
 # repository (vecmax/sweep_configs.txt; `#` comments and blank lines ignored).
 cw_sweep_list() { echo "${VECMAX_SWEEP_CONFIGS:-vecmax/sweep_configs.txt}"; }

@@ -63,9 +63,20 @@ cw_pid_alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
 # the last argument one node per NODE:PORT, all on this machine (NodeHostname=HOST, each
 # slurmd started with -N NODE; spool folder, PID file and log per node: %n). Used here and by
 # slurm/tests/gpu_cluster.sh.
+# slurm/pi.sbatch asks for the cores its CPU references use (--cpus-per-task=16, as many as the
+# machine of the committed results had): a node with fewer is declared with that many
+# (SlurmdParameters=config_overrides: slurmd then takes the configuration as it is, instead of
+# draining a node that has less), so that every job script of the repository can be submitted
+# as it stands; the jobs' threads then share the cores there are.
+CW_CLUSTER_MIN_CPUS=16
+cw_hw_cpus() { sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' <<<"$1"; }
 cw_slurm_conf() {
   local name=$1 dir=$2 host=$3 ctld_port=$4 slurmd_port=$5 sock=$6 hw=$7 gpus=$8 nodes=${9:-}
-  local per_node="" node_list=$host np
+  local per_node="" node_list=$host np overrides=""
+  if [ "$(cw_hw_cpus "$hw")" -lt "$CW_CLUSTER_MIN_CPUS" ] 2>/dev/null; then
+    hw="CPUs=$CW_CLUSTER_MIN_CPUS Boards=1 SocketsPerBoard=1 CoresPerSocket=$CW_CLUSTER_MIN_CPUS ThreadsPerCore=1 $(grep -o 'RealMemory=[0-9]*' <<<"$hw")"
+    overrides="SlurmdParameters=config_overrides"
+  fi
   if [ -n "$nodes" ]; then
     per_node=-%n node_list=""
     for np in $nodes; do node_list="$node_list,${np%%:*}"; done
@@ -112,6 +123,7 @@ SlurmctldTimeout=30
 SlurmdTimeout=30
 InactiveLimit=0
 KillWait=5
+$overrides
 EOF
   if [ -z "$nodes" ]; then
     echo "NodeName=$host NodeAddr=127.0.0.1 $hw Gres=gpu:$gpus State=UNKNOWN"
