@@ -49,3 +49,11 @@ else
     t_pass "$tr_case"
   else t_fail "$tr_case" "exit $T_STATUS; stderr: $(head -c 300 "$T_ERR")"; t_show_failure; fi
 fi
+
+# devinfo --help closes with devinfo's own exit statuses, not the assignments' ("all versions passed").
+if [ -x bin/devinfo ]; then
+  t_run bin/devinfo --help
+  if [ "$T_STATUS" -eq 0 ] && tail -n 2 "$T_OUT" | grep -q '^Exit status: 0 the device is usable' && ! grep -q 'versions passed' "$T_OUT"; then
+    t_pass "devinfo --help ends with devinfo's own exit statuses"
+  else t_fail "devinfo --help ends with devinfo's own exit statuses" "$(tail -n 2 "$T_OUT" | tr '\n' ' ')"; fi
+else t_skip "devinfo --help ends with devinfo's own exit statuses" "common/bin/devinfo is not built"; fi

@@ -15,6 +15,10 @@
 unset -f module ml 2>/dev/null
 unset BASH_ENV LMOD_PKG MODULESHOME MODULEPATH LOADEDMODULES _LMFILES_ 2>/dev/null
 export CW_MODULE_INIT=
+# The plots job is submitted only with a partition of its own (else the login node plots after
+# slurm/wait.sh): the test cluster's one partition. Unset again where a case is about the default.
+export PLOTS_PARTITION=gpu
+unset SBATCH_GRES SBATCH_CONSTRAINT PI_CPUS_PER_TASK GNUPLOT_MODULE
 
 sl_here=$PWD                      # slurm/
 sl_repo=$(cd .. && pwd)
@@ -422,6 +426,27 @@ if [ "$T_STATUS" -eq 0 ] && grep -q "sbatch --parsable --output=.*/slurm/logs/%x
    ! grep -q 'profile.sbatch' < <(bash "$sl_t/slurm/submit_all.sh" --print pi 2>&1); then
   t_pass "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it"
 else t_fail "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it" "exit $T_STATUS"; t_show_failure; fi
+# Without PLOTS_PARTITION: no plots job (the login node plots, after slurm/wait.sh), and the
+# GPU-less jobs are submitted without the GPU settings; PI_CPUS_PER_TASK reaches pi's line.
+t_run env -u PLOTS_PARTITION SBATCH_GRES=gpu:a100:1 PI_CPUS_PER_TASK=8 bash "$sl_t/slurm/submit_all.sh" --print --sweep-array
+sl_cmds=$(cat "$T_ERR") sl_bad=""
+grep -q 'plots.sbatch' <<<"$sl_cmds" && sl_bad="$sl_bad a plots job was submitted;"
+grep -q 'slurm/wait.sh' "$T_OUT" || sl_bad="$sl_bad the output does not say to run slurm/wait.sh then make plots;"
+grep -B1 'slurm/vecmax_gather.sbatch' <<<"$sl_cmds" | head -n 1 | grep -q '^# (no GPU: the next one without the GPU settings: env -u SBATCH_GRES -u SBATCH_CONSTRAINT' || sl_bad="$sl_bad the gather keeps the GPU settings;"
+grep -q -- '^sbatch --parsable --cpus-per-task=8 .*slurm/pi.sbatch' <<<"$sl_cmds" || sl_bad="$sl_bad pi's line lacks --cpus-per-task=8;"
+if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh without PLOTS_PARTITION: no plots job, says slurm/wait.sh then make plots; the gather without SBATCH_GRES; PI_CPUS_PER_TASK"
+else t_fail "submit_all.sh without PLOTS_PARTITION: no plots job, says slurm/wait.sh then make plots; the gather without SBATCH_GRES; PI_CPUS_PER_TASK" "exit $T_STATUS;$sl_bad"; t_show_failure; fi
+grep -q '^#SBATCH --cpus-per-task=16 ' "$sl_t/slurm/pi.sbatch" && t_pass "pi.sbatch asks for the 16 cores of its CPU references" ||
+  t_fail "pi.sbatch asks for the 16 cores of its CPU references" "$(grep -- '--cpus-per-task' "$sl_t/slurm/pi.sbatch")"
+
+# make clean removes the jobs' build locks from slurm/logs/, and keeps the logs.
+touch "$sl_t/slurm/logs/.build-common.lock" "$sl_t/slurm/logs/.build-vecmax.lock" "$sl_t/slurm/logs/kept-1.out"
+t_run make --no-print-directory -C "$sl_t/slurm" clean
+if [ "$T_STATUS" -eq 0 ] && [ -z "$(find "$sl_t/slurm/logs" -name '.build-*.lock')" ] && [ -f "$sl_t/slurm/logs/kept-1.out" ]; then
+  t_pass "make clean removes slurm/logs/.build-*.lock, keeps the logs"
+else t_fail "make clean removes slurm/logs/.build-*.lock, keeps the logs" "exit $T_STATUS: $(ls -a "$sl_t/slurm/logs" | tr '\n' ' ')"; fi
+rm -f "$sl_t/slurm/logs/kept-1.out"
+
 # --check where Slurm cannot be reached (a stand-in sinfo that fails as Slurm's does without a
 # controller): says so with sinfo's own message, checks nothing else, exit 1, no sbatch line.
 mkdir -p "$CW_TEST_TMP/nosinfo"
@@ -777,6 +802,12 @@ else
         grep -q '^dry run: make --no-print-directory profile' "$sl_logs/profile-$sl_id.out" 2>/dev/null || sl_bad="$sl_bad profile log lacks 'make profile';"
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]} (and --profile's job)"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
+      # slurm/wait.sh on the login node: the last submission's jobs (all ended by now), each succeeded.
+      t_run env WAIT_POLL=1 bash "$sl_t/slurm/wait.sh"
+      if [ "$T_STATUS" -eq 0 ] && grep -q 'every job has ended: ' "$T_OUT" && grep -q 'every job it waited for succeeded' "$T_OUT" &&
+         grep -q 'next: make plots' "$T_OUT" && [ "$(wc -l <"$sl_logs/last-submission.txt")" -ge 8 ]; then
+        t_pass "slurm/wait.sh: waits for the last submission's jobs, then says each succeeded and what is next (make plots)"
+      else t_fail "slurm/wait.sh: waits for the last submission's jobs, then says each succeeded and what is next (make plots)" "exit $T_STATUS"; t_show_failure; fi
 
       # The pre-flight check: a stand-in nvcc, no module; then a partition that does not exist.
       sl_bad=""
@@ -790,6 +821,10 @@ else
       grep -q "^sbatch --parsable --output=.*slurm/pi.sbatch" "$T_OUT" || sl_bad="$sl_bad sbatch lines not printed;"
       t_run env PATH="$sl_fpath" CUDA_MODULE= SBATCH_PARTITION=nosuch bash "$sl_t/slurm/submit_all.sh" --check
       [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  partition 'nosuch' not found; partitions here: gpu" "$T_OUT" || sl_bad="$sl_bad SBATCH_PARTITION=nosuch: exit $T_STATUS, no FAIL line naming it;"
+      # SBATCH_GRES overrides the scripts' --gres=gpu:1 (two GPUs: more than the node has), not the plots job's.
+      t_run env PATH="$sl_fpath" CUDA_MODULE= SBATCH_GRES=gpu:2 bash "$sl_t/slurm/submit_all.sh" --check pi
+      [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  pi: Slurm would refuse it" "$T_OUT" && grep -q "^ok    plots: Slurm would accept it" "$T_OUT" ||
+        sl_bad="$sl_bad SBATCH_GRES=gpu:2: exit $T_STATUS, pi not refused or plots refused;"
       [ "$(timeout 10 scontrol -o show jobs 2>/dev/null | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -n 1)" = "$sl_max_id" ] ||
         sl_bad="$sl_bad a job was submitted;"
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[11]}"; else t_fail "${sl_cases[11]}" "$sl_bad"; t_show_failure; fi

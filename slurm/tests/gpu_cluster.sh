@@ -316,7 +316,7 @@ else gnuplot_here=no; fi
 rec "submit: CUDA_MODULE= slurm/submit_all.sh ${args[*]} in $work (profile job: $profile_note; gnuplot: $gnuplot_here)"
 touch -d "@$((start_epoch - 1))" "$dir/start.stamp"
 # OUT (the GPU session's output folder) stays out of the jobs' environment.
-(cd "$work" && env -u OUT CUDA_MODULE= timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
+(cd "$work" && env -u OUT CUDA_MODULE= PLOTS_PARTITION=gpu timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
 submit_status=$?
 if [ "$submit_status" -ne 0 ]; then
   fail "submit_all.sh exited $submit_status: $(tail -n 3 "$dir/log/submit_all.out" | tr '\n' ' ')"
