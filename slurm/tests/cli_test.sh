@@ -456,7 +456,7 @@ chmod +x "$CW_TEST_TMP/nosinfo/sinfo" "$CW_TEST_TMP/nosinfo/sbatch"
 t_run env PATH="$CW_TEST_TMP/nosinfo:$sl_fpath" CUDA_MODULE= bash "$sl_t/slurm/submit_all.sh" --check
 if [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  Slurm cannot be reached from .*: sinfo says: slurm_load_partitions: Unable to contact slurm controller (connect failure)" "$T_OUT" &&
    [ "$(grep -c '^FAIL' "$T_OUT")" -eq 1 ] && tail -n 1 "$T_OUT" | grep -q 'check: Slurm cannot be reached (above): stopped; nothing was submitted' &&
-   ! grep -q 'partition\|sbatch --parsable' "$T_OUT"; then
+   ! grep -q "partition '\|sbatch --parsable" "$T_OUT"; then
   t_pass "submit_all.sh --check where Slurm cannot be reached: sinfo's message, one FAIL line, stops (exit 1)"
 else t_fail "submit_all.sh --check where Slurm cannot be reached: sinfo's message, one FAIL line, stops (exit 1)" "exit $T_STATUS"; t_show_failure; fi
 
