@@ -19,16 +19,34 @@ $(FOLDERS):
 # Every folder's tests run even when one fails; the closing line counts them all. A folder
 # whose `make test` fails without recording a failing case (its tests could not build, say)
 # is counted as a failure, so that a whole suite cannot vanish from the count unnoticed.
-test test-gpu: all
+#
+# test-gpu without a usable GPU (a login node) stops at once with one line and exit 1: nothing
+# tested is not a pass. (make test stays green there: its GPU cases are reported as skipped.)
+# And a GPU run in which no case passed fails the same way.
+test-gpu: all
+	@mkdir -p build
+	@if ! common/bin/devinfo --check >/dev/null 2>build/devinfo-check.err; then \
+	  echo "make test-gpu: nothing was tested: no usable CUDA GPU here ($$(grep -v '^$$' build/devinfo-check.err | head -n 1)); make test runs the tests that need none" >&2; \
+	  exit 1; \
+	fi
+	@$(MAKE) --no-print-directory run-tests TEST_TARGET=test-gpu CW_NOTHING_TESTED_FAILS=1
+test: all
+	@$(MAKE) --no-print-directory run-tests TEST_TARGET=test
+
+.PHONY: run-tests
+run-tests:
 	@mkdir -p build; rm -f $(RESULTS_FILE); touch $(RESULTS_FILE)
 	@for d in $(FOLDERS); do \
-	  $(MAKE) --no-print-directory -C $$d $@ CW_TEST_RESULTS=$(RESULTS_FILE); status=$$?; \
+	  $(MAKE) --no-print-directory -C $$d $(TEST_TARGET) CW_TEST_RESULTS=$(RESULTS_FILE); status=$$?; \
 	  if [ $$status -ne 0 ] && ! grep -q "^FAIL $$d:" $(RESULTS_FILE); then \
-	    echo "FAIL $$d: make $@ in $$d exited $$status without a failing case (a build error stopped its tests?)" | \
+	    echo "FAIL $$d: make $(TEST_TARGET) in $$d exited $$status without a failing case (a build error stopped its tests?)" | \
 	      tee -a $(RESULTS_FILE); \
 	  fi; \
 	done
 	@CW_TEST_RESULTS=$(RESULTS_FILE) bash -c '. common/tests/testlib.sh; t_summary $(RESULTS_FILE)'
+	@if [ "$(CW_NOTHING_TESTED_FAILS)" = 1 ] && ! grep -q '^PASS ' $(RESULTS_FILE); then \
+	  echo "make $(TEST_TARGET): nothing was tested: no case passed (every one skipped, see the reasons above)" >&2; exit 1; \
+	fi
 
 # Without a usable GPU: one line (common/scripts/staged_run.sh --require-gpu), and nothing is built or run.
 report:

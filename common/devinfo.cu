@@ -12,7 +12,9 @@ int main(int argc, char** argv) {
         bool check_only = false;
         cw::Options opts("devinfo", "Describe the CUDA device and measure its copy bandwidth.");
         opts.add_int("device", &device, 0, 1023, "CUDA device to describe")
-            .add_flag("check", &check_only, "only check that the device is usable (no bandwidth run)");
+            .add_flag("check", &check_only, "only check that the device is usable (no bandwidth run)")
+            .exit_text("Exit status: 0 the device is usable (described, and measured unless --check),\n"
+                       "2 bad usage, 3 no usable CUDA GPU or a CUDA error.");
         if (!opts.parse(argc, argv)) {
             std::fputs(opts.help_text().c_str(), stdout);
             return cw::kExitOk;

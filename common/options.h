@@ -282,9 +282,14 @@ class Options {
         }
         if (!epilog_.empty()) out << "\n" << epilog_ << "\n";
         out << "\nIntegers: 1000, 1e6, 2^20 (no blanks). Lists: comma-separated, no empty items.\n"
-               "Exit status: 0 all versions passed, 1 a result was wrong, 2 bad usage or input,\n"
-               "3 no usable CUDA GPU or a CUDA error.\n";
+            << exit_text_ << "\n";
         return out.str();
+    }
+
+    // The help's closing line on exit statuses (a program other than the assignments' says its own).
+    Options& exit_text(const std::string& text) {
+        exit_text_ = text;
+        return *this;
     }
 
     // Parses argv; throws UsageError. Returns false when --help was asked for. An option
@@ -421,6 +426,9 @@ class Options {
     static std::string default_text(const Spec& s) { return s.default_value.empty() ? "none" : s.default_value; }
 
     std::string program_, summary_, epilog_;
+    std::string exit_text_ =
+        "Exit status: 0 all versions passed, 1 a result was wrong, 2 bad usage or input,\n"
+        "3 no usable CUDA GPU or a CUDA error.";
     std::vector<Spec> specs_;
     std::vector<std::string> positional_;
     std::set<std::string> given_;

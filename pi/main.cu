@@ -3,6 +3,7 @@
 // reference, the tolerance check, the CSV row. The versions: pi_versions.cu.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,7 +59,7 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
             .add_int("blocks", &c_.blocks, 0, 1LL << 20,
                      "blocks of version single (0: automatic, every SM full at its occupancy, capped by the work)")
             .add_choice("precision", &c_.precision, {"float", "double", "both"}, "working precision of the versions")
-            .add_int("cpu-threads", &c_.cpu_threads, 0, 4096, "OpenMP threads of cpu_omp and the reference (0: all)")
+            .add_int("cpu-threads", &c_.cpu_threads, 0, 4096, "OpenMP threads of cpu_omp and the reference (0: all; OMP_NUM_THREADS, in a Slurm job SLURM_CPUS_PER_TASK)")
             .add_int("cpu-repeat", &c_.cpu_repeat, 1, 1000, "timed runs of each CPU version (median reported)")
             .positional({"niter", "chunk"});
         help.csv = "append one row per (niter, precision, version) to this CSV file";
@@ -133,9 +134,14 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
 
     // The reference of a NITER, once for both precisions (and the shifted one cpu_report takes).
     void enter(Plan& p, cw::Session&) override {
-        if (!announced_)
+        if (!announced_) {
             std::printf("pi: chunk=%lld threads=%d cpu_threads=%d repeat=%d warmup=%d cpu_repeat=%d\n", c_.chunk,
                         p.threads, p.cpu_threads, c_.repeat, c_.warmup, c_.cpu_repeat);
+            // Where the CPU versions' thread count came from, when not the plain default.
+            if (c_.cpu_threads == 0 &&
+                (std::getenv("OMP_NUM_THREADS") != nullptr || std::getenv("SLURM_CPUS_PER_TASK") != nullptr))
+                std::printf("pi: cpu_threads=%d from %s\n", p.cpu_threads, pi::cpu_threads_origin());
+        }
         announced_ = true;
         if (!p.first_of_niter) return;
         cw::HostStopwatch watch;

@@ -2,6 +2,7 @@
 #include "pi_cpu.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -97,11 +98,36 @@ double pi_reference(long long niter, int threads, double offset) {
 // summation adds 2u + O(n u^2) relative; the final 4h*: 1. Rounded up to 10 u of h*sum <= 4.
 double reference_error_bound() { return 4.0 * 10.0 * std::ldexp(1.0, -53); }
 
+// The CPU versions' default thread count: OMP_NUM_THREADS when set (the user's choice), else
+// under Slurm the cores the job was given (SLURM_CPUS_PER_TASK, from --cpus-per-task: without
+// CPU binding, omp_get_max_threads() would count every core of the node, other jobs' too),
+// else every core OpenMP sees.
+static int slurm_cpus_per_task() {
+    const char* s = std::getenv("SLURM_CPUS_PER_TASK");
+    if (s == nullptr || *s == '\0') return 0;
+    char* end = nullptr;
+    const long v = std::strtol(s, &end, 10);
+    return (*end == '\0' && v > 0 && v <= 4096) ? static_cast<int>(v) : 0;
+}
+
 int cpu_max_threads() {
 #ifdef _OPENMP
+    const char* omp = std::getenv("OMP_NUM_THREADS");
+    if ((omp == nullptr || *omp == '\0') && slurm_cpus_per_task() > 0) return slurm_cpus_per_task();
     return omp_get_max_threads();
 #else
     return 1;
+#endif
+}
+
+const char* cpu_threads_origin() {
+#ifdef _OPENMP
+    const char* omp = std::getenv("OMP_NUM_THREADS");
+    if (omp != nullptr && *omp != '\0') return "OMP_NUM_THREADS";
+    if (slurm_cpus_per_task() > 0) return "SLURM_CPUS_PER_TASK: the cores Slurm gave this job";
+    return "every core OpenMP sees";
+#else
+    return "built without OpenMP";
 #endif
 }
 

@@ -30,8 +30,11 @@ double pi_cpu_midpoint_double(long long niter, int threads);
 double pi_reference(long long niter, int threads, double offset = 0.5);
 double reference_error_bound();
 
-// OpenMP threads available (omp_get_max_threads), 1 without OpenMP.
+// OpenMP threads to use by default: OMP_NUM_THREADS when set, else SLURM_CPUS_PER_TASK (a Slurm
+// job's --cpus-per-task), else omp_get_max_threads(); 1 without OpenMP. cpu_threads_origin()
+// names which of them it was.
 int cpu_max_threads();
+const char* cpu_threads_origin();
 
 // Midpoint-rule truncation error: the sum exceeds pi by about h^2/12 (f'(1) - f'(0) = -2).
 double midpoint_truncation_error(long long niter);

@@ -2,12 +2,16 @@
 # repository and made it the current directory).
 #
 # Environment a user may set (sbatch passes the submitting shell's environment to the job):
-#   CUDA_MODULE       module loaded before building/running (default "cuda": the cluster's
-#                     default CUDA module; e.g. CUDA_MODULE=cuda/12.2); empty: load nothing.
+#   CUDA_MODULE       the module(s) loaded before building/running, a space-separated list
+#                     loaded in order (default "cuda": the cluster's default CUDA module; e.g.
+#                     CUDA_MODULE=cuda/12.2, or CUDA_MODULE="gcc/12 cuda/13.0" where the CUDA
+#                     module needs another first); empty: load nothing.
 #                     Skipped, with a log line, where `module` does not exist (a workstation).
-#                     A module that cannot be loaded ends the job at once with exit 2. The
-#                     build needs CUDA 11.8 or newer (CUB ships with the toolkit from 11.0;
-#                     CI builds with 11.8 as the oldest).
+#                     A module that cannot be loaded ends the job at once with exit 2 and one
+#                     line (Lmod's own message, joined). The build needs CUDA 11.8 or newer
+#                     (CUB ships with the toolkit from 11.0; CI builds with 11.8 as the oldest).
+#   GNUPLOT_MODULE    the module(s) the plots job loads for gnuplot (and python3), the same way;
+#                     default empty: none (gnuplot on PATH).
 #   CW_MODULE_INIT    the modules init script(s) to source when the batch shell has no `module`
 #                     function (default: $LMOD_PKG/init/bash, $MODULESHOME/init/bash, the
 #                     system's /etc/profile.d/{lmod,modules}.sh, /usr/share/{lmod/lmod,modules}/init/bash);
@@ -20,6 +24,7 @@
 # shellcheck shell=bash
 
 CUDA_MODULE=${CUDA_MODULE-cuda}
+GNUPLOT_MODULE=${GNUPLOT_MODULE:-}
 CW_SLURM_DRY_RUN=${CW_SLURM_DRY_RUN:-0}
 CW_GPU_CHECK=${CW_GPU_CHECK:-1}
 CW_REPO=$PWD
@@ -28,9 +33,21 @@ CW_LOG_DIR=$CW_REPO/slurm/logs
 cw_log() { echo "[$(date '+%F %T')] $*"; }
 
 # What ran where: the first lines of every log.
+# The node as Slurm knows it (SLURMD_NODENAME: the name squeue and scontrol show, which on a
+# cluster may differ from the host name), and the host; every job of a submission may run
+# on another node of the cluster, sharing only the file system.
+cw_node() { echo "${SLURMD_NODENAME:-$(hostname -s 2>/dev/null || hostname)}"; }
 cw_job_header() {
-  cw_log "job ${SLURM_JOB_ID:-(no Slurm: plain bash)}${SLURM_ARRAY_TASK_ID:+ array task $SLURM_ARRAY_JOB_ID/$SLURM_ARRAY_TASK_ID}" \
-    "name ${SLURM_JOB_NAME:-$(basename "$0")} on $(hostname)${SLURM_JOB_PARTITION:+ partition $SLURM_JOB_PARTITION}"
+  local where
+  where="on $(cw_node)"
+  [ -n "${SLURMD_NODENAME:-}" ] && where="$where (host $(hostname))"
+  if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+    cw_log "job $SLURM_JOB_ID: array task $SLURM_ARRAY_TASK_ID of array job $SLURM_ARRAY_JOB_ID," \
+      "name ${SLURM_JOB_NAME:-$(basename "$0")} $where${SLURM_JOB_PARTITION:+ partition $SLURM_JOB_PARTITION}"
+  else
+    cw_log "job ${SLURM_JOB_ID:-(no Slurm: plain bash)}" \
+      "name ${SLURM_JOB_NAME:-$(basename "$0")} $where${SLURM_JOB_PARTITION:+ partition $SLURM_JOB_PARTITION}"
+  fi
   cw_log "repository $CW_REPO; GPUs given: ${CUDA_VISIBLE_DEVICES:-(not set)}$(cw_dry && echo "; CW_SLURM_DRY_RUN=1: commands printed, not run")"
 }
 
@@ -107,8 +124,14 @@ cw_module_inits() {
   printf '%s\n' ${LMOD_PKG:+"$LMOD_PKG/init/bash"} ${MODULESHOME:+"$MODULESHOME/init/bash"} \
     /etc/profile.d/lmod.sh /etc/profile.d/modules.sh /usr/share/lmod/lmod/init/bash /usr/share/modules/init/bash
 }
-cw_load_module() {
-  if [ -z "$CUDA_MODULE" ]; then cw_log "CUDA_MODULE is empty: no module loaded"; return 0; fi
+# What `module load` printed, as one line: blank lines dropped, blanks squeezed, at most 300
+# characters (Lmod's error for an unknown module is a dozen lines).
+cw_one_line() { grep -v '^[[:space:]]*$' | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//' | cut -c1-300; }
+# cw_load_modules VAR WHAT: loads the modules listed in $VAR (space-separated), in order.
+cw_load_modules() {
+  local var=$1 what=$2 list m out status
+  list=${!var}
+  if [ -z "$list" ]; then cw_log "$var is empty: no module loaded"; return 0; fi
   if ! type module >/dev/null 2>&1; then
     local init
     while read -r init; do
@@ -122,17 +145,32 @@ cw_load_module() {
     done < <(cw_module_inits)
   fi
   if ! type module >/dev/null 2>&1; then
-    cw_log "no 'module' command here: CUDA_MODULE=$CUDA_MODULE not loaded"
+    cw_log "no 'module' command here: $var=$list not loaded"
     return 0
   fi
-  if cw_dry; then echo "dry run: module load $CUDA_MODULE"; return 0; fi
-  echo "+ module load $CUDA_MODULE"
-  local status=0
-  module load "$CUDA_MODULE" || status=$?
-  if [ "$status" -ne 0 ] || ! cw_module_loaded "$CUDA_MODULE"; then
-    cw_fail 2 "cannot load module '$CUDA_MODULE' (module load exit $status, not loaded afterwards): pick one that 'module avail cuda' lists (CUDA_MODULE=cuda/12.2), or CUDA_MODULE= to load none"
-  fi
-  cw_log "module $CUDA_MODULE loaded (loaded modules: ${LOADEDMODULES:-?})"
+  for m in $list; do
+    if cw_dry; then echo "dry run: module load $m"; continue; fi
+    echo "+ module load $m"
+    out=$(mktemp)
+    status=0
+    module load "$m" >"$out" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] || ! cw_module_loaded "$m"; then
+      local said
+      said=$(cw_one_line <"$out")
+      rm -f "$out"
+      cw_fail 2 "cannot load module '$m'$([ "$m" = "$list" ] || echo " (of $var='$list')") (module load exit $status, not loaded afterwards${said:+; it said: $said}): $what, or $var= to load none"
+    fi
+    # A module that loaded may still print something (a banner, a deprecation notice).
+    [ -s "$out" ] && sed 's/^/  module: /' "$out"
+    rm -f "$out"
+  done
+  cw_dry || cw_log "module$([ "$list" = "${list%% *}" ] || echo s) $list loaded (loaded modules: ${LOADEDMODULES:-?})"
+}
+cw_load_module() {
+  cw_load_modules CUDA_MODULE "pick what 'module avail cuda' lists (CUDA_MODULE=cuda/12.2; a list is loaded in order: CUDA_MODULE=\"gcc/12 cuda/12.2\" where the CUDA module needs another first)"
+}
+cw_load_gnuplot_module() {
+  cw_load_modules GNUPLOT_MODULE "pick what 'module avail gnuplot' lists (GNUPLOT_MODULE=gnuplot; a list is loaded in order)"
 }
 
 # The nvcc the build uses (as common/arch.mk picks it: $CUDA_PATH/bin/nvcc, else nvcc on
@@ -163,6 +201,18 @@ cw_build() {
     echo "+ make -C $folder $*"
     make -C "$folder" "$@" || cw_fail $? "building $folder $* failed"
   fi
+}
+
+# cw_run_built FOLDER CMD...: runs FOLDER's program (CMD) under a shared lock on the folder's
+# build lock: the sweep's tasks run side by side, possibly on several nodes of one shared
+# checkout, and a task that must rebuild the program (its node has another GPU, so the default
+# build adds another architecture) waits until no task is running it, and a run waits for a
+# build to finish. Without flock (or in a dry run) CMD runs as cw_do runs it.
+cw_run_built() {
+  local folder=$1; shift
+  if cw_dry || ! command -v flock >/dev/null 2>&1; then cw_do "$@"; return; fi
+  echo "+ $*   (under a shared lock on slurm/logs/.build-$folder.lock)"
+  flock -s "$CW_LOG_DIR/.build-$folder.lock" "$@"
 }
 
 # A usable GPU, or exit 3 with the CUDA runtime's reason before anything is deleted or run.
@@ -242,6 +292,30 @@ cw_profile() {
   [ "$status" -eq 0 ] || cw_fail "$status" "profile: make profile failed: $where"
   if cw_dry; then cw_log "done (dry run: nothing written)"
   else cw_log "done: results/ updated: ${CW_RUNS_UPDATED:-(none)}"; fi
+}
+
+# cw_job_states ID: the job's states (an array: every task's), from scontrol, else sacct.
+cw_job_states() {
+  { timeout 10 scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*[[:space:]]JobState=\([^[:space:]]*\).*/\1/p'
+    timeout 10 sacct -n -X -P -j "$1" -o State 2>/dev/null | cut -d' ' -f1; } | sort -u | paste -sd ' ' -
+}
+# cw_report_jobs NAME:ID...: a line for each job that did not succeed (its results/ are the
+# ones from before), then one line for all; returns 1 when any did not succeed.
+cw_report_jobs() {
+  local pair name id states missing=0
+  for pair in "$@"; do
+    name=${pair%%:*} id=${pair#*:}
+    states=$(cw_job_states "$id")
+    case " $states " in
+      " COMPLETED ") ;;
+      *) missing=$((missing + 1))
+         cw_log "missing: $name (job $id: ${states:-state unknown}): its figures and tables show the results/ CSVs from before this run; see slurm/logs/$name-$id*.out" ;;
+    esac
+  done
+  [ $# -gt 0 ] || return 0
+  if [ "$missing" -eq 0 ]; then cw_log "every job it waited for succeeded ($#): all figures and tables are from this run"
+  else cw_log "$missing of $# jobs did not succeed (above): resubmit each alone (slurm/submit_all.sh NAME), then make plots"; fi
+  [ "$missing" -eq 0 ]
 }
 
 # The sweep's configurations, one "threads blocks" pair per line, from the one list in the

@@ -33,6 +33,15 @@ cw_preflight() {
 
   # The partition: --partition / SBATCH_PARTITION, else the job scripts' own.
   part=${SBATCH_PARTITION:-$(sed -n 's/^#SBATCH --partition=\([^ ]*\).*/\1/p' slurm/pi.sbatch | head -n 1)}
+  # Slurm itself first: without a controller every other answer would be empty.
+  if command -v sinfo >/dev/null 2>&1; then
+    local said
+    if ! said=$(timeout 20 sinfo -h -o '%P' 2>&1 >/dev/null) || [ -n "$(grep -i 'error' <<<"$said")" ]; then
+      said=$(grep -v '^[[:space:]]*$' <<<"$said" | tr -s ' \t\n' ' ' | cut -c1-300)
+      cw_pf_bad "Slurm cannot be reached from $(hostname): sinfo says: ${said:-(nothing; it timed out or failed)}; nothing else checked (run this on the login node, or see SLURM_CONF)"
+      return 2
+    fi
+  fi
   if command -v sinfo >/dev/null 2>&1; then
     gres=$(timeout 20 sinfo -h -p "$part" -o '%G' 2>/dev/null | sort -u | paste -sd ' ' -)
     if [ -z "$(timeout 20 sinfo -h -p "$part" -o '%P' 2>/dev/null)" ]; then
@@ -45,12 +54,27 @@ cw_preflight() {
   fi
   echo "      account: ${SBATCH_ACCOUNT:-(SBATCH_ACCOUNT not set: your default account)}; QOS: ${SBATCH_QOS:-(SBATCH_QOS not set: the default)}"
 
+  # The plots: a job on PLOTS_PARTITION, or make plots on this login node after slurm/wait.sh.
+  local plots_job=""
+  if [ -n "${PLOTS_PARTITION:-}" ]; then
+    plots_job=plots
+    echo "      plots: a job on partition '$PLOTS_PARTITION' after the others${GNUPLOT_MODULE:+, loading GNUPLOT_MODULE=$GNUPLOT_MODULE}"
+  elif command -v gnuplot >/dev/null 2>&1; then
+    cw_pf_ok "plots: on this login node after the jobs (slurm/wait.sh, then make plots): $(gnuplot --version 2>/dev/null)"
+  else
+    echo "      plots: no gnuplot on this login node: after the jobs, module load gnuplot (your site's name), or PLOTS_PARTITION=<a CPU partition> for a plots job, or copy */results/*.csv to a machine with gnuplot (slurm/README.md)"
+  fi
+
   # Would the scheduler accept each job as submit_all.sh submits it?
   if command -v sbatch >/dev/null 2>&1; then
-    for job in "$@" plots; do
+    for job in "$@" $plots_job; do
       script=slurm/$job.sbatch
       [ -f "$script" ] || continue
-      out=$(timeout 30 sbatch --test-only --output=/dev/null "$script" 2>&1); rc=$?
+      if [ "$job" = plots ]; then
+        out=$(timeout 30 env -u SBATCH_GRES -u SBATCH_CONSTRAINT -u SBATCH_PARTITION sbatch --test-only --partition="$PLOTS_PARTITION" --output=/dev/null "$script" 2>&1); rc=$?
+      else
+        out=$(timeout 30 sbatch --test-only --output=/dev/null ${PI_CPUS_PER_TASK:+$([ "$job" = pi ] && echo "--cpus-per-task=$PI_CPUS_PER_TASK")} "$script" 2>&1); rc=$?
+      fi
       out=$(grep -v '^$' <<<"$out" | tail -n 1)
       if [ "$rc" -eq 0 ]; then cw_pf_ok "$job: Slurm would accept it (${out#sbatch: })"
       else cw_pf_bad "$job: Slurm would refuse it: ${out#sbatch: }"; fi

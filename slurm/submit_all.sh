@@ -22,9 +22,19 @@
 #   --no-plots     no final plots job
 #
 # Site settings come from Slurm's own input variables, read by every sbatch: SBATCH_ACCOUNT,
-# SBATCH_QOS, SBATCH_PARTITION; the CUDA module from CUDA_MODULE (slurm/lib.sh).
-# The plots job runs once the others have ended, whether they succeeded or not (afterany): it
-# renders what is there and names each job that failed (its results/ stay as they were).
+# SBATCH_QOS, SBATCH_PARTITION, SBATCH_GRES (e.g. gpu:a100:1 instead of the scripts' gpu:1),
+# SBATCH_CONSTRAINT (e.g. a100), SBATCH_TIMELIMIT; the CUDA module(s) from CUDA_MODULE
+# (slurm/lib.sh). The GPU-less jobs (the sweep's gather, plots) are submitted without the GPU
+# settings (SBATCH_GRES, SBATCH_CONSTRAINT, SBATCH_GPUS*, SBATCH_PARTITION): the gather goes to
+# PLOTS_PARTITION when set, else to the GPU jobs' partition (it asks for no GPU).
+#   PLOTS_PARTITION   a partition for the plots job (a CPU one): then the plots job runs once the
+#                     others have ended, whether they succeeded or not (afterany), renders what
+#                     is there and names each job that failed (its results/ stay as they were).
+#                     Unset (default): no plots job; on the login node, `slurm/wait.sh` waits for
+#                     this submission's jobs (slurm/logs/last-submission.txt) and names those that
+#                     failed, then `make plots`.
+#   GNUPLOT_MODULE    module(s) the plots job loads for gnuplot (slurm/lib.sh)
+#   PI_CPUS_PER_TASK  cores for pi's job (its CPU references; default the script's 16)
 # Works from any directory: every job runs in the repository, logs go to slurm/logs/ (created
 # here, since a missing --output folder makes Slurm fail the job with exit code 0:53 and no log).
 # Environment such as CUDA_MODULE or CW_SLURM_DRY_RUN=1 is passed on to the jobs.
@@ -74,6 +84,10 @@ if [ "$check" = 1 ]; then
   . "$repo/slurm/preflight.sh"
   cw_preflight "${jobs[@]}"
   preflight_status=$?
+  if [ "$preflight_status" = 2 ]; then
+    echo "check: Slurm cannot be reached (above): stopped; nothing was submitted"
+    exit 1
+  fi
   echo
   echo "The sbatch lines it would submit (nothing is submitted; ids shown as <job>):"
 fi
@@ -83,18 +97,28 @@ fi
 
 logs=$repo/slurm/logs
 mkdir -p "$logs" || die "cannot create $logs"
+# The plots job only where it has a partition of its own (else: the login node, after slurm/wait.sh).
+[ -n "${PLOTS_PARTITION:-}" ] || plots=0
+# sbatch for a job that needs no GPU: none of the GPU settings (env), its own partition.
+cpu_env=(env -u SBATCH_GRES -u SBATCH_CONSTRAINT -u SBATCH_GPUS -u SBATCH_GPUS_PER_NODE -u SBATCH_GPUS_PER_TASK -u SBATCH_CPUS_PER_GPU -u SBATCH_MEM_PER_GPU)
+cpu_part=()
+[ -n "${PLOTS_PARTITION:-}" ] && cpu_env+=(-u SBATCH_PARTITION) cpu_part=(--partition="$PLOTS_PARTITION")
 
 # submit NAME SBATCH_ARGS...: prints the job id (or <NAME> with --print) on stdout.
+# CW_SUBMIT_ENV (an array): a command prefix for sbatch (env -u ... for the GPU-less jobs).
 submit() {
   local name=$1 out; shift
   if [ "$print" = 1 ]; then
+    [ ${#CW_SUBMIT_ENV[@]} -gt 0 ] && echo "# (no GPU: the next one without the GPU settings: ${CW_SUBMIT_ENV[*]})" >&2
     echo "sbatch --parsable $*" >&2
     echo "<$name>"
     return
   fi
-  out=$(sbatch --parsable "$@") || die "sbatch $* failed (slurm/submit_all.sh --check says why a job would be refused)"
+  out=$("${CW_SUBMIT_ENV[@]}" sbatch --parsable "$@") || die "sbatch $* failed (slurm/submit_all.sh --check says why a job would be refused)"
   echo "${out%%;*}"
 }
+CW_SUBMIT_ENV=()
+submit_cpu() { local CW_SUBMIT_ENV=("${cpu_env[@]}"); submit "$@"; }
 
 ids=() table=()
 note() { table+=("$(printf '%-20s %-12s %s' "$1" "$2" "$3")"); }
@@ -106,6 +130,9 @@ for job in "${jobs[@]}"; do
     # The array runs the sweep: the vecmax job runs the rest of vecmax's experiments.
     id=$(submit "$job" --export=ALL,VECMAX_SKIP_SWEEP=1 --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
     note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv (the sweep: the array below)"
+  elif [ "$job" = pi ] && [ -n "${PI_CPUS_PER_TASK:-}" ]; then
+    id=$(submit "$job" --cpus-per-task="$PI_CPUS_PER_TASK" --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
+    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv ($PI_CPUS_PER_TASK cores for its CPU versions)"
   else
     id=$(submit "$job" --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
     note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv"
@@ -132,7 +159,7 @@ if [[ " ${jobs[*]} " == *" vecmax_sweep "* ]]; then
   # The gather runs only if every task succeeded; after the vecmax job too (its report-run
   # also writes sweep.csv), so that the array's combined CSV is the one that stays.
   dep=afterok:$array${vecmax_id:+,afterany:$vecmax_id}
-  gather=$(submit vecmax_gather --dependency="$dep" --kill-on-invalid-dep=yes \
+  gather=$(submit_cpu vecmax_gather "${cpu_part[@]}" --dependency="$dep" --kill-on-invalid-dep=yes \
     --output="$logs/%x-%j.out" slurm/vecmax_gather.sbatch "$logs/vecmax_sweep-$array") || exit 2
   ids+=("$gather") waited+=("vecmax_sweep:$array" "vecmax_gather:$gather")
   note vecmax_gather "$gather" "after every task: vecmax/results/sweep.csv, log slurm/logs/vecmax_gather-$gather.out"
@@ -142,9 +169,13 @@ if [ "$plots" = 1 ]; then
   # afterany: once every job has ended, whatever its outcome; the plots job is told which jobs
   # it waited for, and names those that did not succeed.
   dep=afterany$(printf ':%s' "${ids[@]}")
-  plots_id=$(submit plots --dependency="$dep" --output="$logs/%x-%j.out" \
+  plots_id=$(submit_cpu plots "${cpu_part[@]}" --dependency="$dep" --output="$logs/%x-%j.out" \
     slurm/plots.sbatch "${waited[@]}") || exit 2
-  note plots "$plots_id" "after all of them end: figures, README tables, summary; log slurm/logs/plots-$plots_id.out"
+  note plots "$plots_id" "after all of them end, on partition $PLOTS_PARTITION: figures, README tables, summary; log slurm/logs/plots-$plots_id.out"
+fi
+# What slurm/wait.sh waits for by default.
+if [ "$print" = 0 ]; then
+  printf '%s\n' "${waited[@]}" >"$logs/last-submission.txt" || die "cannot write $logs/last-submission.txt"
 fi
 
 if [ "$check" = 1 ]; then
@@ -160,6 +191,12 @@ cat <<EOF
 Watch: squeue -u \$USER   |   scontrol show job <id>   |   sacct -j <id> (where accounting is on)
        tail -f slurm/logs/<job>-<id>.out
 A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc) leaves its results/ as they
-were (its log names the folder under <assignment>/build/runs/ where the failed run was kept);
-the plots job still runs, and names it. Resubmit it alone: slurm/submit_all.sh NAME.
+were (its log names the folder under <assignment>/build/runs/ where the failed run was kept).
+Resubmit it alone: slurm/submit_all.sh NAME.
 EOF
+if [ "$plots" = 1 ]; then
+  echo "The plots job runs once the others have ended (on $PLOTS_PARTITION) and names any that failed."
+else
+  echo "Then, on this login node: slurm/wait.sh (waits until these jobs have ended, names any that failed), then make plots"
+  echo "(gnuplot not here? GNUPLOT_MODULE=... or PLOTS_PARTITION=... next time; or copy */results/*.csv to a machine that has it: slurm/README.md)."
+fi

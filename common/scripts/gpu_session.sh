@@ -15,7 +15,15 @@
 #              (alone, "legacy" builds nothing in this checkout); cluster: a single-node Slurm
 #              from CW_SLURM_PACK (default .slurm-pack, made by slurm/tests/pack_slurm.sh) runs
 #              slurm/submit_all.sh and checks every job (slurm/tests/gpu_cluster.sh),
-#              logs/cluster.log, cluster_record.txt (and cluster_record-logs/)
+#              logs/cluster.log, cluster_record.txt (and cluster_record-logs/); then the same
+#              pack on two nodes of this machine (CW_CLUSTER_NODES=2: two slurmd, one GPU each
+#              where there are two, else sharing the one) running the sweep's array and gather
+#              (submit_all.sh --no-plots vecmax_sweep): logs/cluster-two-node.log and the record
+#              slurm/records/cluster-two-node-<gpu>-<date>.txt under $OUT (a line per array task,
+#              `array task N ... on <node>`), to be committed as it is;
+#              cluster-two-node: that two-node run alone (CW_CLUSTER_TWO_NODE=0 leaves it out of
+#              "cluster": the single-node run takes about 350 s and the two-node one about
+#              100 s, so where one command may take 10 minutes, run them as two calls)
 #     FOLDERS  assignment folders (default: every one that exists)
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
 # The report phase re-makes the committed reference: */results/ (CW_REFERENCE=1, the default
@@ -203,6 +211,23 @@ MK
 }
 if [[ " $phases " == *" legacy "* ]]; then legacy_phase; fi
 
+# The two-node run (CW_CLUSTER_NODES=2): the sweep's array over two slurmd of this machine.
+cluster_two_node() {
+  local pack=$1 s st gpu rec2
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr 'A-Z' 'a-z' | sed 's/^nvidia //; s/ .*//')
+  rec2=$OUT/slurm/records/cluster-two-node-${gpu:-gpu}-$(date +%F).txt
+  s=$(date +%s)
+  CW_CLUSTER_NODES=2 CW_CLUSTER_TIMEOUT=${CW_CLUSTER_TWO_NODE_TIMEOUT:-400} CW_CLUSTER_RECORD=$rec2 \
+    bash slurm/tests/gpu_cluster.sh "$pack" >"$logs/cluster-two-node.log" 2>&1
+  st=$?
+  note "cluster, two nodes: $([ "$st" = 0 ] && echo ok || echo "FAILED (exit $st)") in $(( $(date +%s) - s ))s: $(grep -c '^PASS' "$logs/cluster-two-node.log") checks passed, $(grep -c '^FAIL' "$logs/cluster-two-node.log") failed; $(grep -c '^  array task ' "$rec2" 2>/dev/null) array task lines, nodes: $(sed -n 's/^  array task .* on \([^ ]*\) (Slurm.*/\1/p' "$rec2" 2>/dev/null | sort | uniq -c | tr -s ' \n' ' ') (record: $rec2)"
+  grep -E '^(FAIL|CANNOT RUN|INTERRUPTED)|^gpu_cluster.sh: ' "$logs/cluster-two-node.log" | head -n 20 | tee -a "$summary"
+}
+if [[ " $phases " == *" cluster-two-node "* ]] && [[ " $phases " != *" cluster "* ]]; then
+  pack=${CW_SLURM_PACK:-$PWD/.slurm-pack}
+  if [ ! -d "$pack" ]; then note "cluster-two-node: no slurm pack (run slurm/tests/pack_slurm.sh .slurm-pack here and carry it)"
+  else cluster_two_node "$pack"; fi
+fi
 if [[ " $phases " == *" cluster "* ]]; then
   pack=${CW_SLURM_PACK:-$PWD/.slurm-pack}
   if [ ! -d "$pack" ]; then
@@ -213,6 +238,7 @@ if [[ " $phases " == *" cluster "* ]]; then
     st=$?
     note "cluster: $([ "$st" = 0 ] && echo ok || echo "FAILED (exit $st)") in $(( $(date +%s) - s ))s: $(grep -c '^PASS' "$logs/cluster.log") checks passed, $(grep -c '^FAIL' "$logs/cluster.log") failed (record: ${CW_CLUSTER_RECORD:-$OUT/cluster_record.txt})"
     grep -E '^(FAIL|CANNOT RUN|INTERRUPTED)|^gpu_cluster.sh: ' "$logs/cluster.log" | head -n 20 | tee -a "$summary"
+    [ "${CW_CLUSTER_TWO_NODE:-1}" = 0 ] || cluster_two_node "$pack"
   fi
 fi
 

@@ -44,6 +44,7 @@ case " $CW_TIERS " in *" 1 "*)
   done
   ;;
 esac
+t_skip_flush
 case " $CW_TIERS " in *" 2 "*)
   echo "== $CW_SUITE: tier 2 (GPU)"
   cw_detect_gpu
@@ -52,6 +53,7 @@ case " $CW_TIERS " in *" 2 "*)
   vary_input_case
   ;;
 esac
+t_skip_flush
 
 if [ "$own_results" = 1 ]; then
   t_summary "$CW_TEST_RESULTS"; status=$?

@@ -11,8 +11,38 @@ CW_TEST_TMP=${CW_TEST_TMP:-$(mktemp -d)}
 t_record() {  # STATUS NAME [DETAIL]
   local line="$1 $CW_SUITE: $2"
   [ -n "${3:-}" ] && line="$line -- $3"
-  echo "$line"
   echo "$line" >>"$CW_TEST_RESULTS"
+  if [ "$1" = SKIP ]; then t_skip_group "$2" "${3:-}"; return; fi
+  t_skip_flush
+  echo "$line"
+}
+# On the console, consecutive skipped cases of a suite with one reason make one line (the GPU
+# tier without a GPU: every case, one reason), printed when the group ends:
+#   SKIP pi: 42 cases (pi at n=1 ... pi --inject-fault) -- no usable CUDA device: ...
+# The results file keeps every case (t_summary counts them and groups them by reason). The
+# group lives in a file, so that cases recorded in a subshell are not lost.
+t_skip_group_file() { echo "$CW_TEST_TMP/.skip-group"; }
+t_skip_group() {  # NAME REASON
+  local f count=0 reason="" first="" last=""
+  f=$(t_skip_group_file)
+  if [ -s "$f" ]; then
+    { read -r count; IFS= read -r reason; IFS= read -r first; IFS= read -r last; } <"$f"
+    if [ "$reason" != "$2" ]; then t_skip_flush; count=0; fi
+  fi
+  [ "$count" -eq 0 ] && first=$1
+  printf '%s\n%s\n%s\n%s\n' "$((count + 1))" "$2" "$first" "$1" >"$f"
+}
+t_skip_flush() {
+  local f count reason first last
+  f=$(t_skip_group_file)
+  [ -s "$f" ] || return 0
+  { read -r count; IFS= read -r reason; IFS= read -r first; IFS= read -r last; } <"$f"
+  rm -f "$f"
+  if [ "$count" -eq 1 ]; then echo "SKIP $CW_SUITE: $first${reason:+ -- $reason}"
+  else
+    [ ${#reason} -gt 160 ] && reason="${reason:0:157}..."
+    echo "SKIP $CW_SUITE: $count cases ($first ... $last)${reason:+ -- $reason}"
+  fi
 }
 t_pass() { t_record PASS "$1"; }
 t_fail() { t_record FAIL "$1" "${2:-}"; }
@@ -318,6 +348,7 @@ run_gtest() {
 # anything failed.
 t_summary() {
   local file=$1 p f s
+  t_skip_flush
   p=$(grep -c '^PASS ' "$file")
   f=$(grep -c '^FAIL ' "$file")
   s=$(grep -c '^SKIP ' "$file")

@@ -15,6 +15,10 @@
 unset -f module ml 2>/dev/null
 unset BASH_ENV LMOD_PKG MODULESHOME MODULEPATH LOADEDMODULES _LMFILES_ 2>/dev/null
 export CW_MODULE_INIT=
+# The plots job is submitted only with a partition of its own (else the login node plots after
+# slurm/wait.sh): the test cluster's one partition. Unset again where a case is about the default.
+export PLOTS_PARTITION=gpu
+unset SBATCH_GRES SBATCH_CONSTRAINT PI_CPUS_PER_TASK GNUPLOT_MODULE
 
 sl_here=$PWD                      # slurm/
 sl_repo=$(cd .. && pwd)
@@ -216,12 +220,17 @@ sl_runs=$sl_f/pi/build/runs
 # sl_kept_of FILE: the folder a failed/interrupted job's last line names.
 sl_kept_of() { sed -n 's/.*this run.s files are kept in \(.*\)$/\1/p' "$1" | tail -n 1; }
 # A bash -c prelude defining an exported Lmod-like `module`: `load cuda` works (LOADEDMODULES,
-# the stub nvcc on PATH); any other module is unknown: an error and status $FAKE_MODULE_RC
-# (Lmod's 0 by default).
+# the stub nvcc on PATH), and so does `load gcc/12`; with FAKE_CUDA_NEEDS=gcc/12, `load cuda`
+# fails unless gcc/12 is loaded first (a site whose CUDA module needs its compiler module);
+# any other module is unknown: Lmod's dozen lines of error and status $FAKE_MODULE_RC (Lmod's
+# 0 by default).
 sl_module_fn='module() { case "$1 ${2:-}" in
-  "load cuda") export LOADEDMODULES=cuda/12.2 PATH='"$sl_fakecuda"'/bin:$PATH ;;
+  "load gcc/12") export LOADEDMODULES=${LOADEDMODULES:+$LOADEDMODULES:}gcc/12 ;;
+  "load cuda") if [ -n "${FAKE_CUDA_NEEDS:-}" ] && [[ ":${LOADEDMODULES:-}:" != *":$FAKE_CUDA_NEEDS:"* ]]; then
+      printf "Lmod has detected the following error:  These module(s) or extension(s) exist but cannot be\nloaded as requested: \"cuda\"\n   Try: \"module spider cuda\" to see how to load the module(s).\n\n\n\n" >&2; return 1; fi
+    export LOADEDMODULES=${LOADEDMODULES:+$LOADEDMODULES:}cuda/12.2 PATH='"$sl_fakecuda"'/bin:$PATH ;;
   "is-loaded "*) case ":${LOADEDMODULES:-}:" in *":$2"[:/]*) return 0 ;; esac; return 1 ;;
-  "load "*) echo "Lmod has detected the following error: The following module(s) are unknown: \"$2\"" >&2; return "${FAKE_MODULE_RC:-0}" ;;
+  "load "*) printf "\nLmod has detected the following error:  The following module(s) are unknown:\n\"%s\"\n\nPlease check the spelling or version number. Also try \"module spider ...\"\nIt is also possible your cache file is out-of-date; it may help to try:\n  \$ module --ignore_cache load \"%s\"\n\nAlso make sure that all modulefiles written for TCL start with the string\n#%%Module\n\n\n\n" "$2" "$2" >&2; return "${FAKE_MODULE_RC:-0}" ;;
   esac; }; export -f module; '
 
 t_run env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT=fail bash "$sl_f/slurm/pi.sbatch"
@@ -286,11 +295,24 @@ for sl_rc in 0 1; do
   sl_case="an unknown CUDA_MODULE (module load says so, exit $sl_rc): exit 2 at once, one line naming it, nothing built"
   t_run env CUDA_MODULE=cuda/nosuch FAKE_MODULE_RC=$sl_rc CW_GPU_CHECK=1 bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
   if [ "$T_STATUS" -ne 2 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
-  elif [ "$(grep -c 'FAILED' "$T_ERR")" -ne 1 ] || ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 2): cannot load module 'cuda/nosuch'.*'module avail cuda'"; then t_fail "$sl_case" "no one-line reason"; t_show_failure
+  elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -q "FAILED (exit 2): cannot load module 'cuda/nosuch' (module load exit $sl_rc, not loaded afterwards; it said: Lmod has detected the following error: The following module(s) are unknown: \"cuda/nosuch\".*'module avail cuda'" "$T_ERR"; then t_fail "$sl_case" "not one line on stderr with Lmod's reason and the hint"; t_show_failure
+  elif grep -q 'Lmod' "$T_OUT"; then t_fail "$sl_case" "Lmod's lines reached the log"; t_show_failure
   elif grep -Eq '^\+ (flock|make)|devinfo|nvcc:' "$T_OUT"; then t_fail "$sl_case" "something was built or probed after the failed module load"; t_show_failure
   elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
   else t_pass "$sl_case"; fi
 done
+
+# CUDA_MODULE as a list, loaded in order: a site whose CUDA module needs its compiler module first.
+sl_case="CUDA_MODULE=\"gcc/12 cuda\" loads both, in order, where cuda needs gcc/12 first; CUDA_MODULE=cuda alone there: exit 2, one line"
+t_run env CUDA_MODULE="gcc/12 cuda" FAKE_CUDA_NEEDS=gcc/12 CW_GPU_CHECK=0 FAKE_EXPERIMENT=fail bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
+sl_bad=""
+grep -q '^+ module load gcc/12$' "$T_OUT" && grep -A1 '^+ module load gcc/12$' "$T_OUT" | grep -q '^+ module load cuda$' || sl_bad="$sl_bad not loaded in order;"
+grep -q "modules gcc/12 cuda loaded (loaded modules: gcc/12:cuda/12.2)" "$T_OUT" || sl_bad="$sl_bad no 'modules ... loaded' line;"
+grep -q "nvcc: $sl_fakecuda/bin/nvcc" "$T_OUT" || sl_bad="$sl_bad nvcc not named;"
+t_run env CUDA_MODULE=cuda FAKE_CUDA_NEEDS=gcc/12 CW_GPU_CHECK=1 bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
+[ "$T_STATUS" -eq 2 ] && [ "$(wc -l <"$T_ERR")" -eq 1 ] && grep -q "FAILED (exit 2): cannot load module 'cuda' (module load exit 1, not loaded afterwards; it said: Lmod has detected the following error: These module(s) or extension(s) exist but cannot be loaded as requested: \"cuda\" Try: \"module spider cuda\" .*a list is loaded in order" "$T_ERR" ||
+  sl_bad="$sl_bad CUDA_MODULE=cuda alone: exit $T_STATUS, stderr: $(head -c 300 "$T_ERR");"
+if [ -z "$sl_bad" ]; then t_pass "$sl_case"; else t_fail "$sl_case" "$sl_bad"; t_show_failure; fi
 
 sl_case="no nvcc (CUDA_MODULE= and CUDA_PATH without one): exit 2, one line, nothing built"
 t_run env CUDA_MODULE= CUDA_PATH="$CW_TEST_TMP/nocuda" bash "$sl_f/slurm/pi.sbatch"
@@ -404,6 +426,40 @@ if [ "$T_STATUS" -eq 0 ] && grep -q "sbatch --parsable --output=.*/slurm/logs/%x
    ! grep -q 'profile.sbatch' < <(bash "$sl_t/slurm/submit_all.sh" --print pi 2>&1); then
   t_pass "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it"
 else t_fail "submit_all.sh --profile adds the profile job (only on request), the plots job waits for it" "exit $T_STATUS"; t_show_failure; fi
+# Without PLOTS_PARTITION: no plots job (the login node plots, after slurm/wait.sh), and the
+# GPU-less jobs are submitted without the GPU settings; PI_CPUS_PER_TASK reaches pi's line.
+t_run env -u PLOTS_PARTITION SBATCH_GRES=gpu:a100:1 PI_CPUS_PER_TASK=8 bash "$sl_t/slurm/submit_all.sh" --print --sweep-array
+sl_cmds=$(cat "$T_ERR") sl_bad=""
+grep -q 'plots.sbatch' <<<"$sl_cmds" && sl_bad="$sl_bad a plots job was submitted;"
+grep -q 'slurm/wait.sh' "$T_OUT" || sl_bad="$sl_bad the output does not say to run slurm/wait.sh then make plots;"
+grep -B1 'slurm/vecmax_gather.sbatch' <<<"$sl_cmds" | head -n 1 | grep -q '^# (no GPU: the next one without the GPU settings: env -u SBATCH_GRES -u SBATCH_CONSTRAINT' || sl_bad="$sl_bad the gather keeps the GPU settings;"
+grep -q -- '^sbatch --parsable --cpus-per-task=8 .*slurm/pi.sbatch' <<<"$sl_cmds" || sl_bad="$sl_bad pi's line lacks --cpus-per-task=8;"
+if [ "$T_STATUS" -eq 0 ] && [ -z "$sl_bad" ]; then t_pass "submit_all.sh without PLOTS_PARTITION: no plots job, says slurm/wait.sh then make plots; the gather without SBATCH_GRES; PI_CPUS_PER_TASK"
+else t_fail "submit_all.sh without PLOTS_PARTITION: no plots job, says slurm/wait.sh then make plots; the gather without SBATCH_GRES; PI_CPUS_PER_TASK" "exit $T_STATUS;$sl_bad"; t_show_failure; fi
+grep -q '^#SBATCH --cpus-per-task=16 ' "$sl_t/slurm/pi.sbatch" && t_pass "pi.sbatch asks for the 16 cores of its CPU references" ||
+  t_fail "pi.sbatch asks for the 16 cores of its CPU references" "$(grep -- '--cpus-per-task' "$sl_t/slurm/pi.sbatch")"
+
+# make clean removes the jobs' build locks from slurm/logs/, and keeps the logs.
+touch "$sl_t/slurm/logs/.build-common.lock" "$sl_t/slurm/logs/.build-vecmax.lock" "$sl_t/slurm/logs/kept-1.out"
+t_run make --no-print-directory -C "$sl_t/slurm" clean
+if [ "$T_STATUS" -eq 0 ] && [ -z "$(find "$sl_t/slurm/logs" -name '.build-*.lock')" ] && [ -f "$sl_t/slurm/logs/kept-1.out" ]; then
+  t_pass "make clean removes slurm/logs/.build-*.lock, keeps the logs"
+else t_fail "make clean removes slurm/logs/.build-*.lock, keeps the logs" "exit $T_STATUS: $(ls -a "$sl_t/slurm/logs" | tr '\n' ' ')"; fi
+rm -f "$sl_t/slurm/logs/kept-1.out"
+
+# --check where Slurm cannot be reached (a stand-in sinfo that fails as Slurm's does without a
+# controller): says so with sinfo's own message, checks nothing else, exit 1, no sbatch line.
+mkdir -p "$CW_TEST_TMP/nosinfo"
+printf '#!/bin/sh\necho "slurm_load_partitions: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' >"$CW_TEST_TMP/nosinfo/sinfo"
+printf '#!/bin/sh\necho "sbatch: error: unreachable" >&2\nexit 1\n' >"$CW_TEST_TMP/nosinfo/sbatch"
+chmod +x "$CW_TEST_TMP/nosinfo/sinfo" "$CW_TEST_TMP/nosinfo/sbatch"
+t_run env PATH="$CW_TEST_TMP/nosinfo:$sl_fpath" CUDA_MODULE= bash "$sl_t/slurm/submit_all.sh" --check
+if [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  Slurm cannot be reached from .*: sinfo says: slurm_load_partitions: Unable to contact slurm controller (connect failure)" "$T_OUT" &&
+   [ "$(grep -c '^FAIL' "$T_OUT")" -eq 1 ] && tail -n 1 "$T_OUT" | grep -q 'check: Slurm cannot be reached (above): stopped; nothing was submitted' &&
+   ! grep -q "partition '\|sbatch --parsable" "$T_OUT"; then
+  t_pass "submit_all.sh --check where Slurm cannot be reached: sinfo's message, one FAIL line, stops (exit 1)"
+else t_fail "submit_all.sh --check where Slurm cannot be reached: sinfo's message, one FAIL line, stops (exit 1)" "exit $T_STATUS"; t_show_failure; fi
+
 # The plots job names the jobs that did not succeed (here: ids no Slurm knows), and still renders.
 t_run env CW_SLURM_DRY_RUN=1 bash "$sl_t/slurm/plots.sbatch" pi:999999991 scan:999999992
 if [ "$T_STATUS" -eq 0 ] && grep -q 'missing: pi (job 999999991: ' "$T_OUT" && grep -q 'missing: scan (job 999999992: ' "$T_OUT" &&
@@ -746,6 +802,12 @@ else
         grep -q '^dry run: make --no-print-directory profile' "$sl_logs/profile-$sl_id.out" 2>/dev/null || sl_bad="$sl_bad profile log lacks 'make profile';"
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[8]} (and --profile's job)"; else t_fail "${sl_cases[8]}" "$sl_bad"; fi
+      # slurm/wait.sh on the login node: the last submission's jobs (all ended by now), each succeeded.
+      t_run env WAIT_POLL=1 bash "$sl_t/slurm/wait.sh"
+      if [ "$T_STATUS" -eq 0 ] && grep -q 'every job has ended: ' "$T_OUT" && grep -q 'every job it waited for succeeded' "$T_OUT" &&
+         grep -q 'next: make plots' "$T_OUT" && [ "$(wc -l <"$sl_logs/last-submission.txt")" -ge 8 ]; then
+        t_pass "slurm/wait.sh: waits for the last submission's jobs, then says each succeeded and what is next (make plots)"
+      else t_fail "slurm/wait.sh: waits for the last submission's jobs, then says each succeeded and what is next (make plots)" "exit $T_STATUS"; t_show_failure; fi
 
       # The pre-flight check: a stand-in nvcc, no module; then a partition that does not exist.
       sl_bad=""
@@ -759,6 +821,10 @@ else
       grep -q "^sbatch --parsable --output=.*slurm/pi.sbatch" "$T_OUT" || sl_bad="$sl_bad sbatch lines not printed;"
       t_run env PATH="$sl_fpath" CUDA_MODULE= SBATCH_PARTITION=nosuch bash "$sl_t/slurm/submit_all.sh" --check
       [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  partition 'nosuch' not found; partitions here: gpu" "$T_OUT" || sl_bad="$sl_bad SBATCH_PARTITION=nosuch: exit $T_STATUS, no FAIL line naming it;"
+      # SBATCH_GRES overrides the scripts' --gres=gpu:1 (two GPUs: more than the node has), not the plots job's.
+      t_run env PATH="$sl_fpath" CUDA_MODULE= SBATCH_GRES=gpu:2 bash "$sl_t/slurm/submit_all.sh" --check pi
+      [ "$T_STATUS" -eq 1 ] && grep -q "^FAIL  pi: Slurm would refuse it" "$T_OUT" && grep -q "^ok    plots: Slurm would accept it" "$T_OUT" ||
+        sl_bad="$sl_bad SBATCH_GRES=gpu:2: exit $T_STATUS, pi not refused or plots refused;"
       [ "$(timeout 10 scontrol -o show jobs 2>/dev/null | sed -n 's/^JobId=\([0-9]*\).*/\1/p' | sort -n | tail -n 1)" = "$sl_max_id" ] ||
         sl_bad="$sl_bad a job was submitted;"
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[11]}"; else t_fail "${sl_cases[11]}" "$sl_bad"; t_show_failure; fi

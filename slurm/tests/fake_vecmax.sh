@@ -18,6 +18,8 @@ if [ "${FAKE_VECMAX_FAIL:-}" = "$threads $blocks" ]; then
   echo "fake_vecmax: no usable CUDA GPU: no CUDA-capable device is detected (CUDA error 100, cudaErrorNoDevice) at fake_vecmax.sh (fake failure for threads=$threads blocks=$blocks)" >&2
   exit 3
 fi
+# FAKE_VECMAX_SLEEP=S: takes S seconds, as a real run takes its time (the two-node test: both nodes get tasks).
+[ -n "${FAKE_VECMAX_SLEEP:-}" ] && sleep "$FAKE_VECMAX_SLEEP"
 [ -s "$csv" ] || echo "assignment,version,device,n,threads,blocks,kernel_ms,result_ok" >"$csv"
 echo "vecmax,1,fake device,40960000,$threads,$blocks,1.5,1" >>"$csv"
 echo "vecmax version=1 threads=$threads blocks=$blocks: Result = PASS"

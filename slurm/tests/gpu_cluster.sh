@@ -44,6 +44,15 @@
 #                       the trivial job, then `CW_SLURM_DRY_RUN=1 submit_all.sh` in a copy of the
 #                       checkout (every job COMPLETED 0:0, plots too; no CSV check)
 #   CW_CLUSTER_RECORD   where to write the record
+#   CW_CLUSTER_NODES    2: a two-node cluster on this one machine (two slurmd, `-N cw-node1` and
+#                       `-N cw-node2`, each with its own port, spool folder and log; with two GPUs
+#                       or more each node gets one of them, with one GPU both share it), and
+#                       instead of the whole submission `submit_all.sh --no-plots vecmax_sweep`:
+#                       the sweep's array and gather, run for real; checked: every task and the
+#                       gather COMPLETED 0:0, each task's log names the Slurm node that ran it
+#                       (`array task N of array job J, ... on cw-nodeK`, the node scontrol gives
+#                       for it), both nodes took tasks, sweep.csv has every configuration, all
+#                       result_ok=1. The record has one line per task: `array task N ... on <node>`.
 # Exit status: 0 every check passed; 1 a check failed; 2 cannot run here (not root, no pack,
 # no GPU, a daemon did not start).
 set -u
@@ -53,6 +62,8 @@ limit=${CW_CLUSTER_TIMEOUT:-540}
 nogpu=${CW_CLUSTER_NO_GPU:-0}
 want_profile=${CW_CLUSTER_PROFILE:-0}
 record=${CW_CLUSTER_RECORD:-${OUT:+$OUT/cluster_record.txt}}
+nnodes=${CW_CLUSTER_NODES:-1}
+[[ "$nnodes" =~ ^[12]$ ]] || { echo "gpu_cluster.sh: CW_CLUSTER_NODES=$nnodes: 1 or 2" >&2; exit 2; }
 start_date=$(date '+%F %T %Z')
 start_epoch=$(date +%s)
 
@@ -148,7 +159,7 @@ trap finish EXIT
 trap 'rec "INTERRUPTED by SIGINT"; status_override=${status_override:-130}; exit 130' INT
 trap 'rec "INTERRUPTED by SIGTERM or SIGHUP"; status_override=${status_override:-143}; exit 143' TERM HUP
 
-rec "cluster: single-node Slurm from $pack on $(hostname), start $start_date"
+rec "cluster: $([ "$nnodes" = 1 ] && echo single-node || echo "$nnodes-node (on one machine)") Slurm from $pack on $(hostname), start $start_date"
 rec "pack: $(sed -n 's/^packages: //p' "$pack/MANIFEST.txt" 2>/dev/null | tr -s ' ' | cut -c1-200)"
 if [ "$nogpu" = 1 ]; then
   rec "device: none (CW_CLUSTER_NO_GPU=1: gres.conf File=/dev/null, jobs as dry runs)"
@@ -165,17 +176,27 @@ hw=$(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>/dev/null | se
 [ -n "$hw" ] || die2 "slurmd -C printed no node line: $(LD_LIBRARY_PATH=$libpath timeout 20 "$pack/sbin/slurmd" -C 2>&1 | head -n 3 | tr '\n' ' ')"
 ngpu=${#gpus[@]}
 [ "$nogpu" = 1 ] && ngpu=1
+# Two nodes: cw-node1 and cw-node2, one GPU each (the first two, or the one GPU shared).
+nodes="" node_names=$host
+if [ "$nnodes" = 2 ]; then
+  p1=$(cw_free_port); while [[ " $ctld_port $slurmd_port " == *" $p1 "* ]]; do p1=$(cw_free_port); done
+  p2=$(cw_free_port); while [[ " $ctld_port $slurmd_port $p1 " == *" $p2 "* ]]; do p2=$(cw_free_port); done
+  nodes="cw-node1:$p1 cw-node2:$p2" node_names="cw-node1 cw-node2" ngpu=1
+fi
 cgroup2=0
 [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && cgroup2=1
 : >"$dir/etc/plugstack.conf"
 {
-  cw_slurm_conf cwgpu "$dir" "$host" "$ctld_port" "$slurmd_port" "$dir/munge/munge.socket" "$hw" "$ngpu"
+  cw_slurm_conf cwgpu "$dir" "$host" "$ctld_port" "$slurmd_port" "$dir/munge/munge.socket" "$hw" "$ngpu" "$nodes"
   echo "PluginDir=$pack/lib/slurm-wlm"
   echo "PlugStackConfig=$dir/etc/plugstack.conf"
   # No accounting: finished jobs are read from scontrol, so they must stay (default 300 s).
   echo "MinJobAge=86400"
 } >"$dir/etc/slurm.conf"
-if [ "$nogpu" = 1 ]; then
+if [ "$nnodes" = 2 ]; then
+  g1=${gpus[0]:-/dev/null} g2=${gpus[1]:-${gpus[0]:-/dev/null}}
+  printf 'NodeName=cw-node1 Name=gpu File=%s\nNodeName=cw-node2 Name=gpu File=%s\n' "$g1" "$g2" >"$dir/etc/gres.conf"
+elif [ "$nogpu" = 1 ]; then
   echo "Name=gpu File=/dev/null" >"$dir/etc/gres.conf"  # Slurm 22.05 drops a GPU with no device file
 else
   for d in "${gpus[@]}"; do echo "Name=gpu File=$d"; done >"$dir/etc/gres.conf"
@@ -205,13 +226,21 @@ cw_wait_for 30 timeout 5 scontrol ping ||
 if [ "$cgroup2" = 1 ] && [ ! -d /sys/fs/cgroup/system.slice ]; then
   mkdir /sys/fs/cgroup/system.slice && made_slice=1
 fi
-LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmd" -D -N "$host" -d "$pack/sbin/slurmstepd" -f "$SLURM_CONF" >"$dir/log/slurmd.out" 2>&1 &
-pids+=($!)
-node_state() { timeout 5 scontrol show node "$host" 2>/dev/null | sed -n 's/^ *State=\([^ ]*\).*/\1/p' | head -n 1; }
-cw_wait_for 40 eval '[ "$(node_state)" = IDLE ] || ! kill -0 '"${pids[2]}"
+slurmd_pids=""
+for node in $node_names; do
+  LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmd" -D -N "$node" -d "$pack/sbin/slurmstepd" -f "$SLURM_CONF" >"$dir/log/slurmd-$node.out" 2>&1 &
+  pids+=($!) slurmd_pids="$slurmd_pids $!"
+done
+# IDLE when every node is idle, else the first state that is not.
+node_state() {
+  timeout 5 scontrol show node 2>/dev/null | sed -n 's/^ *State=\([^ ]*\).*/\1/p' |
+    awk '{ s[NR] = $1 } END { for (i = 1; i <= NR; i++) if (s[i] != "IDLE") { print s[i]; exit } if (NR) print "IDLE" }'
+}
+slurmds_alive() { local p; for p in $slurmd_pids; do kill -0 "$p" 2>/dev/null || return 1; done; }
+cw_wait_for 40 eval '[ "$(node_state)" = IDLE ] || ! slurmds_alive'
 [ "$(node_state)" = IDLE ] ||
-  die2 "the node did not become idle: $(timeout 5 scontrol show node "$host" 2>&1 | grep -E 'State=|Reason=' | tr -s ' \n' ' ') $(tail -n 3 "$dir/log/slurmd.log" "$dir/log/slurmd.out" 2>/dev/null | tr '\n' ' ')"
-pass "daemons up in $((SECONDS - t_start)) s: munged ${pids[0]}, slurmctld ${pids[1]}, slurmd ${pids[2]}; node $host IDLE with gpu:$ngpu ($hw)"
+  die2 "the node(s) did not become idle: $(timeout 5 scontrol show node 2>&1 | grep -E 'NodeName=|State=|Reason=' | tr -s ' \n' ' ') $(tail -q -n 3 "$dir"/log/slurmd*.log "$dir"/log/slurmd*.out 2>/dev/null | tr '\n' ' ')"
+pass "daemons up in $((SECONDS - t_start)) s: munged ${pids[0]}, slurmctld ${pids[1]}, slurmd$slurmd_pids; node(s) $node_names IDLE with gpu:$ngpu each ($hw)$([ "$nnodes" = 2 ] && echo "; gres.conf: $(tr '\n' ';' <"$dir/etc/gres.conf")")"
 
 # --- jobs: reading their final state ------------------------------------------------------
 field() { sed -n "s/.*\(^\| \)$1=\([^ ]*\).*/\2/p" <<<"$2"; }
@@ -269,6 +298,10 @@ read -r -a assignments <<<"$(cd "$work" && bash common/scripts/assignments.sh)"
 nconfigs=$(sed -e 's/#.*//' "$work/vecmax/sweep_configs.txt" 2>/dev/null | awk 'NF' | wc -l)
 args=()
 [ "${CW_CLUSTER_SWEEP_ARRAY:-0}" = 1 ] && args+=(--sweep-array)
+# Two nodes: the sweep's array and its gather alone, which is what spreads over nodes.
+[ "$nnodes" = 2 ] && args=(--no-plots vecmax_sweep) want_profile=0 assignments=()
+sweep_array=0
+[ "${CW_CLUSTER_SWEEP_ARRAY:-0}" = 1 ] || [ "$nnodes" = 2 ] && sweep_array=1
 profile_note="not submitted (CW_CLUSTER_PROFILE=1 submits it)"
 if [ "$want_profile" = 1 ]; then
   if [ "$nogpu" = 1 ] || command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
@@ -283,7 +316,7 @@ else gnuplot_here=no; fi
 rec "submit: CUDA_MODULE= slurm/submit_all.sh ${args[*]} in $work (profile job: $profile_note; gnuplot: $gnuplot_here)"
 touch -d "@$((start_epoch - 1))" "$dir/start.stamp"
 # OUT (the GPU session's output folder) stays out of the jobs' environment.
-(cd "$work" && env -u OUT CUDA_MODULE= timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
+(cd "$work" && env -u OUT CUDA_MODULE= PLOTS_PARTITION=gpu timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
 submit_status=$?
 if [ "$submit_status" -ne 0 ]; then
   fail "submit_all.sh exited $submit_status: $(tail -n 3 "$dir/log/submit_all.out" | tr '\n' ' ')"
@@ -336,7 +369,7 @@ if [ "$nogpu" = 0 ]; then
       bash -c '[[ "$1" == *" sm_$3 "* || "$1" == *" sm_$3 +"* ]] && [ "$2" = "kernels: sm_$3 code, native" ]' _ "$arch" "$code" "$cc"
   done
 fi
-if [[ " ${args[*]} " != *" --sweep-array "* ]]; then
+if [ "$sweep_array" != 1 ]; then
   rec "vecmax's sweep ran inside the vecmax job (CW_CLUSTER_SWEEP_ARRAY=1: as the job array)"
 elif [ -n "${id_of[vecmax_sweep]:-}" ]; then
   arr=${id_of[vecmax_sweep]}
@@ -348,15 +381,36 @@ elif [ -n "${id_of[vecmax_sweep]:-}" ]; then
 else
   fail "vecmax_sweep: not submitted"
 fi
-[[ " ${args[*]} " == *" --sweep-array "* ]] && expect vecmax_gather "COMPLETED 0:0"
+[ "$sweep_array" = 1 ] && expect vecmax_gather "COMPLETED 0:0"
 [[ " ${args[*]} " == *" --profile "* ]] && expect profile "COMPLETED 0:0"
-if [ "$gnuplot_here" = no ]; then
+if [ "$nnodes" = 2 ]; then
+  rec "(two nodes: no plots job; --no-plots vecmax_sweep)"
+elif [ "$gnuplot_here" = no ]; then
   expect plots "FAILED 2:0"
   plots_log=$work/slurm/logs/plots-${id_of[plots]:-none}.out
   check "plots log says why: $(grep -m1 -o 'gnuplot is not installed[^:]*' "$plots_log" 2>/dev/null)" \
     grep -q 'gnuplot is not installed' "$plots_log"
 else
   expect plots "COMPLETED 0:0"
+fi
+
+# --- two nodes: where each array task ran --------------------------------------------------
+if [ "$nnodes" = 2 ] && [ -n "${id_of[vecmax_sweep]:-}" ]; then
+  arr=${id_of[vecmax_sweep]} seen="" bad=""
+  rec "array tasks, each with the node its log names and the node Slurm gives (BatchHost):"
+  for ((i = 0; i < nconfigs; i++)); do
+    j=$(printf '%s\n' "${records[@]}" | grep -E "(^| )ArrayJobId=$arr( |$)" | grep -E " ArrayTaskId=$i( |$)" | head -n 1)
+    batch=$(field BatchHost "$j")
+    line=$(grep -m 1 "array task $i of array job $arr, " "$work/slurm/logs/vecmax_sweep-${arr}_$i.out" 2>/dev/null)
+    node=$(sed -n 's/.*array task [0-9]* of array job [0-9]*, name [^ ]* on \([^ ]*\) (host .*/\1/p' <<<"$line")
+    rec "  array task $i of array job $arr: $(field JobState "$j") $(field ExitCode "$j") on ${node:-?} (Slurm: ${batch:-?}; $(grep -m 1 -o 'threads=[0-9]* blocks=[0-9]*' "$work/slurm/logs/vecmax_sweep-${arr}_$i.out" 2>/dev/null))"
+    [ -n "$node" ] && [ "$node" = "$batch" ] || bad="$bad task $i: log '${node:-none}', Slurm '$batch';"
+    [[ " $seen " == *" $node "* ]] || seen="$seen $node"
+  done
+  check "every task's log names the Slurm node that ran it${bad:+:$bad}" test -z "$bad"
+  check "both nodes took tasks (nodes:$seen)" eval '[[ " $seen " == *" cw-node1 "* && " $seen " == *" cw-node2 "* ]]'
+  gj=$(printf '%s\n' "${records[@]}" | grep -E "^JobId=${id_of[vecmax_gather]:-none} " | head -n 1)
+  rec "gather ${id_of[vecmax_gather]:-?} on $(field BatchHost "$gj"): $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$work/slurm/logs/vecmax_gather-${id_of[vecmax_gather]:-none}.out" 2>/dev/null)"
 fi
 
 # --- the sweep's combined CSV -------------------------------------------------------------
@@ -372,7 +426,7 @@ if [ "$nogpu" != 1 ]; then
       test "$rows $good" = "$nconfigs $nconfigs"
     check "vecmax/results/sweep.csv was written by this run" test "$csv" -nt "$dir/start.stamp"
     gl=$work/slurm/logs/vecmax_gather-${id_of[vecmax_gather]:-none}.out
-    [[ " ${args[*]} " == *" --sweep-array "* ]] && check "gather log: $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$gl" 2>/dev/null)" \
+    [ "$sweep_array" = 1 ] && check "gather log: $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$gl" 2>/dev/null)" \
       grep -q "combined $nconfigs rows from $nconfigs tasks" "$gl"
   fi
 fi
