@@ -46,18 +46,6 @@ if [ -n "${CW_RESULTS_SUBDIR:-}" ]; then
 elif [ "${CW_REFERENCE:-0}" = 1 ]; then
   dest=results
 fi
-# The GPU of a staged run: the first `device` cell of its CSVs, as a folder name.
-gpu_folder() {
-  local f gpu
-  for f in "$1"/*.csv; do
-    [ -f "$f" ] || continue
-    gpu=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "device") c = i; if (!c) exit }
-                   NR > 1 && c && $c != "" { print $c; exit }' "$f")
-    [ -n "$gpu" ] && break
-  done
-  gpu=$(printf '%s' "${gpu:-unknown-gpu}" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9.\n' '-' | sed 's/--*/-/g; s/^-//; s/-$//')
-  echo "runs/${gpu:-unknown-gpu}"
-}
 mkdir -p "$stage" ${dest:+"$dest"} || { echo "report-run $name: cannot create $stage${dest:+ or $dest}" >&2; exit 2; }
 stage_abs=$(cd "$stage" && pwd)
 echo "report-run $name: staging in $stage_abs; ${dest:-runs/<gpu>}/ changes only if the whole run succeeds (log: $log)"
@@ -107,7 +95,7 @@ fi
 if [ -z "$(ls -A "$stage")" ]; then
   finish_failed "failed-no-results" 1
 fi
-[ -n "$dest" ] || dest=$(gpu_folder "$stage")
+[ -n "$dest" ] || dest=$(bash "$(dirname "${BASH_SOURCE[0]}")/gpu_folder.sh" "$stage")
 mkdir -p "$dest" || finish_failed "failed-moving-results" 1
 moved=
 for f in "$stage"/*; do
