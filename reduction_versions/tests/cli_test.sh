@@ -39,7 +39,7 @@ expect_usage_error "--seed not a number" "--seed expects an integer" $P --seed=x
 expect_usage_error "--device negative" "--device=-1 is out of range" $P --device=-1
 expect_usage_error "--data unknown" "--data must be one of" $P --data=zeros
 expect_usage_error "--l2 unknown" "--l2 must be one of" $P --l2=sometimes
-expect_usage_error "--only unknown version" "unknown version '9'" $P --only=1,9
+expect_usage_error "--only unknown version" "unknown version 'no_such_version'" $P --only=1,no_such_version
 expect_usage_error "--only names a version twice" "names version '5' twice" $P --only=5,5
 expect_usage_error "--only with an empty item" "has an empty item" $P --only=1,,2
 expect_usage_error "--pinned with a value" "--pinned takes no value" $P --pinned=1
