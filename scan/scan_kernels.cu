@@ -28,8 +28,8 @@ constexpr unsigned kFullMask = 0xffffffffu;
 // step, thread k reads a[k - offset] while thread k - offset may already have overwritten
 // it (threads of different warps are not in lock-step), and __syncthreads orders nothing
 // between blocks, so with more than one block the blocks read each other's half-updated
-// elements. Change from the report: `k < n` bounds the writes (the report's launch of
-// ceil(n/T) x T threads wrote past the end of the array when n is not a multiple of T).
+// elements. Change from the report: `k < n` bounds the writes (the report prints its launch
+// of ceil(n/T) x T threads but not this kernel, so whether its version checked k < n is unknown).
 __global__ void hillis_steele_in_place(unsigned* a, std::size_t n) {
     const std::size_t k = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     for (std::size_t offset = 1; offset < n; offset *= 2) {
@@ -129,7 +129,8 @@ __global__ void map_scan_chunks_traced(const unsigned* in, unsigned* out, unsign
 //   were written (they are usually there already, because thread 0 reads them in order);
 // - in every other block, threads read totals that thread 0 of block 0 may not have scanned
 //   yet; printf("") is the report's attempt to make them wait ("buy some time").
-// The one change from the report: a thread whose chunk ends past n reads 0 instead of
+// The two changes from the report: the chunk's loop stops at n (`break`; the printed loop
+// runs to the chunk's end), and a thread whose chunk ends past n reads 0 instead of
 // a[endPoint - 1] past the end of the array (that total only feeds chunks at or past n).
 // serial_ns receives thread 0's %globaltimer before and after its serial loop, so that the
 // driver can say what share of the kernel's time the serial scan takes.
