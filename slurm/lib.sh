@@ -239,15 +239,11 @@ cw_require_gpu() {
   [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(hostname) (CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): nothing was run or written"
 }
 
-# cw_unchanged FOLDER: what a failed or interrupted staged run of FOLDER left as it was, from
-# CW_RUN_DEST: "FOLDER/runs/" (no run folder of FOLDER changed; the GPU's is not known), or the
-# reference folder a maintainer's run was for ("FOLDER/results/").
-cw_unchanged() {
-  case ${CW_RUN_DEST:-runs/<gpu>} in
-    "runs/<gpu>") echo "$1/runs/" ;;
-    *) echo "$1/$CW_RUN_DEST/" ;;
-  esac
-}
+# cw_unchanged FOLDER: what a failed or interrupted staged run of FOLDER left as it was, as
+# staged_run.sh says it (CW_RUN_DEST): "FOLDER/runs/<gpu>/" (the GPU's folder, whichever: a
+# failed run's GPU is not known, and no runs/ folder changed), or the reference folder a
+# maintainer's run was for ("FOLDER/results/").
+cw_unchanged() { echo "$1/${CW_RUN_DEST:-runs/<gpu>}/"; }
 
 # cw_report FOLDER: the assignment's experiments (`make report-run`, staged by
 # common/scripts/staged_run.sh): a whole, successful run's CSVs are moved into

@@ -271,7 +271,7 @@ sl_kept=$(sl_kept_of "$T_ERR")
 if [ "$T_STATUS" -ne 3 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
 elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
 elif [[ "$sl_kept" != "$sl_runs"/pi-*-failed-exit* ]] || [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
-elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): pi: make -C pi report-run failed: pi/runs/ unchanged; this run's files are kept in "; then t_fail "$sl_case" "the last line does not say pi/runs/ unchanged"; t_show_failure
+elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): pi: make -C pi report-run failed: pi/runs/<gpu>/ unchanged; this run's files are kept in "; then t_fail "$sl_case" "the last line does not say pi/runs/<gpu>/ unchanged"; t_show_failure
 elif ! grep -q "report-run pi: staging in $sl_runs/pi-" "$T_OUT"; then t_fail "$sl_case" "the log does not name the staging folder"
 else t_pass "$sl_case (${sl_kept##*/})"; fi
 
@@ -306,7 +306,7 @@ sl_kept=$(sl_kept_of "$T_ERR")
 if [ "$T_STATUS" -lt 0 ]; then t_fail "$sl_case" "the experiment never started, or the job did not stop ($T_STATUS)"
 elif [ "$T_STATUS" -ne 143 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
 elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
-elif ! tail -n 1 "$T_ERR" | grep -q 'FAILED (exit 143): pi: interrupted by SIGTERM (scancel, the time limit or Ctrl-C): pi/runs/ unchanged' || [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] ||
+elif ! tail -n 1 "$T_ERR" | grep -q 'FAILED (exit 143): pi: interrupted by SIGTERM (scancel, the time limit or Ctrl-C): pi/runs/<gpu>/ unchanged' || [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] ||
      [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
 else t_pass "$sl_case"; fi
 [ -z "$(find "$sl_runs" -maxdepth 1 -name '*.incomplete')" ] && t_pass "no staging folder is left .incomplete after those runs" ||
@@ -425,7 +425,7 @@ t_run env PATH="$sl_fpath" NCU="$sl_fakencu" FAKE_EXPERIMENT=fail bash "$sl_f/sl
 sl_kept=$(sl_kept_of "$T_ERR")
 if [ "$T_STATUS" -ne 3 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
 elif [ "$(sl_fsum)" != "$sl_before" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
-elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): profile: make profile failed: pi/runs/ unchanged; this run's files are kept in " ||
+elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): profile: make profile failed: pi/runs/<gpu>/ unchanged; this run's files are kept in " ||
      [[ "$sl_kept" != "$sl_runs"/pi-profile-*-failed-exit* ]] || [ ! -s "$sl_kept/profile.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
 elif ! grep -q "ncu: $sl_fakencu: Version 2025.3.0.0" "$T_OUT"; then t_fail "$sl_case" "the log does not name ncu"; t_show_failure
 else t_pass "$sl_case (${sl_kept##*/})"; fi
@@ -910,7 +910,7 @@ else
         sl_kept=$(sl_kept_of "$sl_log")
         [ "$(sl_state "$sl_id")" = CANCELLED ] || sl_bad="$sl_bad state $(sl_state "$sl_id");"
         [ "$(sl_fsum)" = "$sl_fcommitted" ] || sl_bad="$sl_bad pi/results/ or pi/runs/ changed;"
-        grep -q "FAILED (exit 143): pi: interrupted by SIGTERM (scancel, the time limit or Ctrl-C): pi/runs/ unchanged" "$sl_log" 2>/dev/null || sl_bad="$sl_bad no 'interrupted by SIGTERM' line in $sl_log ($(tail -n 2 "$sl_log" 2>/dev/null | tr '\n' ' '));"
+        grep -q "FAILED (exit 143): pi: interrupted by SIGTERM (scancel, the time limit or Ctrl-C): pi/runs/<gpu>/ unchanged" "$sl_log" 2>/dev/null || sl_bad="$sl_bad no 'interrupted by SIGTERM' line in $sl_log ($(tail -n 2 "$sl_log" 2>/dev/null | tr '\n' ' '));"
         [[ "$sl_kept" == "$sl_runs"/pi-*-interrupted-SIGTERM ]] && [ -s "$sl_kept/table.csv" ] || sl_bad="$sl_bad kept folder '$sl_kept' not there;"
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[9]} (${sl_kept##*/})"; else t_fail "${sl_cases[9]}" "$sl_bad"; fi
