@@ -20,7 +20,13 @@
 #                     and exit 0; for checking a submission without a GPU.
 #   CW_GPU_CHECK      0: skip the check for a usable GPU that runs before any experiment
 #                     (common/bin/devinfo --check; without a GPU the job stops there with
-#                     exit 3 and leaves results/ untouched).
+#                     exit 3, nothing run or written).
+# Where a job's results go: each staged run (report-run, an assignment's profile) moves its
+# CSVs into <assignment>/runs/<gpu>/ (the GPU its CSVs' `device` column names, as
+# common/scripts/gpu_folder.sh slugs it), which `make plots` renders into
+# runs/<gpu>/figures/ and runs/<gpu>/tables.md; the committed reference (results/,
+# results/h200/) and the READMEs never change (only CW_REFERENCE=1 or CW_RESULTS_SUBDIR=TAG,
+# a maintainer's, write there: common/scripts/staged_run.sh).
 # shellcheck shell=bash
 
 CUDA_MODULE=${CUDA_MODULE-cuda}
@@ -73,14 +79,19 @@ cw_do() {
 #   CW_INTERRUPTED  SIGINT/SIGTERM/SIGHUP when the job was signalled meanwhile (scancel, the
 #                   time limit, Ctrl-C), else empty
 #   CW_RUN_KEPT     the folder common/scripts/staged_run.sh kept a failed or interrupted run in
-#   CW_RUN_UPDATED  the results/ files a successful staged run replaced (the last one's)
-#   CW_RUNS_UPDATED every successful staged run's, "<run name>: <files>; ..." (make profile
-#                   at the top stages one run per assignment)
+#   CW_RUN_DEST     the destination of the last staged run, as staged_run.sh names it, relative
+#                   to the assignment's folder: runs/<gpu> (e.g. runs/nvidia-h100-80gb-hbm3) for
+#                   a successful run; for a failed one the destination it left unchanged
+#                   (literally "runs/<gpu>": the GPU is known only from a whole run's CSVs);
+#                   results or results/TAG for a reference run (CW_REFERENCE, CW_RESULTS_SUBDIR)
+#   CW_RUN_UPDATED  the files a successful staged run moved into CW_RUN_DEST (the last one's)
+#   CW_RUNS_UPDATED every successful staged run, one "<run name>|<destination>|<files>" line each
+#                   (make profile at the top stages one run per assignment, "<folder>-profile")
 # A signal does not end the job script at once: make and staged_run.sh get it too (Slurm
 # signals every process of the job), stop, and say where the run was kept; tee ignores it so
 # that this reaches the log; then the caller reports it.
 cw_make() {
-  CW_INTERRUPTED="" CW_RUN_KEPT="" CW_RUN_UPDATED="" CW_RUNS_UPDATED=""
+  CW_INTERRUPTED="" CW_RUN_KEPT="" CW_RUN_DEST="" CW_RUN_UPDATED="" CW_RUNS_UPDATED=""
   if cw_dry; then cw_do make "$@"; return 0; fi
   local out status recipe
   out=$(mktemp)
@@ -95,9 +106,13 @@ cw_make() {
     recipe=$(grep -Eo '\] Error [0-9]+$' "$out" | head -n 1 | grep -Eo '[0-9]+$')
     [ -n "$recipe" ] && status=$recipe
   fi
+  # staged_run.sh's last words: "report-run NAME: DEST/ updated: a.csv b.csv", or
+  # "report-run NAME: REASON: DEST/ unchanged; what this run produced is in FOLDER".
   CW_RUN_KEPT=$(sed -n 's/^report-run .*what this run produced is in \(.*\)$/\1/p' "$out" | tail -n 1)
-  CW_RUN_UPDATED=$(sed -n 's/^report-run [^:]*: results\/ updated: *//p' "$out" | tail -n 1)
-  CW_RUNS_UPDATED=$(sed -n 's/^report-run \([^:]*\): results\/ updated: *\(.*\)$/\1: \2/p' "$out" | paste -sd ';' - | sed 's/;/; /g')
+  CW_RUNS_UPDATED=$(sed -n 's/^report-run \([^: ]*\): \([^ ]*\)\/ updated: *\(.*\)$/\1|\2|\3/p' "$out")
+  CW_RUN_DEST=$(sed -n -e 's/^report-run [^: ]*: \([^ ]*\)\/ updated:.*$/\1/p' \
+    -e 's/^report-run [^: ]*: [^:]*: \([^ ]*\)\/ unchanged; what this run produced is in .*$/\1/p' "$out" | tail -n 1)
+  CW_RUN_UPDATED=$(tail -n 1 <<<"$CW_RUNS_UPDATED" | cut -d'|' -f3)
   rm -f "$out"
   return "$status"
 }
@@ -221,12 +236,19 @@ cw_require_gpu() {
   cw_build common bin/devinfo >/dev/null
   local status=0
   common/bin/devinfo --check || status=$?
-  [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(hostname) (CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): nothing was run, results/ left as it was"
+  [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(hostname) (CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): nothing was run or written"
 }
 
+# cw_unchanged FOLDER: what a failed or interrupted staged run of FOLDER left as it was, as
+# staged_run.sh says it (CW_RUN_DEST): "FOLDER/runs/<gpu>/" (the GPU's folder, whichever: a
+# failed run's GPU is not known, and no runs/ folder changed), or the reference folder a
+# maintainer's run was for ("FOLDER/results/").
+cw_unchanged() { echo "$1/${CW_RUN_DEST:-runs/<gpu>}/"; }
+
 # cw_report FOLDER: the assignment's experiments (`make report-run`, staged by
-# common/scripts/staged_run.sh): FOLDER/results/ is replaced only by a whole, successful run; a failed
-# or interrupted run is kept, and named in the log, under FOLDER/build/runs/.
+# common/scripts/staged_run.sh): a whole, successful run's CSVs are moved into
+# FOLDER/runs/<gpu>/ (the reference FOLDER/results/ is not touched); a failed or interrupted
+# run changes nothing there and is kept, and named in the log, under FOLDER/build/runs/.
 cw_signal_number() { case $1 in SIGHUP) echo 1 ;; SIGINT) echo 2 ;; *) echo 15 ;; esac; }
 cw_report() {
   local folder=$1 status=0 kept
@@ -237,11 +259,12 @@ cw_report() {
   cw_make -C "$folder" report-run || status=$?
   kept=${CW_RUN_KEPT:-"(not named above: see $CW_REPO/$folder/build/runs/)"}
   if [ -n "$CW_INTERRUPTED" ]; then
-    cw_fail $((128 + $(cw_signal_number "$CW_INTERRUPTED"))) "$folder: interrupted by $CW_INTERRUPTED (scancel, the time limit or Ctrl-C): $folder/results/ unchanged; this run's files are kept in $kept"
+    cw_fail $((128 + $(cw_signal_number "$CW_INTERRUPTED"))) "$folder: interrupted by $CW_INTERRUPTED (scancel, the time limit or Ctrl-C): $(cw_unchanged "$folder") unchanged; this run's files are kept in $kept"
   fi
-  [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make -C $folder report-run failed: $folder/results/ unchanged; this run's files are kept in $kept"
+  [ "$status" -eq 0 ] || cw_fail "$status" "$folder: make -C $folder report-run failed: $(cw_unchanged "$folder") unchanged; this run's files are kept in $kept"
   if cw_dry; then cw_log "done (dry run: nothing written)"
-  else cw_log "done: $folder/results/ updated:${CW_RUN_UPDATED:+ $CW_RUN_UPDATED}"; fi
+  elif [ -z "$CW_RUN_DEST" ]; then cw_log "done: make -C $folder report-run succeeded, without naming the folder it updated (no 'report-run $folder: .../ updated:' line above)"
+  else cw_log "done: $folder/$CW_RUN_DEST/ updated:${CW_RUN_UPDATED:+ $CW_RUN_UPDATED}"; fi
 }
 
 # Nsight Compute and a GPU, before anything is built or profiled: common/scripts/ncu_profile.sh --check
@@ -258,7 +281,7 @@ cw_require_profiler() {
     local why
     why=$(grep -v '^$' "$err" | head -n 1)
     rm -f "$err"
-    cw_fail "$status" "${why:-common/scripts/ncu_profile.sh --check exited $status} (on $(hostname)): nothing was profiled, every results/profile.csv left as it was"
+    cw_fail "$status" "${why:-common/scripts/ncu_profile.sh --check exited $status} (on $(hostname)): nothing was profiled or written"
   fi
   rm -f "$err"
   ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
@@ -266,9 +289,21 @@ cw_require_profiler() {
 }
 
 # cw_profile: `make profile` at the top: every assignment's versions under Nsight Compute, each
-# assignment's run staged like report-run (<folder>/results/profile.csv is replaced only when
-# that assignment's whole profile succeeded; a failed or interrupted one is kept, and named,
+# assignment's run staged like report-run (its profile.csv goes into <folder>/runs/<gpu>/ only
+# when that assignment's whole profile succeeded, beside the report-run's CSVs of that GPU; the
+# reference results/profile.csv is not touched; a failed or interrupted one is kept, and named,
 # under <folder>/build/runs/<folder>-profile-...). The first assignment that fails stops it.
+# cw_profile_done: the assignments already updated, from CW_RUNS_UPDATED ("<folder>-profile|
+# runs/<gpu>|profile.csv" lines: an assignment's NAME is its folder's name, common/assignment.mk),
+# as "pi/runs/<gpu>/ updated: profile.csv; scan/runs/<gpu>/ updated: profile.csv".
+cw_profile_done() {
+  local name dest files out=""
+  while IFS='|' read -r name dest files; do
+    [ -n "$name" ] || continue
+    out="${out:+$out; }${name%-profile}/$dest/ updated: $files"
+  done <<<"$CW_RUNS_UPDATED"
+  echo "$out"
+}
 cw_profile() {
   local status=0 folder done_part where
   cw_load_module
@@ -279,19 +314,23 @@ cw_profile() {
   # finds every program up to date.
   for folder in $(bash common/scripts/assignments.sh); do cw_build "$folder"; done
   cw_make --no-print-directory profile || status=$?
-  done_part=${CW_RUNS_UPDATED:+ (already updated: $CW_RUNS_UPDATED)}
+  done_part=$(cw_profile_done)
+  done_part=${done_part:+ (already: $done_part)}
   if [ -n "$CW_RUN_KEPT" ]; then
     folder=${CW_RUN_KEPT#"$CW_REPO"/}; folder=${folder%%/*}
-    where="$folder/results/profile.csv unchanged$done_part; this run's files are kept in $CW_RUN_KEPT"
+    where="$(cw_unchanged "$folder") unchanged$done_part; this run's files are kept in $CW_RUN_KEPT"
   else
-    where="stopped before an assignment's profile run was staged (see above): no results/profile.csv changed by it$done_part"
+    where="stopped before an assignment's profile run was staged (see above): no runs/<gpu>/ folder changed by it$done_part"
   fi
   if [ -n "$CW_INTERRUPTED" ]; then
     cw_fail $((128 + $(cw_signal_number "$CW_INTERRUPTED"))) "profile: interrupted by $CW_INTERRUPTED (scancel, the time limit or Ctrl-C): $where"
   fi
   [ "$status" -eq 0 ] || cw_fail "$status" "profile: make profile failed: $where"
   if cw_dry; then cw_log "done (dry run: nothing written)"
-  else cw_log "done: results/ updated: ${CW_RUNS_UPDATED:-(none)}"; fi
+  else
+    done_part=$(cw_profile_done)
+    cw_log "done: ${done_part:-no profile run was staged, nothing updated}"
+  fi
 }
 
 # cw_job_states ID: the job's states (an array: every task's), from scontrol, else sacct.
@@ -299,8 +338,17 @@ cw_job_states() {
   { timeout 10 scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*[[:space:]]JobState=\([^[:space:]]*\).*/\1/p'
     timeout 10 sacct -n -X -P -j "$1" -o State 2>/dev/null | cut -d' ' -f1; } | sort -u | paste -sd ' ' -
 }
-# cw_report_jobs NAME:ID...: a line for each job that did not succeed (its results/ are the
-# ones from before), then one line for all; returns 1 when any did not succeed.
+# cw_report_jobs NAME:ID...: a line for each job that did not succeed (it added nothing to its
+# runs/<gpu>/: what is there is an earlier run's), then one line for all; returns 1 when any
+# did not succeed.
+# cw_job_dest NAME: where a job's CSVs go, for those lines.
+cw_job_dest() {
+  case $1 in
+    profile) echo "*/runs/<gpu>/profile.csv" ;;
+    vecmax_sweep|vecmax_gather) echo "vecmax/runs/<gpu>/sweep.csv" ;;
+    *) echo "$1/runs/<gpu>/" ;;
+  esac
+}
 cw_report_jobs() {
   local pair name id states missing=0
   for pair in "$@"; do
@@ -309,11 +357,11 @@ cw_report_jobs() {
     case " $states " in
       " COMPLETED ") ;;
       *) missing=$((missing + 1))
-         cw_log "missing: $name (job $id: ${states:-state unknown}): its figures and tables show the results/ CSVs from before this run; see slurm/logs/$name-$id*.out" ;;
+         cw_log "missing: $name (job $id: ${states:-state unknown}): nothing new from it in $(cw_job_dest "$name") (anything there, figures and tables too, is an earlier run's); see slurm/logs/$name-$id*.out" ;;
     esac
   done
   [ $# -gt 0 ] || return 0
-  if [ "$missing" -eq 0 ]; then cw_log "every job it waited for succeeded ($#): all figures and tables are from this run"
+  if [ "$missing" -eq 0 ]; then cw_log "every job it waited for succeeded ($#): the figures and tables of its runs/<gpu>/ folders are from this run"
   else cw_log "$missing of $# jobs did not succeed (above): resubmit each alone (slurm/submit_all.sh NAME), then make plots"; fi
   [ "$missing" -eq 0 ]
 }

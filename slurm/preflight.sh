@@ -62,7 +62,7 @@ cw_preflight() {
   elif command -v gnuplot >/dev/null 2>&1; then
     cw_pf_ok "plots: on this login node after the jobs (slurm/wait.sh, then make plots): $(gnuplot --version 2>/dev/null)"
   else
-    echo "      plots: no gnuplot on this login node: after the jobs, module load gnuplot (your site's name), or PLOTS_PARTITION=<a CPU partition> for a plots job, or copy */results/*.csv to a machine with gnuplot (slurm/README.md)"
+    echo "      plots: no gnuplot on this login node: after the jobs, module load gnuplot (your site's name), or PLOTS_PARTITION=<a CPU partition> for a plots job, or copy */runs/<gpu>/ to a machine with gnuplot (slurm/README.md)"
   fi
 
   # Would the scheduler accept each job as submit_all.sh submits it?

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Submits every assignment's experiments to Slurm, each experiment once, and a last job that
-# regenerates every figure and table from what succeeded.
+# regenerates every figure and table from what succeeded. Each job writes its run's CSVs into
+# <assignment>/runs/<gpu>/ (named by the GPU that ran it); `make plots` renders that run's
+# figures and tables there (runs/<gpu>/figures/, runs/<gpu>/tables.md). The committed
+# reference (results/, results/h200/) and the READMEs do not change.
 #
 #   slurm/submit_all.sh [--check] [--print] [--partition=NAME] [--sweep-array] [--profile]
 #                       [--no-plots] [JOB...]
@@ -18,7 +21,7 @@
 #                  as the report ran it) and a gather job, instead of inside the vecmax job
 #                  (which is then submitted with VECMAX_SKIP_SWEEP=1)
 #   --profile      also a profile job (slurm/profile.sbatch: every assignment's versions under
-#                  Nsight Compute, <assignment>/results/profile.csv)
+#                  Nsight Compute, <assignment>/runs/<gpu>/profile.csv)
 #   --no-plots     no final plots job
 #
 # Site settings come from Slurm's own input variables, read by every sbatch: SBATCH_ACCOUNT,
@@ -29,7 +32,7 @@
 # PLOTS_PARTITION when set, else to the GPU jobs' partition (it asks for no GPU).
 #   PLOTS_PARTITION   a partition for the plots job (a CPU one): then the plots job runs once the
 #                     others have ended, whether they succeeded or not (afterany), renders what
-#                     is there and names each job that failed (its results/ stay as they were).
+#                     is there and names each job that failed (it added nothing to runs/<gpu>/).
 #                     Unset (default): no plots job; on the login node, `slurm/wait.sh` waits for
 #                     this submission's jobs (slurm/logs/last-submission.txt) and names those that
 #                     failed, then `make plots`.
@@ -129,13 +132,13 @@ for job in "${jobs[@]}"; do
   if [ "$job" = vecmax ] && [ "$sweep_in_array" = 1 ]; then
     # The array runs the sweep: the vecmax job runs the rest of vecmax's experiments.
     id=$(submit "$job" --export=ALL,VECMAX_SKIP_SWEEP=1 --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
-    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv (the sweep: the array below)"
+    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/runs/<gpu>/*.csv (the sweep: the array below)"
   elif [ "$job" = pi ] && [ -n "${PI_CPUS_PER_TASK:-}" ]; then
     id=$(submit "$job" --cpus-per-task="$PI_CPUS_PER_TASK" --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
-    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv ($PI_CPUS_PER_TASK cores for its CPU versions)"
+    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/runs/<gpu>/*.csv ($PI_CPUS_PER_TASK cores for its CPU versions)"
   else
     id=$(submit "$job" --output="$logs/%x-%j.out" "slurm/$job.sbatch") || exit 2
-    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/results/*.csv"
+    note "$job" "$id" "log slurm/logs/$job-$id.out -> $job/runs/<gpu>/*.csv"
   fi
   ids+=("$id") waited+=("$job:$id")
   [ "$job" = vecmax ] && vecmax_id=$id
@@ -145,7 +148,7 @@ if [ "$profile" = 1 ]; then
   [ -f slurm/profile.sbatch ] || die "no slurm/profile.sbatch"
   id=$(submit profile --output="$logs/%x-%j.out" slurm/profile.sbatch) || exit 2
   ids+=("$id") waited+=("profile:$id")
-  note profile "$id" "log slurm/logs/profile-$id.out -> */results/profile.csv"
+  note profile "$id" "log slurm/logs/profile-$id.out -> */runs/<gpu>/profile.csv"
 fi
 
 if [[ " ${jobs[*]} " == *" vecmax_sweep "* ]]; then
@@ -156,13 +159,14 @@ if [[ " ${jobs[*]} " == *" vecmax_sweep "* ]]; then
   array=$(submit vecmax_sweep --array="0-$((count - 1))" --output="$logs/%x-%A_%a.out" \
     slurm/vecmax_sweep.sbatch) || exit 2
   note vecmax_sweep "$array" "$count tasks, logs slurm/logs/vecmax_sweep-${array}_<task>.out"
-  # The gather runs only if every task succeeded; after the vecmax job too (its report-run
-  # also writes sweep.csv), so that the array's combined CSV is the one that stays.
+  # The gather runs only if every task succeeded; after the vecmax job too (both write into
+  # vecmax/runs/<gpu>/, and a report-run without VECMAX_SKIP_SWEEP=1 also writes sweep.csv),
+  # so that the array's combined CSV is the one that stays.
   dep=afterok:$array${vecmax_id:+,afterany:$vecmax_id}
   gather=$(submit_cpu vecmax_gather "${cpu_part[@]}" --dependency="$dep" --kill-on-invalid-dep=yes \
     --output="$logs/%x-%j.out" slurm/vecmax_gather.sbatch "$logs/vecmax_sweep-$array") || exit 2
   ids+=("$gather") waited+=("vecmax_sweep:$array" "vecmax_gather:$gather")
-  note vecmax_gather "$gather" "after every task: vecmax/results/sweep.csv, log slurm/logs/vecmax_gather-$gather.out"
+  note vecmax_gather "$gather" "after every task: vecmax/runs/<gpu>/sweep.csv, log slurm/logs/vecmax_gather-$gather.out"
 fi
 
 if [ "$plots" = 1 ]; then
@@ -171,7 +175,7 @@ if [ "$plots" = 1 ]; then
   dep=afterany$(printf ':%s' "${ids[@]}")
   plots_id=$(submit_cpu plots "${cpu_part[@]}" --dependency="$dep" --output="$logs/%x-%j.out" \
     slurm/plots.sbatch "${waited[@]}") || exit 2
-  note plots "$plots_id" "after all of them end, on partition $PLOTS_PARTITION: figures, README tables, summary; log slurm/logs/plots-$plots_id.out"
+  note plots "$plots_id" "after all of them end, on partition $PLOTS_PARTITION: */runs/<gpu>/figures/ and tables.md; log slurm/logs/plots-$plots_id.out"
 fi
 # What slurm/wait.sh waits for by default.
 if [ "$print" = 0 ]; then
@@ -190,13 +194,15 @@ printf '%s\n' "${table[@]}"
 cat <<EOF
 Watch: squeue -u \$USER   |   scontrol show job <id>   |   sacct -j <id> (where accounting is on)
        tail -f slurm/logs/<job>-<id>.out
-A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc) leaves its results/ as they
-were (its log names the folder under <assignment>/build/runs/ where the failed run was kept).
+Each job's CSVs go into <assignment>/runs/<gpu>/ (the GPU that ran it); the committed results/
+and the READMEs do not change. A job that fails (exit 3: no usable GPU; 2: no CUDA module or nvcc)
+leaves runs/<gpu>/ as it was (its log names the folder under <assignment>/build/runs/ where the
+failed run was kept).
 Resubmit it alone: slurm/submit_all.sh NAME.
 EOF
 if [ "$plots" = 1 ]; then
   echo "The plots job runs once the others have ended (on $PLOTS_PARTITION) and names any that failed."
 else
   echo "Then, on this login node: slurm/wait.sh (waits until these jobs have ended, names any that failed), then make plots"
-  echo "(gnuplot not here? GNUPLOT_MODULE=... or PLOTS_PARTITION=... next time; or copy */results/*.csv to a machine that has it: slurm/README.md)."
+  echo "(gnuplot not here? GNUPLOT_MODULE=... or PLOTS_PARTITION=... next time; or copy */runs/<gpu>/ to a machine that has it: slurm/README.md)."
 fi

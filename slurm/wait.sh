@@ -6,7 +6,7 @@
 #
 #   slurm/wait.sh [NAME:JOBID...]     default: the last submission (slurm/logs/last-submission.txt)
 #
-# Exit status: 0 every job succeeded; 1 one did not (its results/ are as they were); 2 nothing
+# Exit status: 0 every job succeeded; 1 one did not (it added nothing to runs/<gpu>/); 2 nothing
 # to wait for, or Slurm cannot be reached. WAIT_POLL (seconds between looks, default 30).
 set -u
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,5 +38,5 @@ done
 cw_log "every job has ended: ${jobs[*]}"
 status=0
 cw_report_jobs "${jobs[@]}" || status=1
-cw_log "next: make plots (every figure and table from the results/ CSVs; needs gnuplot: see slurm/README.md, \"After the jobs: plots\")"
+cw_log "next: make plots (each run's figures and tables from its CSVs, in */runs/<gpu>/figures/ and */runs/<gpu>/tables.md; the reference and READMEs unchanged; needs gnuplot: see slurm/README.md, \"After the jobs: plots\")"
 exit "$status"

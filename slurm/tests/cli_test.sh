@@ -4,8 +4,9 @@
 # and Debian's slurmctld, slurmd, slurm-client and munge: without them every Slurm case is
 # skipped with the reason.
 #
-# Everything runs in a copy of the repository under $CW_TEST_TMP (the jobs' report-run deletes
-# the CSVs it regenerates: never in the real checkout). Assignments that are not there yet
+# Everything runs in a copy of the repository under $CW_TEST_TMP (the jobs write their runs into
+# <assignment>/runs/<gpu>/: never in the real checkout; the copy's results/, the reference,
+# must stay byte for byte). Assignments that are not there yet
 # are stood in for by a placeholder Makefile; the real ones are built first and copied.
 # shellcheck shell=bash
 
@@ -136,39 +137,50 @@ expect_output "plain bash dry run of the sweep prints one vecmax command per con
 if [ "$(grep -c '^dry run: vecmax/bin/vecmax --threads=' "$T_OUT")" -ne "$sl_n" ]; then
   t_fail "the dry-run sweep has $sl_n commands" "$(grep -c '^dry run: vecmax/bin/vecmax' "$T_OUT") printed"
 fi
+if ! grep -q "^dry run: combine $sl_n parts .* into vecmax/runs/<gpu>/sweep.csv\$" "$T_OUT"; then
+  t_fail "the dry-run sweep's gather names vecmax/runs/<gpu>/sweep.csv" "$(grep '^dry run: combine' "$T_OUT")"
+fi
 
 # Plain bash, no GPU here: the GPU check stops the job with exit 3 and touches no result.
 cw_detect_gpu
 if [ "$CW_GPU_OK" = 1 ]; then
-  t_skip "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "a GPU is present"
+  t_skip "plain bash without a GPU: exit 3, CUDA message, results/ and runs/ untouched" "a GPU is present"
 elif [ ! -x "$sl_t/common/bin/devinfo" ]; then
-  t_skip "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "common/bin/devinfo does not build here"
+  t_skip "plain bash without a GPU: exit 3, CUDA message, results/ and runs/ untouched" "common/bin/devinfo does not build here"
 else
-  sl_before=$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + 2>/dev/null | sort)
+  sl_before=$(cd "$sl_t/pi" && find results runs -type f -exec md5sum {} + 2>/dev/null | sort)
   t_run bash "$sl_t/slurm/pi.sbatch"
-  sl_after=$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + 2>/dev/null | sort)
-  if [ "$T_STATUS" -ne 3 ]; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "exit $T_STATUS"; t_show_failure
-  elif ! grep -Eq 'CUDA error [0-9]+' "$T_OUT" "$T_ERR"; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "no CUDA error message"; t_show_failure
-  elif [ "$sl_before" != "$sl_after" ]; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ untouched" "pi/results/ changed"
-  else t_pass "plain bash without a GPU: exit 3, CUDA message, results/ untouched"; fi
+  sl_after=$(cd "$sl_t/pi" && find results runs -type f -exec md5sum {} + 2>/dev/null | sort)
+  if [ "$T_STATUS" -ne 3 ]; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ and runs/ untouched" "exit $T_STATUS"; t_show_failure
+  elif ! grep -Eq 'CUDA error [0-9]+' "$T_OUT" "$T_ERR"; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ and runs/ untouched" "no CUDA error message"; t_show_failure
+  elif [ "$sl_before" != "$sl_after" ] || [ -e "$sl_t/pi/runs" ]; then t_fail "plain bash without a GPU: exit 3, CUDA message, results/ and runs/ untouched" "pi/results/ or pi/runs/ changed"
+  else t_pass "plain bash without a GPU: exit 3, CUDA message, results/ and runs/ untouched"; fi
 fi
 
-# The sweep in plain bash with the stub program: every configuration, then the gather.
-sl_csv=$CW_TEST_TMP/sweep.csv
-rm -f "$sl_csv"
-t_run env VECMAX_BIN="$sl_stub" CW_GPU_CHECK=0 VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_sweep.sbatch"
+# The sweep in plain bash with the stub program: every configuration, then the gather, into the
+# run folder of the GPU the parts name (the stub's "fake device": vecmax/runs/fake-device/).
+sl_vsum() { (cd "$sl_t/vecmax" && find results -type f -exec md5sum {} + | sort); }
+sl_vcommitted=$(sl_vsum)
+sl_run_csv=$sl_t/vecmax/runs/fake-device/sweep.csv
+rm -rf "$sl_t/vecmax/runs"
+t_run env VECMAX_BIN="$sl_stub" CW_GPU_CHECK=0 bash "$sl_t/slurm/vecmax_sweep.sbatch"
 sl_expect=$(printf '%s\n' "${sl_configs[@]}" | tr ' ' ,)
-sl_got=$(tail -n +2 "$sl_csv" 2>/dev/null | cut -d, -f5,6)
-if [ "$T_STATUS" -ne 0 ]; then t_fail "plain bash sweep (stub program) gathers every configuration in order" "exit $T_STATUS"; t_show_failure
-elif [ "$(grep -c '^assignment,' "$sl_csv")" -ne 1 ] || [ "$sl_got" != "$sl_expect" ]; then
-  t_fail "plain bash sweep (stub program) gathers every configuration in order" "$sl_csv: header not once or rows not the list's configurations"
-else t_pass "plain bash sweep (stub program) gathers every configuration in order"; fi
+sl_got=$(tail -n +2 "$sl_run_csv" 2>/dev/null | cut -d, -f5,6)
+sl_case="plain bash sweep (stub program) gathers every configuration in order into vecmax/runs/<gpu>/sweep.csv, results/ byte for byte"
+if [ "$T_STATUS" -ne 0 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+elif [ "$(grep -c '^assignment,' "$sl_run_csv" 2>/dev/null)" != 1 ] || [ "$sl_got" != "$sl_expect" ]; then
+  t_fail "$sl_case" "$sl_run_csv: missing, header not once or rows not the list's configurations ($(ls "$sl_t/vecmax/runs" 2>&1 | tr '\n' ' '))"
+elif [ "$(ls "$sl_t/vecmax/runs")" != fake-device ] || [ "$(sl_vsum)" != "$sl_vcommitted" ]; then t_fail "$sl_case" "another folder in vecmax/runs/, or vecmax/results/ changed"
+elif ! grep -q "combined $sl_n rows from $sl_n tasks into vecmax/runs/fake-device/sweep.csv" "$T_OUT"; then t_fail "$sl_case" "the log does not name vecmax/runs/fake-device/sweep.csv"; t_show_failure
+else t_pass "$sl_case"; fi
 
-rm -f "$sl_csv"
-t_run env VECMAX_BIN="$sl_stub" FAKE_VECMAX_FAIL="${sl_configs[2]}" CW_GPU_CHECK=0 VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_sweep.sbatch"
-if [ "$T_STATUS" -eq 3 ] && [ ! -e "$sl_csv" ] && grep -q "task 2 (threads=${sl_configs[2]% *} blocks=${sl_configs[2]#* })" "$T_ERR"; then
-  t_pass "plain bash sweep stops at a failing configuration (exit 3), nothing gathered"
-else t_fail "plain bash sweep stops at a failing configuration (exit 3), nothing gathered" "exit $T_STATUS, csv $( [ -e "$sl_csv" ] && echo written || echo absent)"; t_show_failure; fi
+sl_sum=$(md5sum <"$sl_run_csv")
+t_run env VECMAX_BIN="$sl_stub" FAKE_VECMAX_FAIL="${sl_configs[2]}" CW_GPU_CHECK=0 bash "$sl_t/slurm/vecmax_sweep.sbatch"
+if [ "$T_STATUS" -eq 3 ] && [ "$(md5sum <"$sl_run_csv")" = "$sl_sum" ] && [ "$(sl_vsum)" = "$sl_vcommitted" ] &&
+   grep -q "task 2 (threads=${sl_configs[2]% *} blocks=${sl_configs[2]#* })" "$T_ERR"; then
+  t_pass "plain bash sweep stops at a failing configuration (exit 3), nothing gathered (runs/<gpu>/sweep.csv byte for byte)"
+else t_fail "plain bash sweep stops at a failing configuration (exit 3), nothing gathered (runs/<gpu>/sweep.csv byte for byte)" "exit $T_STATUS"; t_show_failure; fi
+sl_csv=$CW_TEST_TMP/sweep.csv
 
 # The gather's own checks, on hand-made parts.
 sl_parts=$CW_TEST_TMP/parts
@@ -197,11 +209,24 @@ t_run env VECMAX_SWEEP_CSV="$sl_csv" bash "$sl_t/slurm/vecmax_gather.sbatch" "$s
 if [ "$T_STATUS" -eq 0 ] && [ "$(tail -n +2 "$sl_csv" | wc -l)" -eq "$sl_n" ] && [ -z "$(find "$sl_parts" -name 'gather-*.incomplete')" ] &&
    [ -z "$(find "$(dirname "$sl_csv")" -maxdepth 1 -name '.sweep.csv.tmp.*')" ]; then t_pass "gather with every part replaces sweep.csv, leaves no temporary file"
 else t_fail "gather with every part replaces sweep.csv, leaves no temporary file" "exit $T_STATUS"; t_show_failure; fi
+# Without VECMAX_SWEEP_CSV: the run folder of the parts' GPU (another one's here: "Other GPU
+# 40GB"), created, beside the other GPU's folder, which stays as it was.
+sl_case="gather without VECMAX_SWEEP_CSV: vecmax/runs/<the parts' GPU>/sweep.csv, no other folder or results/ file changed"
+mkdir -p "$CW_TEST_TMP/parts2"
+for sl_p in "$sl_parts"/task-*.csv; do sed 's/,fake device,/,Other GPU 40GB,/' "$sl_p" >"$CW_TEST_TMP/parts2/${sl_p##*/}"; done
+sl_sum=$(md5sum <"$sl_run_csv")
+t_run bash "$sl_t/slurm/vecmax_gather.sbatch" "$CW_TEST_TMP/parts2"
+sl_o=$sl_t/vecmax/runs/other-gpu-40gb/sweep.csv
+if [ "$T_STATUS" -eq 0 ] && [ "$(tail -n +2 "$sl_o" 2>/dev/null | cut -d, -f3 | sort -u)" = "Other GPU 40GB" ] && [ "$(tail -n +2 "$sl_o" | wc -l)" -eq "$sl_n" ] &&
+   [ "$(md5sum <"$sl_run_csv")" = "$sl_sum" ] && [ "$(sl_vsum)" = "$sl_vcommitted" ] && [ "$(find "$sl_t/vecmax/runs" -type f | wc -l)" -eq 2 ]; then t_pass "$sl_case"
+else t_fail "$sl_case" "exit $T_STATUS; vecmax/runs/: $(cd "$sl_t/vecmax" && find runs -type f | tr '\n' ' ')"; t_show_failure; fi
+rm -rf "$sl_t/vecmax/runs/other-gpu-40gb"
 expect_exit 2 "gather without its parts folder argument: exit 2" bash "$sl_t/slurm/vecmax_gather.sbatch"
 
 # ---------------------------------------------------------------- staged runs, module, nvcc
 # A second copy whose pi/ is a stand-in (tests/fake_assignment.sh): the assignments' own staged
-# report-run, with an experiment that writes a partial CSV and then succeeds, fails or sleeps;
+# report-run, with an experiment that writes a partial CSV (device "Fake GPU 80GB") and then
+# succeeds, fails or sleeps; a whole run goes into pi/runs/fake-gpu-80gb/, never into results/;
 # a stub nvcc (release 12.2) so that nothing depends on this machine's toolkit.
 sl_f=$CW_TEST_TMP/fakerepo
 mkdir -p "$sl_f"
@@ -214,7 +239,14 @@ mkdir -p "$sl_fakecuda/bin"
 printf '#!/bin/sh\ncase "$1" in --list-gpu-arch) printf "compute_52\\ncompute_90\\n" ;; *) echo "nvcc: NVIDIA (R) Cuda compiler driver"; echo "Cuda compilation tools, release 12.2, V12.2.140" ;; esac\n' >"$sl_fakecuda/bin/nvcc"
 chmod +x "$sl_fakecuda/bin/nvcc"
 sl_fpath=$sl_fakecuda/bin:$PATH
-sl_fsum() { (cd "$sl_f/pi" && find results -type f -exec md5sum {} + | sort); }
+# The stand-in's reference (results/) and run folders (runs/), as checksums; its run folder.
+sl_fsum() { (cd "$sl_f/pi" && find results runs -type f -exec md5sum {} + 2>/dev/null | sort); }
+sl_rref() { (cd "$sl_f/pi" && find results -type f -exec md5sum {} + | sort); }
+sl_fref=$(sl_rref)
+sl_gpu_dir=$sl_f/pi/runs/fake-gpu-80gb
+# An earlier run's file in the run folder, which a run that does not make it must leave there.
+mkdir -p "$sl_gpu_dir"
+printf 'assignment,device\npi,Fake GPU 80GB\n' >"$sl_gpu_dir/earlier.csv"
 sl_fcommitted=$(sl_fsum)
 sl_runs=$sl_f/pi/build/runs
 # sl_kept_of FILE: the folder a failed/interrupted job's last line names.
@@ -233,13 +265,15 @@ sl_module_fn='module() { case "$1 ${2:-}" in
   "load "*) printf "\nLmod has detected the following error:  The following module(s) are unknown:\n\"%s\"\n\nPlease check the spelling or version number. Also try \"module spider ...\"\nIt is also possible your cache file is out-of-date; it may help to try:\n  \$ module --ignore_cache load \"%s\"\n\nAlso make sure that all modulefiles written for TCL start with the string\n#%%Module\n\n\n\n" "$2" "$2" >&2; return "${FAKE_MODULE_RC:-0}" ;;
   esac; }; export -f module; '
 
+sl_case="a failing report run (exit 3): results/ and runs/ unchanged, the log names the kept run"
 t_run env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT=fail bash "$sl_f/slurm/pi.sbatch"
 sl_kept=$(sl_kept_of "$T_ERR")
-if [ "$T_STATUS" -ne 3 ]; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "exit $T_STATUS"; t_show_failure
-elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "pi/results/ changed"
-elif [[ "$sl_kept" != "$sl_runs"/pi-*-failed-exit* ]] || [ ! -s "$sl_kept/table.csv" ]; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "kept '$sl_kept'"; t_show_failure
-elif ! grep -q "report-run pi: staging in $sl_runs/pi-" "$T_OUT"; then t_fail "a failing report run (exit 3): results/ unchanged, the log names the kept run" "the log does not name the staging folder"
-else t_pass "a failing report run (exit 3): results/ unchanged, the log names the kept run (${sl_kept##*/})"; fi
+if [ "$T_STATUS" -ne 3 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
+elif [[ "$sl_kept" != "$sl_runs"/pi-*-failed-exit* ]] || [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
+elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): pi: make -C pi report-run failed: pi/runs/<gpu>/ unchanged; this run's files are kept in "; then t_fail "$sl_case" "the last line does not say pi/runs/<gpu>/ unchanged"; t_show_failure
+elif ! grep -q "report-run pi: staging in $sl_runs/pi-" "$T_OUT"; then t_fail "$sl_case" "the log does not name the staging folder"
+else t_pass "$sl_case (${sl_kept##*/})"; fi
 
 # SIGTERM to make -C pi report-run alone, mid-run (the partial CSV written, the experiment asleep).
 sl_started=$CW_TEST_TMP/started
@@ -256,23 +290,23 @@ sl_interrupt() {  # GROUP(0|1) CMD...: starts CMD, waits for the experiment, sen
   wait "$pid"; T_STATUS=$?
   T_OUT=$CW_TEST_TMP/out T_ERR=$CW_TEST_TMP/err
 }
-sl_case="SIGTERM to make -C pi report-run mid-run: results/ unchanged, the run kept as ...-interrupted-SIGTERM"
+sl_case="SIGTERM to make -C pi report-run mid-run: results/ and runs/ unchanged, the run kept as ...-interrupted-SIGTERM"
 sl_interrupt 0 env PATH="$sl_fpath" FAKE_EXPERIMENT_STARTED="$sl_started" make --no-print-directory -C "$sl_f/pi" report-run
 sl_kept=$(sed -n 's/.*what this run produced is in \(.*\)$/\1/p' "$T_ERR" | tail -n 1)
 if [ "$T_STATUS" -lt 0 ]; then t_fail "$sl_case" "the experiment never started ($T_STATUS)"
 elif [ "$T_STATUS" -eq 0 ]; then t_fail "$sl_case" "make exited 0"
-elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
+elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
 elif [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] || [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
 else t_pass "$sl_case (make exit $T_STATUS)"; fi
 
 # SIGTERM to every process of the job, as scancel and the time limit do.
-sl_case="SIGTERM to the whole job mid-run (as scancel): exit 143, results/ unchanged, the last line names the kept run"
+sl_case="SIGTERM to the whole job mid-run (as scancel): exit 143, results/ and runs/ unchanged, the last line names the kept run"
 sl_interrupt 1 env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT_STARTED="$sl_started" bash "$sl_f/slurm/pi.sbatch"
 sl_kept=$(sl_kept_of "$T_ERR")
 if [ "$T_STATUS" -lt 0 ]; then t_fail "$sl_case" "the experiment never started, or the job did not stop ($T_STATUS)"
 elif [ "$T_STATUS" -ne 143 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
-elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ changed"
-elif ! tail -n 1 "$T_ERR" | grep -q 'FAILED (exit 143): pi: interrupted by SIGTERM' || [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] ||
+elif [ "$(sl_fsum)" != "$sl_fcommitted" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
+elif ! tail -n 1 "$T_ERR" | grep -q 'FAILED (exit 143): pi: interrupted by SIGTERM (scancel, the time limit or Ctrl-C): pi/runs/<gpu>/ unchanged' || [[ "$sl_kept" != "$sl_runs"/pi-*-interrupted-SIGTERM ]] ||
      [ ! -s "$sl_kept/table.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
 else t_pass "$sl_case"; fi
 [ -z "$(find "$sl_runs" -maxdepth 1 -name '*.incomplete')" ] && t_pass "no staging folder is left .incomplete after those runs" ||
@@ -282,13 +316,18 @@ else t_pass "$sl_case"; fi
 t_run env PATH="$PATH" CW_GPU_CHECK=0 FAKE_EXPERIMENT=ok bash -c "$sl_module_fn"'exec bash "$0"' "$sl_f/slurm/pi.sbatch"
 sl_nvcc_line=$(grep -n "nvcc: $sl_fakecuda/bin/nvcc: Cuda compilation tools, release 12.2" "$T_OUT" | cut -d: -f1 | head -n 1)
 sl_build_line=$(grep -n '^+ .*make -C pi' "$T_OUT" | cut -d: -f1 | head -n 1)
-if [ "$T_STATUS" -ne 0 ]; then t_fail "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv" "exit $T_STATUS"; t_show_failure
+sl_case="module load cuda (default), nvcc named before the build, a whole run writes runs/<gpu>/table.csv, results/ byte for byte"
+if [ "$T_STATUS" -ne 0 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
 elif ! grep -qx '+ module load cuda' "$T_OUT" || [ -z "$sl_nvcc_line" ] || [ -z "$sl_build_line" ] || [ "$sl_nvcc_line" -ge "$sl_build_line" ]; then
-  t_fail "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv" "module/nvcc lines missing or after the build"; t_show_failure
-elif ! grep -q 'done: pi/results/ updated: table.csv' "$T_OUT" || [ "$(tail -n 1 "$sl_f/pi/results/table.csv")" != "pi,2,0.25" ] ||
-     ! grep -q 'committed GPU' "$sl_f/pi/results/device.csv"; then
-  t_fail "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv" "results/ not as expected"; t_show_failure
-else t_pass "module load cuda (default), nvcc named before the build, a whole run replaces results/table.csv, keeps device.csv"; fi
+  t_fail "$sl_case" "module/nvcc lines missing or after the build"; t_show_failure
+elif ! grep -q 'report-run pi: runs/fake-gpu-80gb/ updated: table.csv$' "$T_OUT" || ! tail -n 1 "$T_OUT" | grep -q 'done: pi/runs/fake-gpu-80gb/ updated: table.csv$'; then
+  t_fail "$sl_case" "the log does not end with 'done: pi/runs/fake-gpu-80gb/ updated: table.csv'"; t_show_failure
+elif [ "$(cat "$sl_gpu_dir/table.csv" 2>/dev/null)" != "$(printf 'assignment,n,ms,device\npi,1,0.125,Fake GPU 80GB\npi,2,0.25,Fake GPU 80GB')" ]; then
+  t_fail "$sl_case" "pi/runs/fake-gpu-80gb/table.csv is not the run's: $(head -c 200 "$sl_gpu_dir/table.csv" 2>&1 | tr '\n' '|')"
+elif [ "$(sl_rref)" != "$sl_fref" ] || [ "$(ls "$sl_f/pi/runs")" != fake-gpu-80gb ] || [ "$(ls "$sl_gpu_dir" | tr '\n' ' ')" != "earlier.csv table.csv " ] ||
+     ! grep -q 'Fake GPU 80GB' "$sl_gpu_dir/earlier.csv"; then
+  t_fail "$sl_case" "pi/results/ changed, or pi/runs/ holds other than fake-gpu-80gb/{earlier,table}.csv: $(cd "$sl_f/pi" && find runs -type f | tr '\n' ' ')"
+else t_pass "$sl_case, keeps the folder's other files"; fi
 sl_fcommitted=$(sl_fsum)
 
 for sl_rc in 0 1; do
@@ -330,7 +369,7 @@ else
 fi
 
 # The real pi (where it is built and there is no GPU): CW_GPU_CHECK=0, so its own program fails.
-sl_case="the real pi job without a GPU (CW_GPU_CHECK=0): exit 3, CUDA message, results/ byte for byte, the kept run named"
+sl_case="the real pi job without a GPU (CW_GPU_CHECK=0): exit 3, CUDA message, results/ byte for byte, no runs/, the kept run named"
 if [ "$CW_GPU_OK" = 1 ]; then t_skip "$sl_case" "a GPU is present"
 elif [[ " $sl_built " != *" pi "* ]]; then t_skip "$sl_case" "pi does not build here (see $CW_TEST_TMP/build-pi.log)"
 else
@@ -338,13 +377,14 @@ else
   t_run env CW_GPU_CHECK=0 bash "$sl_t/slurm/pi.sbatch"
   sl_kept=$(sl_kept_of "$T_ERR")
   if [ "$T_STATUS" -eq 3 ] && grep -Eq 'CUDA error [0-9]+' "$T_OUT" "$T_ERR" && [ "$(cd "$sl_t/pi" && find results -type f -exec md5sum {} + | sort)" = "$sl_before" ] &&
+     [ ! -e "$sl_t/pi/runs" ] &&
      [[ "$sl_kept" == "$sl_t/pi/build/runs/pi-"*-failed-exit* ]] && [ -d "$sl_kept" ]; then t_pass "$sl_case"
   else t_fail "$sl_case" "exit $T_STATUS, kept '$sl_kept'"; t_show_failure; fi
 fi
 
 # ---------------------------------------------------------------- profile.sbatch (make profile)
-# Every assignment's results/*.csv of a copy, as checksums (results/profile.csv among them).
-sl_rsum() { (cd "$1" && find ./*/results -type f -exec md5sum {} + 2>/dev/null | sort); }
+# Every assignment's results/ and runs/ files of a copy, as checksums (profile.csv among them).
+sl_rsum() { (cd "$1" && find ./*/results ./*/runs -type f -exec md5sum {} + 2>/dev/null | sort); }
 # A stand-in ncu (its --version only: the check needs it to exist, the stand-in's profile never calls it).
 sl_fakencu=$CW_TEST_TMP/fakencu/ncu
 mkdir -p "${sl_fakencu%/*}"
@@ -354,16 +394,16 @@ case "$1" in --version) echo "NVIDIA (R) Nsight Compute Command Line Profiler"; 
 chmod +x "$sl_fakencu"
 sl_nonc=$CW_TEST_TMP/no-ncu/ncu
 
-sl_case="profile.sbatch without ncu: exit 2, one line, nothing built or profiled, every results/ byte for byte"
+sl_case="profile.sbatch without ncu: exit 2, one line, nothing built or profiled, every results/ and runs/ byte for byte"
 sl_before=$(sl_rsum "$sl_t")
 t_run env NCU="$sl_nonc" bash "$sl_t/slurm/profile.sbatch"
 if [ "$T_STATUS" -ne 2 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
-elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -q "FAILED (exit 2): profile: Nsight Compute (ncu) not found.*nothing was profiled, every results/profile.csv left as it was" "$T_ERR"; then t_fail "$sl_case" "not one FAILED line naming ncu"; t_show_failure
+elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -q "FAILED (exit 2): profile: Nsight Compute (ncu) not found.*nothing was profiled or written\$" "$T_ERR"; then t_fail "$sl_case" "not one FAILED line naming ncu"; t_show_failure
 elif ! grep -q '^\[.*\] nvcc: ' "$T_OUT" || grep -Eq '^\+ (flock|make)' "$T_OUT"; then t_fail "$sl_case" "nvcc not named, or something built or run after the check"; t_show_failure
-elif [ "$(sl_rsum "$sl_t")" != "$sl_before" ]; then t_fail "$sl_case" "a results/ file changed"
+elif [ "$(sl_rsum "$sl_t")" != "$sl_before" ]; then t_fail "$sl_case" "a results/ or runs/ file changed"
 else t_pass "$sl_case"; fi
 
-sl_case="profile.sbatch with ncu but no GPU: exit 3, one line with the CUDA message, every results/ byte for byte"
+sl_case="profile.sbatch with ncu but no GPU: exit 3, one line with the CUDA message, every results/ and runs/ byte for byte"
 if [ "$CW_GPU_OK" = 1 ]; then t_skip "$sl_case" "a GPU is present"
 elif [ ! -x "$sl_t/common/bin/devinfo" ]; then t_skip "$sl_case" "common/bin/devinfo does not build here"
 else
@@ -379,24 +419,48 @@ mv "$sl_dev" "$sl_dev.real" 2>/dev/null
 printf '#!/bin/sh
 exit 0
 ' >"$sl_dev"; chmod +x "$sl_dev"
-sl_case="a failing profile (exit 3): results/profile.csv byte for byte, the last line names the kept pi-profile run"
+sl_case="a failing profile (exit 3): results/ and runs/ byte for byte, the last line names the kept pi-profile run"
 sl_before=$(sl_fsum)
 t_run env PATH="$sl_fpath" NCU="$sl_fakencu" FAKE_EXPERIMENT=fail bash "$sl_f/slurm/profile.sbatch"
 sl_kept=$(sl_kept_of "$T_ERR")
 if [ "$T_STATUS" -ne 3 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
-elif [ "$(sl_fsum)" != "$sl_before" ]; then t_fail "$sl_case" "pi/results/ changed"
-elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): profile: make profile failed: pi/results/profile.csv unchanged" ||
+elif [ "$(sl_fsum)" != "$sl_before" ]; then t_fail "$sl_case" "pi/results/ or pi/runs/ changed"
+elif ! tail -n 1 "$T_ERR" | grep -q "FAILED (exit 3): profile: make profile failed: pi/runs/<gpu>/ unchanged; this run's files are kept in " ||
      [[ "$sl_kept" != "$sl_runs"/pi-profile-*-failed-exit* ]] || [ ! -s "$sl_kept/profile.csv" ]; then t_fail "$sl_case" "kept '$sl_kept'"; t_show_failure
 elif ! grep -q "ncu: $sl_fakencu: Version 2025.3.0.0" "$T_OUT"; then t_fail "$sl_case" "the log does not name ncu"; t_show_failure
 else t_pass "$sl_case (${sl_kept##*/})"; fi
-sl_case="a whole profile replaces results/profile.csv only, and the log says so"
+sl_case="a whole profile writes runs/<gpu>/profile.csv only (beside the report run's), results/ byte for byte, and the log says so"
 t_run env PATH="$sl_fpath" NCU="$sl_fakencu" FAKE_EXPERIMENT=ok bash "$sl_f/slurm/profile.sbatch"
-if [ "$T_STATUS" -eq 0 ] && [ "$(tail -n 1 "$sl_f/pi/results/profile.csv")" = "pi,2,0.25" ] &&
-   [ "$(sl_fsum | grep -v profile.csv)" = "$(grep -v profile.csv <<<"$sl_before")" ] &&
-   grep -q 'done: results/ updated: pi-profile: profile.csv$' "$T_OUT"; then t_pass "$sl_case"
-else t_fail "$sl_case" "exit $T_STATUS"; t_show_failure; fi
+if [ "$T_STATUS" -ne 0 ]; then t_fail "$sl_case" "exit $T_STATUS"; t_show_failure
+elif [ "$(cat "$sl_gpu_dir/profile.csv" 2>/dev/null)" != "$(printf 'assignment,n,ms,device\npi,1,0.125,Fake GPU 80GB\npi,2,0.25,Fake GPU 80GB')" ]; then
+  t_fail "$sl_case" "pi/runs/fake-gpu-80gb/profile.csv is not the profile's: $(head -c 200 "$sl_gpu_dir/profile.csv" 2>&1 | tr '\n' '|')"
+elif [ "$(sl_fsum | grep -v '  runs/fake-gpu-80gb/profile.csv$')" != "$sl_before" ] || [ "$(sl_rref)" != "$sl_fref" ]; then
+  t_fail "$sl_case" "another file of pi/results/ or pi/runs/ changed: $(diff <(sl_fsum) - <<<"$sl_before" | tr '\n' ' ')"
+elif ! grep -q 'report-run pi-profile: runs/fake-gpu-80gb/ updated: profile.csv$' "$T_OUT" || ! tail -n 1 "$T_OUT" | grep -q 'done: pi/runs/fake-gpu-80gb/ updated: profile.csv$'; then
+  t_fail "$sl_case" "the log does not end with 'done: pi/runs/fake-gpu-80gb/ updated: profile.csv'"; t_show_failure
+else t_pass "$sl_case"; fi
 rm -f "$sl_dev"; mv "$sl_dev.real" "$sl_dev" 2>/dev/null
 sl_fcommitted=$(sl_fsum)
+
+# colreduce.sbatch's run.slurm check reads the CSVs this run wrote into its runs/<gpu>/ folder: a
+# stand-in colreduce whose committed results/ and an earlier run's file in runs/fake-gpu-80gb/
+# have all eight sizes, and a run that lacks one, must fail; a run with all eight passes.
+sl_case="colreduce.sbatch checks run.slurm's eight sizes in this run's CSVs in runs/<gpu>/ (not results/, not older files there)"
+bash "$sl_here/tests/fake_assignment.sh" "$sl_f" colreduce
+sl_sizes=$(sed -n 's/^RUN_SLURM_SIZES=(\(.*\)/\1/p; s/^ *\("[0-9].*\))$/\1/p' "$sl_f/slurm/colreduce.sbatch" | grep -o '"[0-9]* [0-9]*"' | tr -d '"' | tr ' ' x | paste -sd, -)
+sl_all_rows=$(for s in ${sl_sizes//,/ }; do echo "colreduce,${s%x*},${s#*x},1,committed GPU"; done)
+printf 'assignment,m,n,ms,device\n%s\n' "$sl_all_rows" >"$sl_f/colreduce/results/table.csv"
+mkdir -p "$sl_f/colreduce/runs/fake-gpu-80gb"
+printf 'assignment,m,n,ms,device\n%s\n' "${sl_all_rows//committed GPU/Fake GPU 80GB}" >"$sl_f/colreduce/runs/fake-gpu-80gb/earlier.csv"
+sl_last=${sl_sizes##*,} sl_last=${sl_last/x/ } sl_bad=""
+[ "$(tr ',' '\n' <<<"$sl_sizes" | wc -l)" -eq 8 ] || sl_bad="$sl_bad colreduce.sbatch's sizes not found ($sl_sizes);"
+t_run env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT=ok FAKE_SIZES="${sl_sizes%,*}" bash "$sl_f/slurm/colreduce.sbatch"
+[ "$T_STATUS" -eq 1 ] && tail -n 1 "$T_ERR" | grep -q "FAILED (exit 1): colreduce/runs/fake-gpu-80gb/ (this run's table.csv) lacks run.slurm sizes (m n): \[$sl_last\]\$" ||
+  sl_bad="$sl_bad a run without $sl_last: exit $T_STATUS, $(tail -n 1 "$T_ERR");"
+t_run env PATH="$sl_fpath" CW_GPU_CHECK=0 FAKE_EXPERIMENT=ok FAKE_SIZES="$sl_sizes" bash "$sl_f/slurm/colreduce.sbatch"
+[ "$T_STATUS" -eq 0 ] && tail -n 1 "$T_OUT" | grep -q "all eight run.slurm sizes are in this run's CSVs in colreduce/runs/fake-gpu-80gb/\$" ||
+  sl_bad="$sl_bad a run with all eight: exit $T_STATUS, $(tail -n 1 "$T_OUT") $(tail -n 1 "$T_ERR");"
+if [ -z "$sl_bad" ]; then t_pass "$sl_case"; else t_fail "$sl_case" "$sl_bad"; t_show_failure; fi
 
 # submit_all.sh --print: the whole dependency graph, nothing submitted. By default each
 # experiment runs once: the five assignment jobs (vecmax's sweep inside the vecmax job) and the
@@ -567,12 +631,12 @@ sl_cases=(
   "the GPU check fails the job without a GPU: FAILED, exit 3, CUDA message"
   "each built assignment's job on the GPU-less node: FAILED, exit 3, CUDA message"
   "the sweep array runs one task per configuration with its parameters"
-  "the gather runs after every task succeeded and writes the combined CSV"
+  "the gather runs after every task succeeded and writes the combined CSV into vecmax/runs/<gpu>/"
   "a failed task keeps the gather from running (CANCELLED, not left pending)"
   "a missing --output folder is caught as a failure (0:53), not success"
   "submit_all.sh from another directory: every job, the array, gather and plots job complete"
-  "scancel of a running report job: CANCELLED, results/ byte for byte, the log names the kept run"
-  "profile.sbatch on the GPU-less node: FAILED 2:0 without ncu, 3:0 with one but no GPU, one line each, results/ byte for byte"
+  "scancel of a running report job: CANCELLED, results/ and runs/ byte for byte, the log names the kept run"
+  "profile.sbatch on the GPU-less node: FAILED 2:0 without ncu, 3:0 with one but no GPU, one line each, results/ and runs/ byte for byte"
   "submit_all.sh --check: nvcc, the partition's GPUs, every job accepted by sbatch --test-only, the sbatch lines; a wrong partition fails; nothing submitted"
 )
 # Real Lmod (sl_lmod_* below): one case per toolkit this machine has, then the default and a missing module.
@@ -653,10 +717,10 @@ else
         t_skip "${sl_cases[2]}" "a GPU is present"; t_skip "${sl_cases[3]}" "a GPU is present"
       else
         # The GPU check's job first, alone: pi's own job below rewrites pi/results/.
-        sl_before=$(find pi/results -type f -exec md5sum {} + 2>/dev/null | sort)
+        sl_before=$(find pi/results pi/runs -type f -exec md5sum {} + 2>/dev/null | sort)
         sl_check_id=$(sl_submit slurm/pi.sbatch)
         sl_wait 60 "$sl_check_id"
-        sl_after=$(find pi/results -type f -exec md5sum {} + 2>/dev/null | sort)
+        sl_after=$(find pi/results pi/runs -type f -exec md5sum {} + 2>/dev/null | sort)
         for a in $sl_built; do
           sl_id=$(CW_GPU_CHECK=0 sl_submit "slurm/$a.sbatch") && sl_gpu_jobs="$sl_gpu_jobs $a:$sl_id"
         done
@@ -666,11 +730,12 @@ else
         fi
       fi
 
-      # The sweep with the stub program: all tasks, then the gather (afterok).
-      sl_csv=$CW_TEST_TMP/slurm-sweep.csv
-      rm -f "$sl_csv"
+      # The sweep with the stub program: all tasks, then the gather (afterok), into the run
+      # folder of the parts' GPU (the stub's "fake device").
+      sl_csv=$sl_run_csv
+      rm -rf "$sl_t/vecmax/runs"
       sl_arr=$(VECMAX_BIN=$sl_stub CW_GPU_CHECK=0 sl_submit --array="0-$((sl_n - 1))" slurm/vecmax_sweep.sbatch)
-      sl_gather=$(VECMAX_SWEEP_CSV=$sl_csv sl_submit --dependency="afterok:$sl_arr" --kill-on-invalid-dep=yes \
+      sl_gather=$(sl_submit --dependency="afterok:$sl_arr" --kill-on-invalid-dep=yes \
         slurm/vecmax_gather.sbatch "$sl_logs/vecmax_sweep-$sl_arr")
       # A failing task (configuration 2 exits 3 as vecmax does without a GPU), six tasks. The gather
       # is submitted with sbatch --wait, which returns 0 even when it is cancelled: not believed.
@@ -750,9 +815,10 @@ else
 
       sl_got=$(tail -n +2 "$sl_csv" 2>/dev/null | cut -d, -f5,6)
       if [ "$(sl_state "$sl_gather")" = COMPLETED ] && [ "$(grep -c '^assignment,' "$sl_csv" 2>/dev/null)" = 1 ] && [ "$sl_got" = "$sl_expect" ] &&
-         grep -q "combined $sl_n rows from $sl_n tasks" "$sl_logs/vecmax_gather-$sl_gather.out"; then
+         grep -q "combined $sl_n rows from $sl_n tasks into vecmax/runs/fake-device/sweep.csv" "$sl_logs/vecmax_gather-$sl_gather.out" &&
+         [ "$(sl_vsum)" = "$sl_vcommitted" ]; then
         t_pass "${sl_cases[5]}"
-      else t_fail "${sl_cases[5]}" "gather $sl_gather: $(sl_state "$sl_gather") $(sl_reason "$sl_gather"); csv rows: $(tail -n +2 "$sl_csv" 2>/dev/null | wc -l)"; fi
+      else t_fail "${sl_cases[5]}" "gather $sl_gather: $(sl_state "$sl_gather") $(sl_reason "$sl_gather"); $sl_csv rows: $(tail -n +2 "$sl_csv" 2>/dev/null | wc -l); vecmax/results/ $([ "$(sl_vsum)" = "$sl_vcommitted" ] && echo unchanged || echo changed)"; fi
 
       # The failing array: task 2 FAILED 3:0, the gather CANCELLED (never ran, no log, no CSV).
       sl_fgather=$(grep -Eo '^[0-9]+' "$CW_TEST_TMP/wait.out" | head -n 1)
@@ -843,8 +909,8 @@ else
         sl_log=$sl_f/slurm/logs/pi-$sl_id.out
         sl_kept=$(sl_kept_of "$sl_log")
         [ "$(sl_state "$sl_id")" = CANCELLED ] || sl_bad="$sl_bad state $(sl_state "$sl_id");"
-        [ "$(sl_fsum)" = "$sl_fcommitted" ] || sl_bad="$sl_bad pi/results/ changed;"
-        grep -q "FAILED (exit 143): pi: interrupted by SIGTERM" "$sl_log" 2>/dev/null || sl_bad="$sl_bad no 'interrupted by SIGTERM' line in $sl_log ($(tail -n 2 "$sl_log" 2>/dev/null | tr '\n' ' '));"
+        [ "$(sl_fsum)" = "$sl_fcommitted" ] || sl_bad="$sl_bad pi/results/ or pi/runs/ changed;"
+        grep -q "FAILED (exit 143): pi: interrupted by SIGTERM (scancel, the time limit or Ctrl-C): pi/runs/<gpu>/ unchanged" "$sl_log" 2>/dev/null || sl_bad="$sl_bad no 'interrupted by SIGTERM' line in $sl_log ($(tail -n 2 "$sl_log" 2>/dev/null | tr '\n' ' '));"
         [[ "$sl_kept" == "$sl_runs"/pi-*-interrupted-SIGTERM ]] && [ -s "$sl_kept/table.csv" ] || sl_bad="$sl_bad kept folder '$sl_kept' not there;"
       fi
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[9]} (${sl_kept##*/})"; else t_fail "${sl_cases[9]}" "$sl_bad"; fi
@@ -866,7 +932,7 @@ else
         elif [ "$(grep -c FAILED "$sl_log")" -ne 1 ] || ! tail -n 1 "$sl_log" | grep -Eq 'FAILED \(exit 3\): profile: .*CUDA error [0-9]+'; then sl_bad="$sl_bad stand-in ncu: not one FAILED line with the CUDA message ($(tail -n 1 "$sl_log"));"
         fi
       fi
-      [ "$(sl_rsum "$sl_t")" = "$sl_before" ] || sl_bad="$sl_bad a results/ file changed;"
+      [ "$(sl_rsum "$sl_t")" = "$sl_before" ] || sl_bad="$sl_bad a results/ or runs/ file changed;"
       if [ -z "$sl_bad" ]; then t_pass "${sl_cases[10]}$([ -z "$sl_id3" ] && echo ' (the no-GPU job not run: a GPU is present)')"; else t_fail "${sl_cases[10]}" "$sl_bad"; fi
 
       # Lmod: each toolkit's module, then the default, then a module that does not exist; one job

@@ -5,10 +5,12 @@
 # `make report-run` is the assignments' own staged rule (common/scripts/staged_run.sh); the program is already "built"
 # (bin/NAME, no sources: CU_SRCS and CPP_SRCS empty) and report-experiments runs
 # tests/fake_experiment.sh, which writes a partial CSV into the staging folder and then
-# succeeds, fails or sleeps (FAKE_EXPERIMENT);
+# succeeds, fails or sleeps (FAKE_EXPERIMENT); a whole run goes, as every assignment's, into
+# runs/<gpu>/ (runs/fake-gpu-80gb/: the CSV's device column, FAKE_DEVICE), never into results/;
 # `make profile` is the assignments' own staged rule too (after common/scripts/ncu_profile.sh --check),
-# its profile-experiments the same script writing profile.csv.
-# results/ holds three "committed" CSVs; a README gives it a report number (common/scripts/assignments.sh).
+# its profile-experiments the same script writing profile.csv (into runs/<gpu>/ too).
+# results/ holds three "committed" CSVs (the reference, which no job may change); a README gives
+# it a report number (common/scripts/assignments.sh).
 set -eu
 dir=$1 name=$2
 mkdir -p "$dir/$name/bin" "$dir/$name/results"

@@ -17,15 +17,19 @@
 #   - slurmctld, slurmd (-d PACKDIR/sbin/slurmstepd) with the pack's libraries on
 #     LD_LIBRARY_PATH; the client commands through PACKDIR/bin (no LD_LIBRARY_PATH reaches the jobs);
 #   - a trivial job (GPU visible in it, scontrol works in it, no pack library path in its environment);
-#   - CUDA_MODULE= slurm/submit_all.sh [--sweep-array] [--profile] in this checkout (its
-#     */results/ are replaced by the jobs' runs, as on the cluster), then waits for every job;
+#   - CUDA_MODULE= slurm/submit_all.sh [--sweep-array] [--profile] in this checkout (the jobs
+#     write their runs into */runs/<gpu>/, as on the cluster), then waits for every job;
 #   - checks: every assignment job COMPLETED 0:0, its log naming the GPU and native code for it
 #     ("kernels: sm_NN code, native", NN the GPU's compute capability) after an arch: line that
 #     builds sm_NN; with --sweep-array each of the array's tasks (one per line of
 #     vecmax/sweep_configs.txt) and the gather COMPLETED 0:0; profile COMPLETED 0:0 when
 #     submitted; plots COMPLETED 0:0 where gnuplot is installed, else FAILED 2:0 with "gnuplot is
-#     not installed" in its log; vecmax/results/sweep.csv rewritten by this run with one row per
-#     configuration, every result_ok=1; the node never drained; every daemon stopped.
+#     not installed" in its log; each assignment job's log ends "done: <a>/runs/<gpu>/ updated:"
+#     and that folder (<gpu>: the GPU's name as nvidia-smi gives it, slugged by
+#     common/scripts/gpu_folder.sh) holds CSVs of this run (profile.csv too when profiled);
+#     vecmax/runs/<gpu>/sweep.csv written by this run with one row per configuration, every
+#     result_ok=1; no committed */results/ file changed; the node never drained; every daemon
+#     stopped.
 #   - a record (device, driver, times, every job's name/state/exit/run time, the checks) on
 #     stdout and in $CW_CLUSTER_RECORD (default $OUT/cluster_record.txt when OUT is set), and
 #     the daemons' logs next to it (<record>-logs/).
@@ -51,8 +55,9 @@
 #                       the sweep's array and gather, run for real; checked: every task and the
 #                       gather COMPLETED 0:0, each task's log names the Slurm node that ran it
 #                       (`array task N of array job J, ... on cw-nodeK`, the node scontrol gives
-#                       for it), both nodes took tasks, sweep.csv has every configuration, all
-#                       result_ok=1. The record has one line per task: `array task N ... on <node>`.
+#                       for it), both nodes took tasks, vecmax/runs/<gpu>/sweep.csv has every
+#                       configuration, all result_ok=1. The record has one line per task:
+#                       `array task N ... on <node>`.
 # Exit status: 0 every check passed; 1 a check failed; 2 cannot run here (not root, no pack,
 # no GPU, a daemon did not start).
 set -u
@@ -315,6 +320,17 @@ elif command -v gnuplot >/dev/null 2>&1; then gnuplot_here=yes
 else gnuplot_here=no; fi
 rec "submit: CUDA_MODULE= slurm/submit_all.sh ${args[*]} in $work (profile job: $profile_note; gnuplot: $gnuplot_here)"
 touch -d "@$((start_epoch - 1))" "$dir/start.stamp"
+# The jobs' runs go into <assignment>/runs/<gpu>/, named by the GPU their CSVs name: expected here
+# from nvidia-smi's name, slugged as the jobs' staging does (common/scripts/gpu_folder.sh). The
+# committed reference, */results/, must not change.
+gpu_dir=runs/none
+if [ "$nogpu" != 1 ]; then
+  printf 'device\n%s\n' "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)" >"$dir/gpu-name.csv"
+  gpu_dir=$(bash "$work/common/scripts/gpu_folder.sh" "$dir/gpu-name.csv")
+  rec "the runs' folder for this GPU: <assignment>/$gpu_dir/"
+fi
+ref_sums() { (cd "$work" && find ./*/results -type f -exec md5sum {} + 2>/dev/null | sort); }
+ref_before=$(ref_sums)
 # OUT (the GPU session's output folder) stays out of the jobs' environment.
 (cd "$work" && env -u OUT CUDA_MODULE= PLOTS_PARTITION=gpu timeout 60 bash slurm/submit_all.sh "${args[@]}") >"$dir/log/submit_all.out" 2>&1
 submit_status=$?
@@ -358,6 +374,20 @@ expect() {  # NAME "STATE EXIT"
   check "$1 ($id): $got (expected $2)" test "$got" = "$2"
 }
 for a in "${assignments[@]}"; do expect "$a" "COMPLETED 0:0"; done
+# Each assignment's run in its runs/<gpu>/ folder: the log's last line names it, CSVs of this run there.
+if [ "$nogpu" = 0 ]; then
+  for a in "${assignments[@]}"; do
+    log=$work/slurm/logs/$a-${id_of[$a]:-none}.out
+    new=$(find "$work/$a/$gpu_dir" -maxdepth 1 -name '*.csv' -newer "$dir/start.stamp" 2>/dev/null | wc -l)
+    check "$a: $a/$gpu_dir/ has $new CSVs of this run, and the log says '$(grep -m1 -o "done: $a/runs/[^ ]*/ updated:" "$log" 2>/dev/null)' (expected done: $a/$gpu_dir/ updated:)" \
+      eval "[ '$new' -gt 0 ] && grep -q 'done: $a/$gpu_dir/ updated: ' '$log'"
+  done
+  if [[ " ${args[*]} " == *" --profile "* ]]; then
+    for a in "${assignments[@]}"; do
+      check "$a/$gpu_dir/profile.csv written by this run's profile job" test "$work/$a/$gpu_dir/profile.csv" -nt "$dir/start.stamp"
+    done
+  fi
+fi
 # Native code for the node's GPU in every assignment job (the default build adds it).
 if [ "$nogpu" = 0 ]; then
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. \r')
@@ -413,23 +443,24 @@ if [ "$nnodes" = 2 ] && [ -n "${id_of[vecmax_sweep]:-}" ]; then
   rec "gather ${id_of[vecmax_gather]:-?} on $(field BatchHost "$gj"): $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$work/slurm/logs/vecmax_gather-${id_of[vecmax_gather]:-none}.out" 2>/dev/null)"
 fi
 
-# --- the sweep's combined CSV -------------------------------------------------------------
+# --- the sweep's combined CSV, and the reference -------------------------------------------
 if [ "$nogpu" != 1 ]; then
-  csv=$work/vecmax/results/sweep.csv
+  csv=$work/vecmax/$gpu_dir/sweep.csv
   if [ ! -f "$csv" ]; then fail "$csv missing"
   else
     summary=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) { if ($c == "result_ok") ok = c; if ($c == "device") dev = c }; next }
       { rows++; if (ok && $ok == 1) good++; if (dev) d = $dev }
       END { printf "%d %d %s", rows, good, (ok ? d : "NO-result_ok-COLUMN") }' "$csv")
     read -r rows good device <<<"$summary"
-    check "vecmax/results/sweep.csv (the gather's or the vecmax job's): $rows rows, $good with result_ok=1 (expected $nconfigs, all), device $device" \
+    check "vecmax/$gpu_dir/sweep.csv (the gather's or the vecmax job's): $rows rows, $good with result_ok=1 (expected $nconfigs, all), device $device" \
       test "$rows $good" = "$nconfigs $nconfigs"
-    check "vecmax/results/sweep.csv was written by this run" test "$csv" -nt "$dir/start.stamp"
+    check "vecmax/$gpu_dir/sweep.csv was written by this run" test "$csv" -nt "$dir/start.stamp"
     gl=$work/slurm/logs/vecmax_gather-${id_of[vecmax_gather]:-none}.out
     [ "$sweep_array" = 1 ] && check "gather log: $(grep -m1 -o 'combined [0-9]* rows from [0-9]* tasks' "$gl" 2>/dev/null)" \
-      grep -q "combined $nconfigs rows from $nconfigs tasks" "$gl"
+      grep -q "combined $nconfigs rows from $nconfigs tasks into vecmax/$gpu_dir/sweep.csv" "$gl"
   fi
 fi
+check "no committed */results/ file changed ($(grep -c . <<<"$ref_before") files)" test "$(ref_sums)" = "$ref_before"
 ns=$(node_state)
 check "the node never drained (state now $ns)" eval "[[ '$ns' != *DRAIN* && '$ns' != DOWN* ]] && ! grep -qiE 'state to DRAIN|set to DRAIN' '$dir/log/slurmctld.log'"
 exit 0

@@ -6,13 +6,15 @@
 # line names the task and the Slurm node it ran on (`array task N of array job J, ... on
 # cw-nodeK`), the node Slurm itself gives for that task (scontrol's BatchHost), both nodes
 # appearing; the gather, on whichever node, combines the parts the tasks of both nodes wrote,
-# every configuration once, in the list's order. The program is the stand-in
-# (tests/fake_vecmax.sh, a second's sleep per configuration so that both nodes take tasks).
+# every configuration once, in the list's order, into the run folder of the GPU the parts name
+# (vecmax/runs/fake-device/sweep.csv: the stand-in's device), not vecmax/results/. The program
+# is the stand-in (tests/fake_vecmax.sh, a second's sleep per configuration so that both nodes
+# take tasks).
 # Needs what the single-node cases need (root, Debian's slurmctld slurmd slurm-client munge);
 # without it the case is skipped with the reason. About 20 s.
 # shellcheck shell=bash
 
-tn_case="submit_all.sh vecmax_sweep on a two-node Slurm: every array task's log names its Slurm node, both nodes take tasks, the gather combines every part"
+tn_case="submit_all.sh vecmax_sweep on a two-node Slurm: every array task's log names its Slurm node, both nodes take tasks, the gather combines every part into vecmax/runs/<gpu>/sweep.csv"
 tn_here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)   # slurm/
 tn_repo=$(cd "$tn_here/.." && pwd)
 # shellcheck source=cluster.sh
@@ -34,7 +36,10 @@ else
   if [ -f "$tn_repo/vecmax/sweep_configs.txt" ]; then sed -e 's/#.*//' "$tn_repo/vecmax/sweep_configs.txt" | awk 'NF' | head -n 6
   else printf '%s\n' "32 4" "64 4" "128 4" "256 4" "512 4" "1024 4"; fi >"$tn_r/vecmax/sweep_configs.txt"
   tn_n=$(wc -l <"$tn_r/vecmax/sweep_configs.txt")
-  tn_csv=$CW_TEST_TMP/two-node-sweep.csv
+  # The reference the gather must not touch, and where it must write.
+  mkdir -p "$tn_r/vecmax/results"
+  printf 'assignment,device\nvecmax,committed GPU\n' >"$tn_r/vecmax/results/sweep.csv"
+  tn_csv=$tn_r/vecmax/runs/fake-device/sweep.csv
   tn_dir=$(mktemp -d /tmp/cwslurm2.XXXXXX)
   tn_prev_trap=$(trap -p EXIT)
   tn_prev_cmd=$(sed -n "s/^trap -- '\(.*\)' EXIT$/\1/p" <<<"$tn_prev_trap")
@@ -46,7 +51,7 @@ else
   else
     # From another directory, as a user would; the jobs find the repository themselves.
     mkdir -p "$CW_TEST_TMP/two-node-elsewhere"
-    t_run sh -c "cd '$CW_TEST_TMP/two-node-elsewhere' && VECMAX_BIN='$tn_here/tests/fake_vecmax.sh' FAKE_VECMAX_SLEEP=1 CW_GPU_CHECK=0 CUDA_MODULE= VECMAX_SWEEP_CSV='$tn_csv' bash '$tn_r/slurm/submit_all.sh' --no-plots vecmax_sweep"
+    t_run sh -c "cd '$CW_TEST_TMP/two-node-elsewhere' && VECMAX_BIN='$tn_here/tests/fake_vecmax.sh' FAKE_VECMAX_SLEEP=1 CW_GPU_CHECK=0 CUDA_MODULE= bash '$tn_r/slurm/submit_all.sh' --no-plots vecmax_sweep"
     tn_arr=$(awk '$1 == "vecmax_sweep" { print $2 }' "$T_OUT")
     tn_gather=$(awk '$1 == "vecmax_gather" { print $2 }' "$T_OUT")
     if [ "$T_STATUS" -ne 0 ] || ! [[ "$tn_arr" =~ ^[0-9]+$ && "$tn_gather" =~ ^[0-9]+$ ]]; then
@@ -77,7 +82,8 @@ else
       tn_want=$(tr ' ' , <"$tn_r/vecmax/sweep_configs.txt")
       if [[ "$tn_grec" != *" JobState=COMPLETED "* ]]; then tn_bad="$tn_bad gather $tn_gather: $(sed -n 's/.* JobState=\([^ ]*\).*/\1/p' <<<"$tn_grec");"
       elif [ "$tn_got" != "$tn_want" ] || [ "$(grep -c '^assignment,' "$tn_csv")" != 1 ]; then tn_bad="$tn_bad the combined CSV's configurations are not the list's: $(tr '\n' ' ' <<<"$tn_got");"
-      elif ! grep -q "combined $tn_n rows from $tn_n tasks" "$tn_logs/vecmax_gather-$tn_gather.out"; then tn_bad="$tn_bad the gather's log does not say it combined $tn_n rows;"
+      elif ! grep -q "combined $tn_n rows from $tn_n tasks into vecmax/runs/fake-device/sweep.csv" "$tn_logs/vecmax_gather-$tn_gather.out"; then tn_bad="$tn_bad the gather's log does not say it combined $tn_n rows into vecmax/runs/fake-device/sweep.csv;"
+      elif [ "$(cat "$tn_r/vecmax/results/sweep.csv")" != "$(printf 'assignment,device\nvecmax,committed GPU')" ]; then tn_bad="$tn_bad vecmax/results/sweep.csv changed;"
       else echo "   gather $tn_gather on $(sed -n 's/.* BatchHost=\([^ ]*\).*/\1/p' <<<"$tn_grec"): $(grep -o "combined $tn_n rows from $tn_n tasks" "$tn_logs/vecmax_gather-$tn_gather.out")"
       fi
       tn_state=$(cw_node_state)
