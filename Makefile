@@ -59,7 +59,7 @@ plots:
 	@$(MAKE) --no-print-directory summary
 	@echo "Rendered from existing CSVs: the reference (README tables, figures/) and every run in $(ASSIGNMENTS:%=%/runs/)"
 
-# Nsight Compute counters of every version (needs a GPU and ncu): */results/profile.csv.
+# Nsight Compute counters of every version (needs a GPU and ncu): */runs/<gpu>/profile.csv.
 profile:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d profile; done
 

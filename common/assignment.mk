@@ -130,14 +130,15 @@ report:
 # experiments time the GPU one at a time, even under `make -j` (make says it reset -j).
 STAGED_MAKE = $(MAKE) -j1 --no-print-directory
 
-# The experiments, staged (common/scripts/staged_run.sh): results/ is replaced only by a whole,
-# successful run; a failed or interrupted one is kept under build/runs/ and named.
+# The experiments, staged (common/scripts/staged_run.sh): a whole, successful run goes to
+# runs/<gpu>/ (the reference results/ only with CW_REFERENCE=1); a failed or interrupted one is
+# kept under build/runs/ and named.
 report-run: $(BIN)
 	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME) $(STAGED_MAKE) report-experiments
 
 # Hardware counters (needs a GPU and Nsight Compute): each assignment's profile-experiments
 # recipe calls common/scripts/ncu_profile.sh per version and size, writing $(RESULTS_DIR)/profile.csv;
-# staged like report-run, so a failed profile never touches results/profile.csv.
+# staged like report-run (runs/<gpu>/profile.csv), so a failed profile never touches a profile.csv.
 profile: $(BIN) devinfo
 	@bash $(COMMON_DIR)/scripts/ncu_profile.sh --check
 	@bash $(COMMON_DIR)/scripts/staged_run.sh $(NAME)-profile $(STAGED_MAKE) profile-experiments
