@@ -55,4 +55,11 @@ bad=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$t" | grep -E '\$cr ' | grep -v '^c
 bad2=$(grep -E -- '--only=[^ "]*cublas' "$t" | grep -v 'only=cublas \$cr_fast$' || true)
 [ -z "$bad$bad2" ] || { echo "FAIL: runs of colreduce that may include cublas:"; echo "$bad$bad2"; exit 1; }
 echo "ok: every colreduce run in the packed gpu_test.sh is limited to $only"
+# The shared --vary-input case (common/tests/testlib.sh, vary_input_case) runs the Makefile's
+# VARY_ARGS: limited the same way.
+sed -i "s/^VARY_ARGS := \(.*\)$/VARY_ARGS := \1 --only=$only/" Makefile
+case $(make --no-print-directory -s print-VARY_ARGS) in
+  *" --only=$only") echo "ok: VARY_ARGS is limited to $only" ;;
+  *) echo "FAIL: VARY_ARGS of the packed Makefile is not limited to $only"; exit 1 ;;
+esac
 echo "colreduce: stand-in .legacy/lib/libcublas.so.11 from colreduce/tests/cublas_stub.c; versions run: $only" >>"$LEGACY_INFO"

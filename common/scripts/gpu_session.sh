@@ -220,6 +220,7 @@ cluster_two_node() {
   CW_CLUSTER_NODES=2 CW_CLUSTER_TIMEOUT=${CW_CLUSTER_TWO_NODE_TIMEOUT:-400} CW_CLUSTER_RECORD=$rec2 \
     bash slurm/tests/gpu_cluster.sh "$pack" >"$logs/cluster-two-node.log" 2>&1
   st=$?
+  [ -f "$rec2" ] && cp "$rec2" "$logs/"  # in logs.tgz too: the record comes back whatever else $OUT holds
   note "cluster, two nodes: $([ "$st" = 0 ] && echo ok || echo "FAILED (exit $st)") in $(( $(date +%s) - s ))s: $(grep -c '^PASS' "$logs/cluster-two-node.log") checks passed, $(grep -c '^FAIL' "$logs/cluster-two-node.log") failed; $(grep -c '^  array task ' "$rec2" 2>/dev/null) array task lines, nodes: $(sed -n 's/^  array task .* on \([^ ]*\) (Slurm.*/\1/p' "$rec2" 2>/dev/null | sort | uniq -c | tr -s ' \n' ' ') (record: $rec2)"
   grep -E '^(FAIL|CANNOT RUN|INTERRUPTED)|^gpu_cluster.sh: ' "$logs/cluster-two-node.log" | head -n 20 | tee -a "$summary"
 }
