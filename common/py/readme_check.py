@@ -20,7 +20,7 @@ WIDTH = 100
 ISSUE = re.compile(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)")
 NUMBER = re.compile(r"(?<![\w.^+/#-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w^]|\.\d|,\d{3})")
 EXEMPT_BEFORE = re.compile(r"(?:section|§|table|figure|version|versions|line|lines|cuda|gtx|tesla|sm|"
-                           r"step|steps|kernel|item|report|rtx|gtx|quadro)\s*$", re.I)
+                           r"step|steps|kernel|item|report|rtx|quadro)\s*$", re.I)
 BLOCK = re.compile(r"<!-- BEGIN ([\w.-]+) -->\n(.*?)<!-- END \1 -->", re.S)
 
 
