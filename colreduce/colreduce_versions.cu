@@ -48,9 +48,12 @@ void Runner::reset(cudaStream_t stream) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-// --vary-input: the matrix on the host changed. The run's finish() freed the device side (the
-// report's whole GPU run: allocation, copies, kernel, free), so it starts again with the new
-// matrix; no later result is compared with the first timed run's (it was of the other matrix).
+// --vary-input: the matrix on the host changed. The run's finish() (measure_more) has freed the
+// device side, as the report's whole GPU run does (allocation, copies, kernel, free), so it starts
+// again with the new matrix: a varied run checks that the result follows the data, while the
+// counters a version keeps between launches are exercised by the timed series of one allocation.
+// (A runner not yet finished only copies the matrix again.) No later result is compared with the
+// first timed run's: it was of the other matrix.
 void Runner::input_changed(cudaStream_t stream) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
     if (mat_ == nullptr) start();

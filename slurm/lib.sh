@@ -335,8 +335,10 @@ cw_profile() {
 
 # cw_job_states ID: the job's states (an array: every task's), from scontrol, else sacct.
 cw_job_states() {
-  { timeout 10 scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*[[:space:]]JobState=\([^[:space:]]*\).*/\1/p'
-    timeout 10 sacct -n -X -P -j "$1" -o State 2>/dev/null | cut -d' ' -f1; } | sort -u | paste -sd ' ' -
+  local s
+  s=$(timeout 10 scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*[[:space:]]JobState=\([^[:space:]]*\).*/\1/p')
+  [ -n "$s" ] || s=$(timeout 10 sacct -n -X -P -j "$1" -o State 2>/dev/null | cut -d' ' -f1)
+  sort -u <<<"$s" | paste -sd ' ' -
 }
 # cw_report_jobs NAME:ID...: a line for each job that did not succeed (it added nothing to its
 # runs/<gpu>/: what is there is an earlier run's), then one line for all; returns 1 when any

@@ -10,8 +10,9 @@ when there is one.
 common/ and slurm/).
 
 Not checked: inline `code`, link targets, text in "quotation marks" (the report's words),
-headings, integers below 100, powers written 2^28, and numbers right after a letter, '_',
-'^', '+' or '.' or after the words section, §, table, figure, version, line, CUDA, GTX, Tesla.
+headings, integers below 100, powers written 2^28, numbers right after a letter, a digit, '_',
+'^', '+', '.', '/', '#' or '-', and numbers after the words section, §, table, figure, version,
+line, CUDA, GTX, Tesla, sm, step, kernel, item, report, RTX, Quadro.
 """
 import re
 import sys
@@ -19,8 +20,8 @@ import sys
 WIDTH = 100
 ISSUE = re.compile(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)")
 NUMBER = re.compile(r"(?<![\w.^+/#-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w^]|\.\d|,\d{3})")
-EXEMPT_BEFORE = re.compile(r"(?:section|§|table|figure|version|versions|line|lines|cuda|gtx|tesla|sm|"
-                           r"step|steps|kernel|item|report|rtx|quadro)\s*$", re.I)
+EXEMPT_BEFORE = re.compile(r"(?:\b(?:section|table|figure|version|versions|line|lines|cuda|gtx|tesla|sm|"
+                           r"step|steps|kernel|item|report|rtx|quadro)|§)\s*$", re.I)
 BLOCK = re.compile(r"<!-- BEGIN ([\w.-]+) -->\n(.*?)<!-- END \1 -->", re.S)
 
 

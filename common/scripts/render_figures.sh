@@ -4,7 +4,9 @@
 # Each plots/<name>.gp draws FIGURES_DIR/<name>.png from the CSV its usage line names, read from
 # RESULTS_DIR instead of results/ (make print-figures lists the pairs). A figure is drawn again
 # only when what it is made from changed: FIGURES_DIR/SOURCES.sha256 keeps, per figure, the
-# SHA-256 of its script, common/plot_style.gp, its input and the report's numbers (original/),
+# SHA-256 of its script, common/plot_style.gp, every CSV of RESULTS_DIR and its sub-folders (a
+# script may read a second CSV beside its input: context.csv, h200/...) and the report's
+# numbers (original/),
 # so `make plots` on unchanged data rewrites no PNG, whatever fonts this machine has. A figure
 # whose input is not there is named and skipped; a failed render leaves the old figure.
 set -u
@@ -22,7 +24,8 @@ while read -r fig input; do
     echo "figure $fig not drawn: $input does not exist (make report-run, or make profile for profile figures)"
     continue
   fi
-  sum=$(cat "plots/$fig.gp" "$common/plot_style.gp" "$input" $(ls original/* 2>/dev/null) | sha256sum | cut -d' ' -f1)
+  sum=$(cat "plots/$fig.gp" "$common/plot_style.gp" "$results"/*.csv $(ls "$results"/*/*.csv original/* 2>/dev/null) |
+        sha256sum | cut -d' ' -f1)
   out=$figures/$fig.png
   if [ -f "$out" ] && grep -qx "$fig $sum" "$stamps"; then
     continue

@@ -30,7 +30,11 @@ done
 for rl_a in $(cd "$rl_root" && bash common/scripts/assignments.sh); do
   t_run python3 py/readme_check.py --max-lines 400 "$rl_root/$rl_a/README.md"
   rl_status=$T_STATUS
-  [ ! -f "$rl_root/$rl_a/DETAILS.md" ] || t_run python3 py/readme_check.py "$rl_root/$rl_a/DETAILS.md"
+  cp "$T_OUT" "$rl_dir/$rl_a.out"
+  if [ -f "$rl_root/$rl_a/DETAILS.md" ]; then
+    t_run python3 py/readme_check.py "$rl_root/$rl_a/DETAILS.md"
+    cat "$T_OUT" >>"$rl_dir/$rl_a.out"
+  fi
   [ "$rl_status" -eq 0 ] && [ "$T_STATUS" -eq 0 ]
-  t_verdict "readme_check: $rl_a's report (README.md <= 400 lines, DETAILS.md): every number in prose is in a table or names its CSV" "$T_OUT"
+  t_verdict "readme_check: $rl_a's report (README.md <= 400 lines, DETAILS.md): every number in prose is in a table or names its CSV" "$rl_dir/$rl_a.out"
 done
