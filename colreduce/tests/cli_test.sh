@@ -112,30 +112,6 @@ else
   t_fail "report-experiments refuses an existing CSV" "exit $T_STATUS"; t_show_failure
 fi
 
-# The committed reference runs reproduce README.md and DETAILS.md byte for byte (a copy of
-# the folder, with common/ beside it as in the repository), and both pass the README checker.
-if [ -f results/colreduce.csv ]; then
-  rm -rf "$cr_tmp/copy"; mkdir -p "$cr_tmp/copy/colreduce"
-  ln -s "$(cd .. && pwd)/common" "$cr_tmp/copy/common"
-  cp -r tables.py README.md DETAILS.md results "$cr_tmp/copy/colreduce/"
-  python3 "$cr_tmp/copy/colreduce/tables.py" >"$cr_tmp/tables2.log" 2>&1 &&
-    cmp -s README.md "$cr_tmp/copy/colreduce/README.md" && cmp -s DETAILS.md "$cr_tmp/copy/colreduce/DETAILS.md"
-  t_verdict "tables.py on the committed results reproduces README.md and DETAILS.md" "$cr_tmp/tables2.log"
-  python3 ../common/py/readme_check.py --max-lines 400 README.md >"$cr_tmp/check.log" 2>&1 &&
-    python3 ../common/py/readme_check.py DETAILS.md >>"$cr_tmp/check.log" 2>&1
-  t_verdict "README.md and DETAILS.md pass readme_check (numbers backed, lines, blocks)" "$cr_tmp/check.log"
-fi
-
-# A run of another GPU gets its own tables: the committed results relabelled (device column
-# rewritten) and written with --out name that GPU and never the reference's.
-if [ -f results/colreduce.csv ]; then
-  rm -rf "$cr_tmp/relabel"; mkdir -p "$cr_tmp/relabel/h200"
-  for f in results/*.csv results/h200/*.csv; do
-    sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-40GB/g; s/NVIDIA H200/NVIDIA A100-SXM4-40GB/g' "$f" \
-      >"$cr_tmp/relabel/${f#results/}"
-  done
-  python3 tables.py "$cr_tmp/relabel" --out "$cr_tmp/relabel.md" >"$cr_tmp/relabel.log" 2>&1 &&
-    grep -q 'A100-SXM4-40GB' "$cr_tmp/relabel.md" &&
-    { ! grep -n 'H100\|H200' "$cr_tmp/relabel.md" >>"$cr_tmp/relabel.log"; }
-  t_verdict "tables.py on results relabelled as an A100: its tables name no reference GPU" "$cr_tmp/relabel.log"
-fi
+# The documents (tables reproduced from the committed CSVs, a relabelled run's own tables, numbers
+# in prose backed) are tested for every assignment in common/tests/tier1_reference.sh and
+# tier1_readme_check.sh.
