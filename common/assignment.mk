@@ -173,16 +173,20 @@ clean:
 # The program's versions, for recipes: $(call versions,PROPERTIES[,PLUS[,MINUS]]) is a shell
 # command substitution printing, one per line and in the registry's order, the label of every
 # line of `$(BIN) --list-versions` ("LABEL validated|demonstration baseline|kernel
-# default|opt-in gpu|host") that has each word of PROPERTIES (none: every version), or is one of the
-# labels PLUS, and is not one of the labels MINUS; $(call version_list,...) is the same list
-# comma-separated, for --only. The labels a recipe names itself (PLUS, MINUS, one --only=) are
-# the experiment's own parameter: each in one variable that says which table or figure of the
-# report it reproduces.
+# default|opt-in gpu|host TAGS KERNELS", common/registry.h) that has each word of PROPERTIES
+# (a property or one of its tags; none: every version), or is one of the labels PLUS, and is
+# not one of the labels MINUS; $(call version_list,...) is the same list comma-separated, for
+# --only. An experiment about some versions only names a tag, which the registry gives them.
 list_versions = $(BIN) --list-versions | awk -v props='$(strip $(1))' -v plus=' $(strip $(2)) ' -v minus=' $(strip $(3)) ' \
-  'BEGIN { n = split(props, want, " ") } { ok = 1; for (i = 1; i <= n; i++) if (want[i] != $$2 && want[i] != $$3 && want[i] != $$4 && want[i] != $$5) ok = 0 } \
+  'BEGIN { n = split(props, want, " ") } { tags = "," $$6 ","; ok = 1; for (i = 1; i <= n; i++) \
+     if (want[i] != $$2 && want[i] != $$3 && want[i] != $$4 && want[i] != $$5 && !index(tags, "," want[i] ",")) ok = 0 } \
    (ok || index(plus, " " $$1 " ")) && !index(minus, " " $$1 " ") { print $$1 }'
 versions = $$($(call list_versions,$(1),$(2),$(3)))
 version_list = $$($(call list_versions,$(1),$(2),$(3)) | paste -sd, -)
+# Nsight Compute's kernel filter for the version in the shell variable v, from its registry
+# entry (profile_kernels, the 7th column of --list-versions): "--kernel-name regex:K", or
+# nothing where the entry names none (every kernel the version launches: a library call).
+kernel_filter = "$$($(BIN) --list-versions | awk -v v="$$v" '$$1 == v && $$7 != "-" { print "--kernel-name regex:" $$7 }')"
 # A per-version setting in a loop over versions: $(call per_version,VAR) is a shell expression
 # giving $(VAR_<label>) for the label in the shell variable v, where the Makefile sets one,
 # else $(VAR) (e.g. ncu's --kernel-name filter: profile_filter, profile_filter_cub).

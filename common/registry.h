@@ -23,6 +23,12 @@ struct VersionInfo {
     bool is_baseline = false; // the library baseline (CUB, Thrust, cuBLAS): speed-ups are against it
     bool by_default = true;   // false: runs only when --only names it
     bool on_host = false;     // a CPU version: timed by the host clock; a run of these alone needs no GPU
+    // The experiments, figures and tests that are about some versions only find them here, never
+    // in a list of their own: comma-separated words (no spaces), e.g. "per_thread,profile_two_kernels".
+    std::string tags;
+    // The kernels that do the version's work, as a regular expression for Nsight Compute's
+    // --kernel-name (make profile); empty: every kernel the version launches (a library call).
+    std::string profile_kernels;
 };
 
 // An entry with its identity filled in (label, kernel, one-line summary, whether it is the
@@ -86,7 +92,8 @@ std::string versions_help(const std::vector<Entry>& registry) {
 
 // --list-versions: one line per entry, in registry order, for Makefiles, scripts and tests
 // (the one place a list of labels comes from):
-//   LABEL validated|demonstration baseline|kernel default|opt-in gpu|host
+//   LABEL validated|demonstration baseline|kernel default|opt-in gpu|host TAGS|- KERNELS|-
+// TAGS: the entry's tags (comma-separated), KERNELS: its profile_kernels regex; "-" when empty.
 // e.g. `awk '$3 == "kernel" && $4 == "default" { print $1 }'`. Called after every other
 // option was checked, as --print-csv-header is (cw::run_program). Returns true when it printed
 // (the program then exits 0; run_main checks that standard output was written).
@@ -94,9 +101,10 @@ template <typename Entry>
 bool list_versions_if_asked(const SharedOptions& options, const std::vector<Entry>& registry) {
     if (!options.list_versions) return false;
     for (const Entry& e : registry)
-        std::printf("%s %s %s %s %s\n", e.label.c_str(), e.validated ? "validated" : "demonstration",
+        std::printf("%s %s %s %s %s %s %s\n", e.label.c_str(), e.validated ? "validated" : "demonstration",
                     e.is_baseline ? "baseline" : "kernel", e.by_default ? "default" : "opt-in",
-                    e.on_host ? "host" : "gpu");
+                    e.on_host ? "host" : "gpu", e.tags.empty() ? "-" : e.tags.c_str(),
+                    e.profile_kernels.empty() ? "-" : e.profile_kernels.c_str());
     return true;
 }
 
