@@ -107,13 +107,17 @@ $(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcar
 	@mkdir -p $(dir $@)
 	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -o $@ $(UNIT_TEST_SRCS) $(CPP_SRCS) -lgtest -lgtest_main -pthread $(HOST_LDFLAGS)
 
-# Tier 1 (no GPU) and tier 2 (GPU, skipped with the reason where there is none); the
-# summary line is printed here when run alone, by the top-level Makefile otherwise.
+# This folder's tests, by pytest (the repository's pytest.ini; common/scripts/pytest.sh): the
+# GoogleTest cases of tests/*_test.cpp and tests/test_*.py; test-gpu: the GPU cases alone
+# (marked gpu), each skipped with the reason where no GPU is usable. PYTEST_ARGS passes options on.
+.PHONY: unit-tests
+unit-tests: $(UNIT_TEST_BIN)
+
 test: $(BIN) $(UNIT_TEST_BIN) devinfo
-	@CW_TIERS="$${CW_TIERS:-1 2}" bash $(COMMON_DIR)/tests/run_tests.sh $(TEST_NAME) "$(UNIT_TEST_BIN)"
+	@bash $(COMMON_DIR)/scripts/pytest.sh tests $(PYTEST_ARGS)
 
 test-gpu: $(BIN) devinfo
-	@CW_TIERS=2 bash $(COMMON_DIR)/tests/run_tests.sh $(TEST_NAME) ""
+	@bash $(COMMON_DIR)/scripts/pytest.sh -m gpu tests $(PYTEST_ARGS)
 
 .PHONY: devinfo
 devinfo:

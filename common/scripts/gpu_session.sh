@@ -4,7 +4,7 @@
 # the experiments of the chosen assignments, and pack logs and results.
 #   bash common/scripts/gpu_session.sh [PHASES] [FOLDERS]
 #     PHASES   any of: tests report profile ncu-sample legacy cluster (default: "tests report")
-#              tests: make test-gpu per folder; report: make report-run (staged) per folder;
+#              tests: the GPU cases of each folder (pytest -m gpu); report: make report-run (staged) per folder;
 #              profile: make profile per folder; ncu-sample: a small real ncu CSV for the
 #              parser's unit test (common/tests/data/ncu_sample.csv), ncu_sample-<folder>.csv
 #              from each folder whose Makefile sets NCU_SAMPLE_ARGS (the program's options for
@@ -60,15 +60,17 @@ common/bin/devinfo 2>&1 | tee "$logs/devinfo.txt" | tee -a "$summary"
 fi
 
 if [[ " $phases " == *" tests "* ]]; then
-  results=$OUT/test-results.txt
-  : >"$results"
+  # The GPU cases of each folder (pytest -m gpu, as make test-gpu runs them), one pytest per
+  # folder so that a folder's log and count stand alone; CW_TEST_JOBS=N runs each folder's
+  # cases on N pytest-xdist workers where it is installed.
   for f in common $folders; do
     s=$(date +%s)
-    CW_TEST_RESULTS=$results timeout 600 make --no-print-directory -C "$f" test-gpu >"$logs/test-gpu-$f.log" 2>&1
-    note "test-gpu $f: $(grep -c "^PASS $f:" "$results") passed, $(grep -c "^FAIL $f:" "$results") failed, $(grep -c "^SKIP $f:" "$results") skipped in $(( $(date +%s) - s ))s"
-    grep "^FAIL $f:" "$results" | head -n 20 | tee -a "$summary"
+    timeout 900 bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests" >"$logs/test-gpu-$f.log" 2>&1
+    note "test-gpu $f: $(tail -n 1 "$logs/test-gpu-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
+    grep -E '^(FAILED|ERROR) ' "$logs/test-gpu-$f.log" | head -n 20 | tee -a "$summary"
   done
-  CW_TEST_RESULTS=$results bash -c ". common/tests/testlib.sh; t_summary $results" | tail -n 1 | tee -a "$summary"
+  note "GPU tier: $(cat "$logs"/test-gpu-*.log | sed -n 's/^=* \(.*\) in [0-9.]*s.*$/\1/p' | tr ',' '\n' |
+    awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped, %d errors", n["passed"], n["failed"], n["skipped"], n["error"] + n["errors"] }')"
 fi
 
 if [[ " $phases " == *" report "* ]]; then
@@ -109,7 +111,7 @@ fi
 # legacy: tier 2 of every folder from the pack of common/scripts/legacy_build.sh (the CUDA 11.8 build
 # for SMS="35 52"; on a newer GPU the driver JIT-compiles its compute_52 PTX, so the
 # __CUDA_ARCH__ < 600 paths run). The pack is unpacked into a temporary folder (times kept)
-# and each folder's run_tests.sh is run there directly (no `make test-gpu`, no devinfo rule).
+# and each folder's GPU cases are run there by pytest directly (no `make test-gpu`, no devinfo rule).
 # Nothing may be rebuilt with this machine's toolkit: MAKEFILES names a makefile that every
 # make reads first (the tests call make for profile-experiments and to print variables),
 # which keeps each folder's build-config stamp as it is, and points the compilers at a guard
@@ -176,16 +178,16 @@ MK
   note "legacy: $(head -n 1 "$logs/legacy-devinfo.txt") [the pack's devinfo, built with $(sed -n 's/^toolkit: .*cuda_\([0-9]*\.[0-9]*\).*/CUDA \1/p' "$pack/BUILD_INFO.txt")]"
   rec "pack's devinfo: $(head -n 1 "$logs/legacy-devinfo.txt")"
   for f in common $folders; do
-    s=$(date +%s) suite=$f
-    if [ ! -f "$tree/$f/tests/gpu_test.sh" ]; then note "legacy $f: not in the pack"; rec "$f: not in the pack"; continue; fi
-    (cd "$tree/$f" && CW_TEST_RESULTS=$results CW_TIERS=2 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
+    s=$(date +%s)
+    if [ ! -d "$tree/$f/tests" ]; then note "legacy $f: not in the pack"; rec "$f: not in the pack"; continue; fi
+    (cd "$tree" && MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
        LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-       timeout "${CW_LEGACY_TIMEOUT:-900}" bash ../common/tests/run_tests.sh "$suite" "") >"$logs/legacy-$f.log" 2>&1
-    counts="$(grep -c "^PASS $suite:" "$results") passed, $(grep -c "^FAIL $suite:" "$results") failed, $(grep -c "^SKIP $suite:" "$results") skipped"
-    note "legacy $f: $counts in $(( $(date +%s) - s ))s"
+       timeout "${CW_LEGACY_TIMEOUT:-900}" bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests") >"$logs/legacy-$f.log" 2>&1
+    counts=$(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')
+    note "legacy $f: $counts ($(( $(date +%s) - s ))s wall)"
     rec "$f: $counts"
-    grep "^FAIL $suite:" "$results" | head -n 20 | tee -a "$summary"
-    grep "^SKIP $suite:" "$results" | sed -n 's/.* -- //p' | sort | uniq -c | sed "s/^ */  skipped: /" | head -n 5 | tee -a "$summary"
+    grep -E '^(FAILED|ERROR) ' "$logs/legacy-$f.log" | head -n 20 | tee -a "$summary"
+    grep -E '^SKIPPED ' "$logs/legacy-$f.log" | sed 's/^SKIPPED \[[0-9]*\] [^ ]*: /  skipped: /' | sort | uniq -c | head -n 5 | tee -a "$summary"
   done
   after=$(snapshot)
   if [ "$before" != "$after" ]; then
@@ -203,10 +205,10 @@ MK
     rec "rebuild check: ok (nothing rebuilt, no compiler called, manifest verified)"
   else
     note "LEGACY FAILED: ${problems#; }"; rec "rebuild check: FAILED: ${problems#; }"
-    echo "FAIL legacy: the packed CUDA 11.8 binaries were run unchanged -- ${problems#; }" >>"$results"
   fi
-  rec "total: $(grep -c '^PASS ' "$results") passed, $(grep -c '^FAIL ' "$results") failed, $(grep -c '^SKIP ' "$results") skipped"
-  note "legacy total: $(grep -c '^PASS ' "$results") passed, $(grep -c '^FAIL ' "$results") failed, $(grep -c '^SKIP ' "$results") skipped (record: $record)"
+  rec "total: $(cat "$logs"/legacy-*.log 2>/dev/null | sed -n 's/^=* \(.*\) in [0-9.]*s.*$/\1/p' | tr ',' '\n' |
+    awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped", n["passed"], n["failed"] + n["error"] + n["errors"], n["skipped"] }')$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
+  note "legacy $(tail -n 1 "$record") (record: $record)"
   rm -rf "$lt"
 }
 if [[ " $phases " == *" legacy "* ]]; then legacy_phase; fi
