@@ -162,9 +162,12 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
     }
 
     // The data (scan_data.cu), at the first plan; a new size's copies at its first scan.
-    void enter(Plan& p, cw::Session&) override {
+    // The same-size copy is timed once per size, with the run's warm-up, repeat and L2 setting.
+    void enter(Plan& p, cw::Session& session) override {
         if (!data_) data_.reset(new scan::Data(max_n_, c_.pinned, std::move(input_), c_.data, c_.seed));
-        data_->enter(p, !p.exclusive || c_.mode == "exclusive");
+        const bool new_size = !p.exclusive || c_.mode == "exclusive";
+        data_->enter(p, new_size);
+        if (new_size && session.has_device()) data_->time_copy(p, c_.warmup, c_.repeat, session.flusher());
     }
     bool can_vary() const override { return true; }
     void vary(const Plan& p, std::uint64_t seed) override { data_->refill(p, seed); }
@@ -220,6 +223,8 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
             .add("warmup", c_.warmup)
             .add("kernel_min_ms", r.timing.samples_ms.empty() ? NAN : r.timing.min_ms())
             .add("copy_bw_GBps", copy_bw_GBps())
+            .add("copy_n_ms", t.copy_n_ms, 6)
+            .add("pct_of_copy_n", ms > 0 ? 100.0 * t.copy_n_ms / ms : NAN, 4)
             .add("model_bytes", v != nullptr ? model.bytes : NAN, 8)
             .add("model_GBps", ms > 0 ? model.bytes / (ms * 1.0e6) : NAN)
             .add("additions", v != nullptr ? model.additions : NAN, 12)

@@ -47,6 +47,14 @@ void Data::enter(Plan& p, bool new_size) {
     p.h_out = h_out_.data();
 }
 
+void Data::time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flusher) {
+    const std::size_t bytes = static_cast<std::size_t>(p.n) * sizeof(std::int32_t);
+    const cw::Timing t = cw::time_gpu(warmup, repeat, [&](cudaStream_t s) {
+        CUDA_CHECK(cudaMemcpyAsync(d_out_.data(), d_in_.data(), bytes, cudaMemcpyDeviceToDevice, s));
+    }, flusher, 0);
+    times.copy_n_ms = t.median_ms();
+}
+
 void Data::refill(const Plan& p, std::uint64_t seed) {
     const std::size_t n = static_cast<std::size_t>(p.n);
     scan_plan::fill_pattern(pattern_, h_in_.data(), n, seed);

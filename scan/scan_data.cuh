@@ -28,6 +28,11 @@ class Data {
     // the two copies timed (the same for every version); then the reference of the plan's
     // scan, timed; the plan's buffers.
     void enter(Plan& p, bool new_size);
+    // The same-size copy, at a size's first scan: a device-to-device copy of the plan's n ints
+    // (input to output buffer), timed as the versions are (warm-up, then the median of `repeat`
+    // runs, each after an L2 flush when `flusher` is given): what the memory can do at this size,
+    // launch and ramp included, for the rows' copy_n_ms and pct_of_copy_n.
+    void time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flusher);
     // --vary-input: the plan's input refilled with the pattern of `seed` (host and device) and
     // its reference recomputed; refill(p, the run's seed) brings the run's own data back.
     void refill(const Plan& p, std::uint64_t seed);
@@ -36,6 +41,7 @@ class Data {
     const std::int32_t* reference() const { return ref_.data(); }
     struct Times {
         double cpu_ms = NAN, h2d_ms = NAN, d2h_ms = NAN;  // the plan's reference, its size's two copies
+        double copy_n_ms = NAN;                           // its size's device-to-device copy (time_copy)
     } times;
 
   private:
