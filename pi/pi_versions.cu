@@ -233,18 +233,29 @@ const std::vector<Version>& registry() {
                           "report's kernel 1: CHUNK terms per thread, thread 0 adds the block serially", describe_1,
                           make<Kernel1Runner>));
         r.back().workspace_bytes = block_sum_bytes;
+        r.back().tags = "chunk";  // takes --chunk (terms per thread)
+        r.back().profile_kernels = "pi_chunks_serial_block_sum";
         r.push_back(entry("2", "pi_chunks_tree_block_sum", "report's kernel 2: the same, log2(threads) halving tree",
                           describe_2, make<Kernel2Runner>));
         r.back().workspace_bytes = block_sum_bytes;
+        r.back().tags = "chunk";
+        r.back().profile_kernels = "pi_chunks_tree_block_sum";
         r.push_back(entry("single", "pi_symmetric_tiles_single_pass",
                           "ours: one launch, symmetric 64-term tiles, last block finishes", describe_single,
                           make<SingleRunner>));
         r.back().workspace_bytes = single_bytes;
+        // last_block: takes --blocks, and its last block to finish adds the partials (tested at
+        // 1 block, a few, more blocks than tiles); accuracy_target: meets the README's targets
+        // (|error| <= 1e-6 in float, 1e-12 in double) at niter = 2^30.
+        r.back().tags = "last_block,accuracy_target";
+        r.back().profile_kernels = "pi_symmetric_tiles_single_pass";
         r.push_back(entry("thrust", "thrust::transform_reduce",
                           "transform_reduce over a counting iterator (kernel_ms: the whole call)", describe_thrust,
                           make<ThrustRunner>));
         r.back().is_baseline = true;
         r.back().kernel_ms_scope = "call: alloc+kernels+copy+free";
+        r.back().tags = "own_launch";  // the library picks its launch: no threads or blocks in its rows
+        r.back().profile_kernels = "DeviceReduce";
         r.push_back(host_entry("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread",
                                describe_cpu, make<SerialCpuRunner>));
         r.back().cpu_column = "cpu";
@@ -257,6 +268,7 @@ const std::vector<Version>& registry() {
         r.back().by_default = false;
         r.back().reference_offset = -0.5;
         r.back().cannot_run = cpu_report_cannot_run;
+        r.back().tags = "float_only,int_niter";  // the report's signature: float, an int NITER
         return r;
     }();
     return versions;

@@ -109,18 +109,28 @@ const std::vector<Version>& registry() {
             "(--threads x --blocks)",
             [](const Plan& p) { return Shape{p.report_threads, p.report_blocks}; },
             [](const Plan& p) { return float_bytes(p.report_blocks); }, make<ReportRunner>));
+        r.back().profile_kernels = "vecmax_grid_stride_shared_tree";
         r.push_back(entry(
             "single_pass", "vecmax_single_pass_vec4",
             "one launch: float4 loads, warp shuffles, resident grid, one atomicMax of an order key per block "
             "(--sp-blocks)",
             [](const Plan& p) { return Shape{kSinglePassPolicy.threads, p.single_pass_blocks}; },
             [](const Plan&) { return 2.0 * sizeof(unsigned int); }, make<SinglePassRunner>));
+        r.back().profile_kernels = "vecmax_single_pass";
+        // launch_state: its result alternates between two slots per launch (tested after an
+        // even and an odd number of launches).
+        r.back().tags = "launch_state";
         r.push_back(entry("cub", "cub::DeviceReduce::Reduce(nan_max)",
                           "cub::DeviceReduce::Reduce with the same NaN-propagating maximum",
                           [](const Plan&) { return Shape{-1, -1}; },
                           [](const Plan& p) { return static_cast<double>(cub_temp_bytes(p.n)) + sizeof(float); },
                           make<CubRunner>));
         r.back().is_baseline = true;
+        // own_launch: the library picks its launch (no threads or blocks in its CSV rows);
+        // profile_two_kernels: one call is two kernels (the pass over the input, the single-tile
+        // pass over the partials), so make profile counts two launches.
+        r.back().tags = "own_launch,profile_two_kernels";
+        r.back().profile_kernels = "DeviceReduce";
         return r;
     }();
     return versions;
