@@ -49,10 +49,11 @@ void Runner::reset(cudaStream_t stream) {
 }
 
 // --vary-input: the matrix on the host changed. The run's finish() (measure_more) has freed the
-// device side, as the report's whole GPU run does (allocation, copies, kernel, free), so it starts
-// again with the new matrix: a varied run checks that the result follows the data, while the
-// counters a version keeps between launches are exercised by the timed series of one allocation.
-// (A runner not yet finished only copies the matrix again.) No later result is compared with the
+// device side, as the report's whole GPU run does (allocation, copies, kernel, free), so the first
+// new input starts it again; from then on the runner keeps its device state (finish() frees
+// nothing once varied) and only the matrix is copied again, so that each later input is launched
+// on what the earlier launches left (tall_det's blocks-done counter: a counter that failed to
+// reset itself would leave the poisoned result, a FAIL). No later result is compared with the
 // first timed run's: it was of the other matrix.
 void Runner::input_changed(cudaStream_t stream) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -69,15 +70,19 @@ void Runner::fetch(cudaStream_t stream) {
     if (!varied_ && !first_.empty()) run_.repeatable = std::memcmp(first_.data(), p_.got, result_bytes()) == 0 ? 1 : 0;
 }
 
+// The report's free, timed; a varied runner keeps everything for its next input (input_changed;
+// the destructors free it).
 GpuRun Runner::finish() {
-    cw::HostStopwatch watch;
-    teardown();
-    CUDA_CHECK(cudaFree(mat_));
-    CUDA_CHECK(cudaFree(vec_));
-    mat_ = nullptr;
-    vec_ = nullptr;
-    CUDA_CHECK(cudaDeviceSynchronize());
-    run_.free_ms = watch.elapsed_ms();
+    if (!varied_) {
+        cw::HostStopwatch watch;
+        teardown();
+        CUDA_CHECK(cudaFree(mat_));
+        CUDA_CHECK(cudaFree(vec_));
+        mat_ = nullptr;
+        vec_ = nullptr;
+        CUDA_CHECK(cudaDeviceSynchronize());
+        run_.free_ms = watch.elapsed_ms();
+    }
     run_.grid = grid_;
     run_.block = block_;
     run_.launch_error = launch_error();
@@ -279,55 +284,77 @@ class TallRunner : public Runner {
 // ---------------------------------------------------------------------------------------
 // The registry.
 
-// A version timed --repeat times after --warmup runs.
-Version entry(const char* label, const char* kernel, const std::string& summary, Factory factory) {
+// A version timed --repeat times after --warmup runs. tags: what the experiments and tests that
+// are about some versions only look for (--list-versions prints them); profile_kernels: the
+// kernels `make profile` measures (Nsight Compute's --kernel-name regex; "" for a library call:
+// every kernel it launches).
+Version entry(const char* label, const char* kernel, const std::string& summary, Factory factory, const char* tags,
+              const char* profile_kernels) {
     Version v = cw::version_entry<Version>(label, kernel, summary);
     v.make = [factory](const Plan& p) { return factory(p, p.series); };
+    v.tags = tags;
+    v.profile_kernels = profile_kernels;
     return v;
 }
 
 // One of the report's slow versions: timed --slow-repeat times after at most one warm-up
-// (marked so in --help).
-Version slow_entry(const char* label, const char* kernel, const std::string& summary, Factory factory) {
-    Version v = cw::version_entry<Version>(label, kernel, summary + " [slow: --slow-repeat]");
+// (marked so in --help, tagged slow).
+Version slow_entry(const char* label, const char* kernel, const std::string& summary, Factory factory,
+                   const char* tags, const char* profile_kernels) {
+    Version v = entry(label, kernel, summary + " [slow: --slow-repeat]", factory, tags, profile_kernels);
     v.slow = true;
     v.make = [factory](const Plan& p) { return factory(p, p.slow_series); };
     return v;
 }
 
+void add_tag(Version& v, const char* tag) { v.tags += (v.tags.empty() ? "" : ",") + std::string(tag); }
+
 }  // namespace
 
+// The tags (--list-versions; the Makefile's $(call version_list,TAG), the tests' predicates):
+//   context             the version whose fresh processes time the CUDA context (context.csv):
+//                       the report's own program
+//   over_limit          block_per_column and its demonstration over the block limit
+//                       (block_per_column.csv, the README's block-per-column table)
+//   threads_blocks      the versions whose launch --threads and --blocks set
+//   keeps_state         device state kept from one launch to the next (tall_det's self-resetting
+//                       blocks-done counter): --vary-input launches it on new inputs in a row
+//   needs_cublas        calls cuBLAS (a stand-in without it in the CUDA 11.8 legacy pack)
+//   slow, bitwise_repeatable   from the entry's fields (--slow-repeat; first and last timed runs
+//                       compared bit for bit)
 const std::vector<Version>& registry() {
     static const std::vector<Version> versions = [] {
         std::vector<Version> r;
         r.push_back(slow_entry("original", "column_sum_thread_per_column",
-                               "report: one thread per column, ceil(n/128) x 128", make_runner<ReportRunner<kOriginal>>));
+                               "report: one thread per column, ceil(n/128) x 128", make_runner<ReportRunner<kOriginal>>,
+                               "context", "column_sum"));
         r.back().bitwise_repeatable = true;
         r.push_back(slow_entry("high1", "column_sum_row_slices_atomic",
                                "report: 16 row slices per column, ceil(n/64) x (64x16), atomics",
-                               make_runner<ReportRunner<kHigh1>>));
+                               make_runner<ReportRunner<kHigh1>>, "", "column_sum"));
         r.push_back(slow_entry("high2", "column_sum_column_groups_atomic",
                                "report: columns over 8 blocks of 8x128, rows over threads, atomics",
-                               make_runner<ReportRunner<kHigh2>>));
+                               make_runner<ReportRunner<kHigh2>>, "", "column_sum"));
         r.push_back(slow_entry("high2_const", "column_sum_column_groups_atomic_const<8,128>",
                                "the report's remark: high2 with its loop constants computed once, held in registers",
-                               make_runner<High2ConstRunner>));
+                               make_runner<High2ConstRunner>, "", "column_sum"));
         r.push_back(entry("block_per_column", "column_sum_block_per_column_atomic",
                           "report's unlisted idea: one block per column (grid n), 1024 threads, atomics",
-                          make_runner<BlockPerColumnRunner<kBlockPerColumnThreads, true>>));
+                          make_runner<BlockPerColumnRunner<kBlockPerColumnThreads, true>>, "over_limit", "column_sum"));
         r.push_back(entry("tall", "column_sum_flat_vectorized<atomic>",
                           "ours: flat double2 loads, register sums, shared fold, n atomics per block",
-                          make_runner<TallRunner<TallSum::kAtomic>>));
+                          make_runner<TallRunner<TallSum::kAtomic>>, "threads_blocks", "column_sum"));
+        // One kernel (its last block also reads the per-block partial rows).
         r.push_back(entry("tall_det", "column_sum_flat_vectorized<partials>",
                           "ours: tall without double atomics, per-block partial rows summed by the last block; "
                           "bitwise repeatable",
-                          make_runner<TallRunner<TallSum::kPartials>>));
+                          make_runner<TallRunner<TallSum::kPartials>>, "threads_blocks,keeps_state", "column_sum_flat"));
         r.back().bitwise_repeatable = true;
         r.back().workspace_bytes = [](const Plan& p) {
             return static_cast<double>(partials_bytes(p.tall_det_blocks, p.n) + sizeof(unsigned));
         };
         r.push_back(entry("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view",
-                          make_cublas_runner));
+                          make_cublas_runner, "needs_cublas", ""));
         r.back().is_baseline = true;
         r.back().workspace_bytes = [](const Plan& p) { return static_cast<double>(p.m) * sizeof(double); };
         r.back().cannot_run = [](const Plan& p) { return p.cublas_unavailable; };
@@ -339,9 +366,13 @@ const std::vector<Version>& registry() {
         r.push_back(entry("block_per_column_over_limit", "column_sum_block_per_column_atomic",
                           "block_per_column with 2048 threads per block (over the limit), launch unchecked as in "
                           "the report: the kernel never runs",
-                          make_runner<BlockPerColumnRunner<kOverLimitThreads, false>>));
+                          make_runner<BlockPerColumnRunner<kOverLimitThreads, false>>, "over_limit", "column_sum"));
         r.back().validated = false;
         r.back().by_default = false;
+        for (Version& v : r) {
+            if (v.slow) add_tag(v, "slow");
+            if (v.bitwise_repeatable) add_tag(v, "bitwise_repeatable");
+        }
         return r;
     }();
     return versions;

@@ -82,7 +82,8 @@ double context_creation_ms(int device);
 // allocate the matrix, the result and the version's workspace (setup()), copy the matrix and
 // a zero result in. The loop then poisons the result, runs the series (reset() keeps the
 // first timed run's result) and fetches it (fetch(): copy out, compare bit for bit with that
-// first timed run); finish() frees and returns the split.
+// first timed run); finish() frees and returns the split (a runner of --vary-input keeps its
+// device state from one new input to the next: input_changed()).
 class Runner : public cw::Runner {
   public:
     Runner(const Plan& p, const Series& series) : p_(p), first_timed_(series.warmup + 1) {}
@@ -112,7 +113,8 @@ class Runner : public cw::Runner {
     int first_timed_;  // the first timed run is the series' run number first_timed_ (from 1)
     int resets_ = 0;
     std::vector<double> first_;  // its result, when the series has a second timed run
-    bool varied_ = false;        // --vary-input changed the matrix: no result is compared with first_
+    bool varied_ = false;        // --vary-input changed the matrix: no result is compared with first_,
+                                 // finish() frees nothing
     GpuRun run_;
 };
 
