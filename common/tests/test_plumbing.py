@@ -1,0 +1,173 @@
+"""The test and build plumbing: cwtest's verdicts on stand-in programs (a helper that cannot fail
+would let every GPU case pass), common/scripts/pytest.sh, `make test-gpu` and `make report`
+without a GPU, and what `make -n` may do."""
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import cwtest
+from cwtest import ASSIGNMENTS, ROOT, fault_case, gpu_case, run
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """fake(lines, rc): a stand-in program printing lines and exiting rc; the GPU check answers yes
+    and the versions it passes go to a log of the test's own."""
+    monkeypatch.setattr(cwtest, "gpu_reason", lambda: None)
+    monkeypatch.setenv("CW_VERSION_LOG", str(tmp_path / "versions.log"))
+
+    def make(lines, rc=0, name="fake", touch=None):
+        script = tmp_path / name
+        script.write_text("#!/bin/sh\ncat <<'EOF'\n" + "\n".join(lines) + "\nEOF\n" + (f"touch {touch}\n" if touch else "") + f"exit {rc}\n")
+        script.chmod(0o755)
+        return script
+    return make
+
+
+def outcome(check, ok, *args):
+    """check(*args) passes where ok, else fails (an AssertionError)."""
+    if ok:
+        return check(*args)
+    with pytest.raises(AssertionError):
+        check(*args)
+
+
+PLAN2 = "planned: 2 runs"
+PASS = "fake version=a n=5: Result = PASS"
+DEMO = "fake version=d n=5: demonstration, not validated"
+FAIL = "fake version=b n=5: Result = FAIL"
+
+
+@pytest.mark.parametrize("lines,rc,ok", [
+    pytest.param([PLAN2, PASS, PASS.replace("=a", "=b")], 0, True, id="every_planned_run_passed"),
+    pytest.param([PLAN2, PASS, DEMO], 0, True, id="a_demonstration_accounts_for_its_run"),
+    pytest.param([PLAN2, PASS], 0, False, id="a_version_dropped_out"),
+    pytest.param([PASS], 0, False, id="no_planned_line"),
+    pytest.param(["planned: 1 runs", DEMO], 0, False, id="demonstrations_only"),
+    pytest.param([PLAN2, PASS, PASS, FAIL], 0, False, id="a_FAIL_printed"),
+    pytest.param([PLAN2, PASS, PASS], 1, False, id="non_zero_exit")])
+def test_gpu_case_accounts_for_every_planned_run(fake, lines, rc, ok):
+    outcome(gpu_case, ok, [fake(lines, rc)])
+
+
+def test_gpu_case_adds_the_plans_of_every_run(fake):
+    """A loop of three runs: three plans of 2, six PASS lines; one run short fails."""
+    one = fake([PLAN2, PASS, PASS])
+    gpu_case(["sh", "-c", f"for i in 1 2 3; do {one}; done"])
+    outcome(gpu_case, False, ["sh", "-c", f"{one}; {fake([PLAN2, PASS], name='short')}; {one}"])
+
+
+@pytest.mark.parametrize("lines,rc,ok", [
+    pytest.param([PLAN2, FAIL, FAIL], 1, True, id="every_run_failed"),
+    pytest.param([PLAN2, FAIL], 1, False, id="one_FAIL_of_two_planned"),
+    pytest.param([PLAN2, FAIL, FAIL], 0, False, id="exit_0"),
+    pytest.param([PLAN2, FAIL, FAIL, PASS], 1, False, id="a_PASS_printed"),
+    pytest.param([FAIL, FAIL], 1, False, id="no_planned_line")])
+def test_fault_case_needs_every_run_failed_and_no_file(fake, tmp_path, lines, rc, ok):
+    outcome(fault_case, ok, [fake(lines, rc)], tmp_path / "out.csv", tmp_path / "out.bin")
+
+
+def test_fault_case_fails_a_file_left_behind(fake, tmp_path):
+    with pytest.raises(AssertionError, match="left behind"):
+        fault_case([fake([PLAN2, FAIL, FAIL], 1, touch=tmp_path / "out.csv")], tmp_path / "out.csv", tmp_path / "out.bin")
+
+
+def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch, tmp_path):
+    """gpu_case logs the versions it saw pass or demonstrate; every_version_ran compares them with
+    the registry, and skips when only part of the module was selected."""
+    gpu_case([fake([PLAN2, PASS, DEMO])])
+    module = str(tmp_path / "test_fake.py")
+    monkeypatch.setitem(cwtest.COLLECTED, module, {"a", "b"})
+    monkeypatch.setitem(cwtest.SELECTED, module, {"a", "b"})
+    request = SimpleNamespace(node=SimpleNamespace(path=Path(module)))
+    registry = lambda *labels: lambda name: tuple(  # noqa: E731
+        cwtest.Version(v, True, False, True, False, frozenset(), "") for v in labels)
+    monkeypatch.setattr(cwtest, "versions", registry("a", "d"))
+    cwtest.every_version_ran("fake", request)
+    monkeypatch.setattr(cwtest, "versions", registry("a", "d", "c"))
+    with pytest.raises(AssertionError, match=r"\['c'\]"):
+        cwtest.every_version_ran("fake", request)
+    monkeypatch.setitem(cwtest.SELECTED, module, {"a"})
+    with pytest.raises(pytest.skip.Exception):
+        cwtest.every_version_ran("fake", request)
+
+
+def test_pytest_script_runs_pytest():
+    r = run(["bash", ROOT / "common/scripts/pytest.sh", "--version"], 60)
+    assert r.rc == 0 and "pytest" in r.out + r.err, r.tail()
+
+
+def copy_tree(dst, *paths, skip=()):
+    """A copy of the repository's paths (mtimes kept, so a built tree stays built), leaving out the
+    paths in skip (relative to the root)."""
+    for p in paths:
+        src = ROOT / p
+        if src.is_dir():
+            shutil.copytree(src, dst / p, symlinks=True,
+                            ignore=lambda d, names: [n for n in names if str(Path(d, n).relative_to(ROOT)) in skip])
+        else:
+            shutil.copy2(src, dst / p)
+    return dst
+
+
+def test_make_test_gpu_without_gpu_one_line_and_non_zero_exit(tmp_path):
+    """In a copy of the top Makefile and common/ (built): nothing tested is not a pass."""
+    if not (ROOT / "common/bin/devinfo").exists():
+        pytest.skip("common/bin/devinfo is not built (make)")
+    if cwtest.gpu_reason() is None:
+        pytest.skip("a GPU is present")
+    copy = copy_tree(tmp_path, "Makefile", "pytest.ini", "conftest.py", "common")
+    r = run(["make", "--no-print-directory", "-s", "-C", copy, "test-gpu"], 600)
+    lines = [line for line in r.err.splitlines() if not line.startswith("make") or "*** " not in line]
+    assert r.rc != 0 and len(lines) == 1, r.tail()
+    assert re.match(r"make test-gpu: nothing was tested: no usable CUDA GPU.*CUDA error [0-9]", lines[0]), r.tail()
+    assert not any(w in r.out for w in (" passed", " skipped", "SKIP ")), r.tail()
+
+
+@pytest.fixture(scope="module")
+def clean_clone(tmp_path_factory):
+    """The top Makefile, common/ and the first assignment without build outputs (a fresh clone)."""
+    one = ASSIGNMENTS[0]
+    skip = ("common/build", "common/bin", f"{one}/build", f"{one}/bin")
+    return copy_tree(tmp_path_factory.mktemp("clone"), "Makefile", "common", one, skip=skip), one
+
+
+def test_make_n_profile_on_a_clean_clone_runs_nothing(clean_clone):
+    clone, one = clean_clone
+    r = run(["make", "-C", clone / one, "-n", "profile"], 120)
+    assert r.rc == 0 and not (clone / one / "build/runs").exists() and "staging in" not in r.out + r.err, r.tail()
+
+
+def test_make_n_in_a_built_tree_lists_no_compile():
+    """make -n lists only what would run: common's devinfo, just brought up to date, needs nothing."""
+    run(["make", "-C", ROOT / "common", "--no-print-directory", "bin/devinfo"], 600)
+    r = run(["make", "-C", ROOT / "common", "--no-print-directory", "-n", "bin/devinfo"], 60)
+    compiles = [line for line in r.out.splitlines() if "/nvcc " in line or "-c -o " in line]
+    assert r.rc == 0 and not compiles, r.tail()
+
+
+def test_make_report_without_gpu_says_so_first_nothing_built_or_staged(clean_clone):
+    clone, one = clean_clone
+    gpus = subprocess.run("nvidia-smi -L", shell=True, capture_output=True, text=True).stdout
+    if gpus.startswith("GPU"):
+        pytest.skip("a GPU is present (nvidia-smi -L)")
+    r = run(["make", "-C", clone, "--no-print-directory", "report"], 120)
+    assert r.rc != 0 and re.search("no usable CUDA GPU.*make plots", r.err.split("\n")[0]), r.tail()
+    assert not r.out.strip() and not (clone / one / "bin").exists() and not (clone / one / "build/runs").exists(), r.tail()
+
+
+def test_check_profile_fails_a_wrong_kernel_a_missing_metric_a_wrong_grid():
+    """cwprofile.check_profile, the GPU tests' verdict on tidy ncu rows, on made-up rows."""
+    import cwprofile
+    row = lambda v, k, m, x="1": {"version": v, "kernel": k, "metric": m, "value": x}  # noqa: E731
+    rows = [row("a", "ns::scan_tile", "time"), row("a", "ns::scan_tile", "launch__grid_size", "2"),
+            row("lib", "cub::DeviceScanKernel", "time"), row("lib", "cub::DeviceScanInit", "time")]
+    wanted = ["time", "launch__grid_size"]
+    cwprofile.check_profile(rows, wanted, ["a=scan_tile", "a@2", "lib~DeviceScan"])
+    for bad in ("a=other_kernel", "lib=DeviceScan", "a@3", "lib~Reduce", "none~scan"):
+        outcome(cwprofile.check_profile, False, rows, wanted, [bad])
+    with pytest.raises(AssertionError, match="missing"):
+        cwprofile.check_profile(rows, wanted + ["dram"], ["a=scan_tile"])
