@@ -10,7 +10,6 @@ and the last lines of its output in the message:
 The versions come from the program itself (versions(): its --list-versions), never from a list
 in a test; every_version_ran() closes a GPU module and fails when a listed version ran no case.
 """
-import csv
 import functools
 import os
 import re
@@ -219,33 +218,6 @@ def figure(script, csv, png):
     r = run(["gnuplot", "-c", script, csv, png], 120)
     assert r.rc == 0 and Path(png).stat().st_size > 0, r.tail()
     assert not re.search(r"warning|error", r.out + r.err, re.I), r.tail()
-
-
-def profile_experiments(name, tmp, figure_name, committed, *make_vars):
-    """make profile's recipe at a small size: `make profile-experiments RESULTS_DIR=tmp/results VAR=VALUE...`
-    exits 0 (ncu's logs in tmp/ncu); plots/FIGURE_NAME.gp draws its profile.csv (where gnuplot is
-    installed); tables.py on it, beside the committed results/COMMITTED (a glob; never the committed
-    profile.csv), exits 0 and leaves no table of profile.csv without data. Returns the profile's rows and
-    the metrics asked for (PROFILE_METRICS), for the caller's checks. Skipped with ncu_profile.sh
-    --check's words without Nsight Compute or a GPU."""
-    check = run(["bash", ROOT / "common/scripts/ncu_profile.sh", "--check"], 60)
-    if check.rc != 0:
-        pytest.skip((check.err.strip().splitlines() or ["ncu_profile.sh --check failed"])[0])
-    folder, res = ROOT / name, Path(tmp) / "results"
-    res.mkdir(parents=True)
-    r = run(["make", "--no-print-directory", "-s", "-C", folder, "profile-experiments", f"RESULTS_DIR={res}", *make_vars],
-            env={**os.environ, "CW_PROFILE_LOG_DIR": str(Path(tmp) / "ncu")})
-    assert r.rc == 0, "make profile-experiments failed\n" + r.tail()
-    with open(res / "profile.csv") as f:
-        rows = list(csv.DictReader(f))
-    if shutil.which("gnuplot"):
-        figure(folder / f"plots/{figure_name}.gp", res / "profile.csv", Path(tmp) / f"{figure_name}.png")
-    for c in (folder / "results").glob(committed):
-        if c.name != "profile.csv":
-            shutil.copy(c, res)
-    t = run(["python3", folder / "tables.py", res, "--out", Path(tmp) / "tables.md"])
-    assert t.rc == 0 and "\n(no data: profile.csv" not in "\n" + (Path(tmp) / "tables.md").read_text(), t.tail()
-    return rows, make_print(name, "PROFILE_METRICS").split(",")
 
 
 def every_version_ran(name, request):

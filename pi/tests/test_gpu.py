@@ -7,7 +7,9 @@ import re
 import struct
 
 import pytest
-from cwtest import (every_version_ran, fault_case, gpu_case, labels, only, profile_experiments, program, sanitize,
+import cwprofile
+from cwprofile import profile_experiments
+from cwtest import (every_version_ran, fault_case, gpu_case, labels, only, program, sanitize,
                     version_params, versions)
 
 pytestmark = pytest.mark.gpu
@@ -115,7 +117,7 @@ def test_racecheck_one_block_is_its_own_last_block(v):
 def test_make_profile_at_niter_2_20_every_metric_of_every_gpu_version(tmp_path):
     """make profile's recipe at niter = 2^20: each GPU version, float and double ("V:float"), has a
     row of every metric; pipe_utilisation.gp and tables.py use it."""
-    rows, metrics = profile_experiments(NAME, tmp_path, "pipe_utilisation", "bench.csv", "PI_PROFILE_NITER=1048576")
+    rows, metrics = profile_experiments(NAME, tmp_path, "pipe_utilisation", "bench.csv", PI_PROFILE_NITER=1048576), cwprofile.metrics(NAME)
     for v in labels(NAME, gpu):
         for p in ("float", "double"):
             mine = [r for r in rows if r["version"] == f"{v}:{p}"]

@@ -10,7 +10,9 @@ import re
 import struct
 
 import pytest
-from cwtest import (every_version_ran, fault_case, gpu_case, labels, need_gpu, only, profile_experiments, program,
+import cwprofile
+from cwprofile import profile_experiments
+from cwtest import (every_version_ran, fault_case, gpu_case, labels, need_gpu, only, program,
                     run, sanitize, version_params, versions)
 
 pytestmark = pytest.mark.gpu
@@ -138,7 +140,7 @@ def test_sanitizer(v, tool, args):
 def test_make_profile_at_n_2_20_every_metric_of_every_default_version(tmp_path):
     """make profile's recipe at n = 2^20: each default version has its own kernel(s) (profile_kernels;
     two for profile_two_kernels), each with a row of every metric; dram_sol.gp and tables.py use it."""
-    rows, metrics = profile_experiments(NAME, tmp_path, "dram_sol", "*.csv", "PROFILE_SIZES=1048576")
+    rows, metrics = profile_experiments(NAME, tmp_path, "dram_sol", "*.csv", PROFILE_SIZES=1048576), cwprofile.metrics(NAME)
     for v in (v for v in versions(NAME) if v.default):
         mine = [r for r in rows if r["version"] == v.label]
         kernels = sorted({r["kernel"] for r in mine})
