@@ -190,10 +190,11 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
     void check(const Plan& p, const V& v, cw::Runner& runner, Result& r, cw::Session& session) override {
         const std::size_t n = static_cast<std::size_t>(data_->launch_n());
         scan_cpu::Errors& e = r.extra.errors;
-        std::size_t beyond = 0;  // elements written past n
+        const std::int32_t poison = scan_cpu::from_bits(0xa5a5a5a5u);  // Runner::poison's bytes
+        std::size_t beyond = 0;                                        // elements written past n
         if (v.validated) e.add_run(data_->result(), data_->reference(), n);
         for (std::size_t i = n; v.validated && i < static_cast<std::size_t>(p.n); ++i)
-            beyond += data_->result()[i] != scan_cpu::from_bits(0xa5a5a5a5u);  // Runner::poison's bytes
+            beyond += data_->result()[i] != poison;
         for (int run = 0; !v.validated && run < c_.runs; ++run) {
             runner.reset(0);
             runner.launch(0);

@@ -1,7 +1,9 @@
 // scan's versions: the runner every version shares (its launcher over the plan's buffers) and
 // the registry (see scan_versions.cuh). Adding a version: its kernels and launcher
-// (scan_kernels.cu) and one entry here; --help, --only, --list-versions, the CSV, the tables
-// and the tests follow.
+// (scan_kernels.cu; a version of one kernel needs only the kernel: OneKernel launches it) and one
+// entry here (common/README.md, "Adding a version"); --help, --only, --list-versions, the CSV,
+// the tables, the figures and the tests follow. Its tags say which experiments and tests are
+// about it (below, before the entries).
 #include "scan_versions.cuh"
 
 #include <cmath>

@@ -7,7 +7,6 @@ import csv
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import pytest
@@ -55,7 +54,7 @@ def repo(tmp_path_factory):
         text = (copy / name).read_text()
         assert text.count(anchor) == 1, f"anchor of the {marker} example not found once in {name}"
         (copy / name).write_text(text.replace(anchor, block(marker) + anchor, 1))
-    r = run(["make", "-C", copy / "scan", "-j8"], timeout=1800)
+    r = run(["make", "-C", copy / "scan", "-j8", "WERROR=1"], timeout=1800)
     assert r.rc == 0, r.tail(30)
     return copy
 
@@ -70,7 +69,7 @@ def test_new_version_is_in_the_collected_tests(repo):
     r = run([sys.executable, "-m", "pytest", "--collect-only", "-q", "scan/tests"], cwd=repo,
             env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert r.rc == 0, r.tail()
-    ids = [line for line in r.out.splitlines() if "test_gpu.py" in line and re.search(rf"\[{LABEL}[\]-]", line)]
+    ids = [line for line in r.out.splitlines() if "test_gpu.py" in line and re.search(rf"[\[-]{LABEL}[\]-]", line)]
     assert len(ids) >= 5, f"{len(ids)} GPU test ids name {LABEL}\n" + r.tail()
 
 
@@ -83,7 +82,8 @@ def relabelled(results, out):
             rows = list(csv.reader(f))
         if "version" in rows[0]:
             c = rows[0].index("version")
-            rows = [rows[0]] + [x for r in rows[1:] for x in ([r, r[:c] + [LABEL] + r[c + 1:]] if r[c] == copied else [r])]
+            rows = [rows[0]] + [x for r in rows[1:]
+                                for x in ([r, r[:c] + [LABEL] + r[c + 1:]] if r[c] == copied else [r])]
         with open(out / path.name, "w", newline="") as f:
             csv.writer(f, lineterminator="\n").writerows(rows)
 
@@ -95,8 +95,8 @@ def test_new_version_in_a_runs_csv_tables_and_figures(repo, tmp_path):
         relabelled(repo / "scan/results", results)
     else:  # a sweep.csv of the kind `make report` writes (its smallest sizes), with the baseline
         baseline = re.search(r"^(\S+) \S+ baseline ", run([repo / "scan/bin/scan", "--list-versions"]).out, re.M)
-        gpu_case([repo / "scan/bin/scan", "--sizes=2^10,2^12", "--mode=inclusive", f"--only={baseline.group(1)},{LABEL}",
-                  "--repeat=2", "--warmup=1", f"--csv={results}/sweep.csv"])
+        gpu_case([repo / "scan/bin/scan", "--sizes=2^10,2^12", "--mode=inclusive", "--repeat=2", "--warmup=1",
+                  f"--only={baseline.group(1)},{LABEL}", f"--csv={results}/sweep.csv"])
     with open(results / "sweep.csv") as f:
         assert any(r["version"] == LABEL for r in csv.DictReader(f)), "no CSV row of " + LABEL
     r = run(["python3", "tables.py", results, "--out", tmp_path / "tables.md"], cwd=repo / "scan")

@@ -59,9 +59,9 @@ def test_csv_header_core_columns_then_those_tables_and_plots_read():
     assert header.startswith(
         "assignment,version,validated,is_baseline,device,compute_capability,driver,runtime,n,threads,blocks,kernel_ms,"
         "kernel_ms_scope,bandwidth_GBps,pct_of_copy_bw,baseline_ms,speedup_vs_baseline,result_ok,mode,")
-    read = ("mode data seed per_thread kernel_min_ms copy_bw_GBps model_bytes model_GBps cpu_ms speedup_vs_cpu h2d_ms "
-            "d2h_ms total_ms mismatches first_mismatch runs wrong_runs mse mse_max sse k1_name k1_grid k1_block k1_regs "
-            "k1_smem_bytes k1_blocks_per_sm k1_occupancy k1_waves k3_waves").split()
+    read = ("mode data seed per_thread kernel_min_ms copy_bw_GBps model_bytes model_GBps cpu_ms speedup_vs_cpu "
+            "h2d_ms d2h_ms total_ms mismatches first_mismatch runs wrong_runs mse mse_max sse k1_name k1_grid "
+            "k1_block k1_regs k1_smem_bytes k1_blocks_per_sm k1_occupancy k1_waves k3_waves").split()
     assert not set(read) - set(header.split(","))
 
 
@@ -115,8 +115,9 @@ def test_demonstrations_have_no_exclusive_scan_and_no_output(tmp_path):
 
 def test_bad_output_and_csv_paths(tmp_path):
     usage_error([SCAN, "--sizes=1,2", "--mode=inclusive", f"--output={tmp_path}/o.bin"], "single size")
-    usage_error([SCAN, "--n=10", "--mode=inclusive", f"--output={tmp_path}/no/such/dir/o.bin"], "cannot write output file")
-    usage_error([SCAN, "--n=10", "--mode=inclusive", f"--output={tmp_path}"], f"output file '{tmp_path}' is a directory")
+    small = [SCAN, "--n=10", "--mode=inclusive"]
+    usage_error(small + [f"--output={tmp_path}/no/such/dir/o.bin"], "cannot write output file")
+    usage_error(small + [f"--output={tmp_path}"], f"output file '{tmp_path}' is a directory")
     usage_error([SCAN, "--n=10", f"--csv={tmp_path}/no/such/dir/r.csv"], "cannot write CSV")
     (tmp_path / "other.csv").write_text("version,n\ncub,1\n")
     usage_error([SCAN, "--n=10", f"--csv={tmp_path}/other.csv"], "has different columns")
