@@ -79,7 +79,8 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
     }
     std::string epilog() const override {
         return "The baseline (cub) runs at every size and scan, so that every row has baseline_ms, even when "
-               "--only leaves out its row.";
+               "--only leaves out its row. --vary-input: every odd extra launch scans a smaller n (n/2 + 1, "
+               "n/4 + 1, ...) on the same runner, which must leave the elements beyond it unwritten.";
     }
 
     // One plan per (size, scan), the sizes from --n, --sizes or the --input file.
@@ -170,7 +171,14 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         if (new_size && session.has_device()) data_->time_copy(p, c_.warmup, c_.repeat, session.flusher());
     }
     bool can_vary() const override { return true; }
-    void vary(const Plan& p, std::uint64_t seed) override { data_->refill(p, seed); }
+    // --vary-input=K: launch k of the runner (seed: the run's + k) scans n/2 + 1, n/4 + 1, ... on
+    // odd k and the plan's n on even k: one runner, inputs and sizes that change between its
+    // launches (what a descriptor, counter or epoch kept from a launch of another size must
+    // survive). k = 0 brings the run's own data back.
+    void vary(const Plan& p, std::uint64_t seed) override {
+        const std::uint64_t k = (seed - static_cast<std::uint64_t>(c_.seed)) & 0xffffffffu;
+        data_->refill(p, seed, k % 2 == 1 ? (p.n >> ((k + 1) / 2)) + 1 : p.n);
+    }
     void measure_more(const Plan&, const V&, cw::Runner& runner, Result& r, cw::Session&) override {
         const scan::Runner& sr = static_cast<const scan::Runner&>(runner);  // every entry's (scan_versions.cu)
         r.extra.launches = sr.launches();
@@ -179,19 +187,24 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
     void inject_fault(const Plan& p, const V&) override {  // one element off by one
         data_->result()[p.n / 2] = scan_cpu::wrap_add(data_->result()[p.n / 2], 1);
     }
-    // A validated version: its one result, exact. A demonstration: --runs more runs, each from
-    // a fresh copy of the input, each compared (ok: every run happened to be right).
+    // A validated version: its one result, exact; at a smaller size than its runner's
+    // (--vary-input), every element beyond it still the poison. A demonstration: --runs more
+    // runs, each from a fresh copy of the input, each compared (ok: every run happened to be right).
     void check(const Plan& p, const V& v, cw::Runner& runner, Result& r, cw::Session& session) override {
-        const std::size_t n = static_cast<std::size_t>(p.n);
+        const std::size_t n = static_cast<std::size_t>(data_->launch_n());
         scan_cpu::Errors& e = r.extra.errors;
+        const std::int32_t poison = scan_cpu::from_bits(0xa5a5a5a5u);  // Runner::poison's bytes
+        std::size_t beyond = 0;                                        // elements written past n
         if (v.validated) e.add_run(data_->result(), data_->reference(), n);
+        for (std::size_t i = n; v.validated && i < static_cast<std::size_t>(p.n); ++i)
+            beyond += data_->result()[i] != poison;
         for (int run = 0; !v.validated && run < c_.runs; ++run) {
             runner.reset(0);
             runner.launch(0);
             runner.fetch(0);
             e.add_run(data_->result(), data_->reference(), n);
         }
-        r.ok = e.wrong_runs == 0;
+        r.ok = e.wrong_runs == 0 && beyond == 0;
         if (&v == output_version_) session.set_output(data_->result(), n);  // its first scan
         const std::vector<scan_gpu::KernelLaunch>& l = r.extra.launches;
         const std::string threads = l.empty() ? "-" : std::to_string(l[0].block);
@@ -199,14 +212,16 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         const std::string choice = static_cast<const scan::Runner&>(runner).choice();  // lookahead's kernel
         r.detail = cw::format("threads=%s blocks=%s %.4f ms %.1f GB/s", threads.c_str(), blocks.c_str(), r.ms(),
                               cw::gigabytes_per_second(8.0 * static_cast<double>(p.n), r.ms())) +
-                   (choice.empty() ? "" : " " + choice) + e.text(v.validated);
+                   (choice.empty() ? "" : " " + choice) + e.text(v.validated) +
+                   (n < static_cast<std::size_t>(p.n) ? cw::format(" (n=%zu on the runner of n=%lld)", n, p.n) : "") +
+                   (beyond > 0 ? cw::format(", %zu elements written beyond n", beyond) : "");
     }
 
     // One CSV row: the core columns, then scan's own (mode, data, CPU and copy times, the traffic
     // model, the error measures of the racy demonstrations, the launches).
     cw::CsvRow row(const Plan& p, const V* v, const Result& r, const Results&) const override {
         const double ms = r.ms();
-        const scan::Model model = v != nullptr ? v->model(p) : scan::Model();
+        const scan::Model model = v != nullptr ? v->cost(p) : scan::Model();
         const scan::Data::Times t = data_ ? data_->times : scan::Data::Times();  // none in the header's call
         cw::CoreRow core = core_of(v, r);
         core.sizes = {{"n", p.n}};

@@ -42,6 +42,8 @@ void Data::enter(Plan& p, bool new_size) {
     if (p.exclusive) scan_cpu::exclusive_scan(h_in_.data(), ref_.data(), n);
     else scan_cpu::inclusive_scan(h_in_.data(), ref_.data(), n);
     times.cpu_ms = w.elapsed_ms();
+    launch_n_ = p.n;
+    p.launch_n = &launch_n_;
     p.d_in = d_in_.data();
     p.d_out = d_out_.data();
     p.h_out = h_out_.data();
@@ -55,8 +57,10 @@ void Data::time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flush
     times.copy_n_ms = t.median_ms();
 }
 
-void Data::refill(const Plan& p, std::uint64_t seed) {
-    const std::size_t n = static_cast<std::size_t>(p.n);
+void Data::refill(const Plan& p, std::uint64_t seed, long long size) {
+    const std::size_t n = static_cast<std::size_t>(size);
+    if (size < 1 || size > p.n) scan_gpu::internal_error("refill at n=" + std::to_string(size) + " beyond its plan");
+    launch_n_ = size;
     scan_plan::fill_pattern(pattern_, h_in_.data(), n, seed);
     CUDA_CHECK(cudaMemcpy(d_in_.data(), h_in_.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
     if (p.exclusive) scan_cpu::exclusive_scan(h_in_.data(), ref_.data(), n);

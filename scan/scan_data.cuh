@@ -33,9 +33,11 @@ class Data {
     // runs, each after an L2 flush when `flusher` is given): what the memory can do at this size,
     // launch and ramp included, for the rows' copy_n_ms and pct_of_copy_n.
     void time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flusher);
-    // --vary-input: the plan's input refilled with the pattern of `seed` (host and device) and
-    // its reference recomputed; refill(p, the run's seed) brings the run's own data back.
-    void refill(const Plan& p, std::uint64_t seed);
+    // --vary-input: the plan's input refilled with the pattern of `seed` (host and device) at
+    // size n <= p.n, which the plan's runner then scans (Plan::launch_n), and its reference
+    // recomputed; refill(p, the run's seed, p.n) brings the run's own data back.
+    void refill(const Plan& p, std::uint64_t seed, long long n);
+    long long launch_n() const { return launch_n_; }  // what the plan's launches scan
 
     std::int32_t* result() { return h_out_.data(); }
     const std::int32_t* reference() const { return ref_.data(); }
@@ -51,6 +53,7 @@ class Data {
     std::string pattern_;
     std::uint64_t seed_;
     bool refill_;  // a pattern whose shorter fills are not prefixes of the longest: filled per size
+    long long launch_n_ = 0;
 };
 
 }  // namespace scan

@@ -1,7 +1,9 @@
 // scan's versions: the runner every version shares (its launcher over the plan's buffers) and
 // the registry (see scan_versions.cuh). Adding a version: its kernels and launcher
-// (scan_kernels.cu) and one entry here; --help, --only, --list-versions, the CSV, the tables
-// and the tests follow.
+// (scan_kernels.cu; a version of one kernel needs only the kernel: OneKernel launches it) and one
+// entry here (common/README.md, "Adding a version"); --help, --only, --list-versions, the CSV,
+// the tables, the figures and the tests follow. Its tags say which experiments and tests are
+// about it (below, before the entries).
 #include "scan_versions.cuh"
 
 #include <cmath>
@@ -13,9 +15,7 @@
 
 namespace scan {
 
-void Runner::launch(cudaStream_t stream) {
-    launcher_->run(p_.d_in, p_.d_out, static_cast<std::size_t>(p_.n), p_.exclusive, stream);
-}
+void Runner::launch(cudaStream_t stream) { launcher_->run(p_.d_in, p_.d_out, n(), p_.exclusive, stream); }
 
 void Runner::fetch(cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyAsync(p_.h_out, p_.d_out, bytes(), cudaMemcpyDeviceToHost, stream));
@@ -30,9 +30,7 @@ void Runner::reset(cudaStream_t stream) {
         CUDA_CHECK(cudaMemcpyAsync(p_.d_out, p_.d_in, bytes(), cudaMemcpyDeviceToDevice, stream));
 }
 
-std::vector<scan_gpu::KernelLaunch> Runner::launches() const {
-    return launcher_->launches(static_cast<std::size_t>(p_.n), p_.exclusive);
-}
+std::vector<scan_gpu::KernelLaunch> Runner::launches() const { return launcher_->launches(n(), p_.exclusive); }
 
 void add_launch_columns(cw::CsvRow& row, const std::vector<scan_gpu::KernelLaunch>& launches, int sm_count) {
     for (int k = 0; k < 3; ++k) {
@@ -82,6 +80,47 @@ double level_bytes(std::size_t n, std::size_t group) {
 std::unique_ptr<cw::Runner> runner(const Plan& p, scan_gpu::Launcher* launcher) {
     return std::unique_ptr<cw::Runner>(new Runner(p, launcher));
 }
+
+// A version of one kernel per scan, kernel(in, out, n) (its inclusive and exclusive forms), on
+// ceil(n / per_block) blocks (one block where per_block is 0) of `threads` threads with `smem`
+// bytes of dynamic shared memory: all a one-kernel version needs beside its kernel and entry
+// (common/README.md's worked example). The report's versions have launchers in scan_kernels.cu.
+using ScanKernel = void (*)(const unsigned*, unsigned*, int);
+class OneKernel : public scan_gpu::Launcher {
+  public:
+    OneKernel(const char* name, ScanKernel inclusive, ScanKernel exclusive, int threads, std::size_t smem,
+              std::size_t per_block = 0)
+        : name_(name), kernels_{inclusive, exclusive}, threads_(threads), smem_(smem), per_block_(per_block) {}
+    void run(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, cudaStream_t s) override {
+        kernels_[exclusive]<<<static_cast<unsigned>(grid(n)), threads_, smem_, s>>>(in, out, static_cast<int>(n));
+        CUDA_CHECK_LAUNCH();
+    }
+    std::vector<scan_gpu::KernelLaunch> launches(std::size_t n, bool exclusive) const override {
+        scan_gpu::KernelLaunch k;
+        k.name = name_;
+        k.grid = grid(n);
+        k.block = threads_;
+        cudaFuncAttributes attr;
+        CUDA_CHECK(cudaFuncGetAttributes(&attr, kernels_[exclusive]));
+        k.regs = attr.numRegs;
+        k.smem_bytes = attr.sharedSizeBytes + smem_;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, kernels_[exclusive], threads_, smem_));
+        int device = 0, max_threads = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+        k.occupancy = max_threads > 0 ? static_cast<double>(k.blocks_per_sm) * threads_ / max_threads : 0.0;
+        return {k};
+    }
+
+  private:
+    long long grid(std::size_t n) const {
+        return per_block_ == 0 ? 1 : static_cast<long long>(scan_plan::ceil_div(n, per_block_));
+    }
+    std::string name_;
+    ScanKernel kernels_[2];
+    int threads_;
+    std::size_t smem_, per_block_;
+};
 
 // The report's racy kernels have no exclusive form.
 std::string inclusive_only(const Plan& p) {
@@ -135,7 +174,17 @@ double lookback_workspace(const Plan& p) {
     return 8.0 * static_cast<double>(tiles) + 4.0;
 }
 
-// The entries, one function each, in registry order.
+// The entries, one function each, in registry order. Their tags (--list-versions' sixth
+// column), by which the Makefile's experiments and the tests find the versions they are about:
+//   one_block     scans one block at most (cannot_run beyond): `make report`'s sweeps leave it out
+//   threads       its block size is --threads
+//   per_thread    scans --per-thread elements per thread (the per-thread sweep, section 3.0.3)
+//   table1_1      a demonstration that Table 1.1 and the sweeps run (the report's racy kernel)
+//   as_printed    the report's section 2 kernel as printed (its serial part measured: serial_ms)
+//   lb_items      runs lookback's kernel, whose tile --lb-items sets
+//   la_kernel     its kernel is chosen by --la-kernel
+//   launch_state  keeps device state between launches (descriptors, counters, epochs)
+//   profile_N     `make profile` profiles its profile_kernels at n = N
 Version cub() {
     Version v = validated("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum", "cub::DeviceScan (scan_cub.cu)");
     v.is_baseline = true;
@@ -149,6 +198,8 @@ Version cub() {
 Version hs_inplace_racy() {
     Version v = demonstration("hs_inplace_racy", "hillis_steele_in_place",
                               "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)");
+    v.tags = "one_block,threads";
+    v.profile_kernels = "hillis_steele_in_place";
     v.cannot_run = one_block;
     v.model = hillis_steele_in_place_model;
     v.make = [](const Plan& p) {
@@ -160,6 +211,8 @@ Version hs_inplace_racy() {
 Version hs_buffered() {
     Version v = validated("hs_buffered", "hillis_steele_double_buffered_kernel",
                           "section 1 done right: double-buffered in shared memory, one block (n <= --threads)");
+    v.tags = "one_block,threads";
+    v.profile_kernels = "hillis_steele_double_buffered_kernel";
     v.cannot_run = one_block_of_threads;
     v.model = [](const Plan& p) {
         return model_of(scan_plan::model_bytes_single_pass(size(p)), scan_plan::additions_hillis_steele(size(p)));
@@ -171,6 +224,8 @@ Version hs_buffered() {
 Version hs_multiblock_racy() {
     Version v = demonstration("hs_multiblock_racy", "hillis_steele_in_place",
                               "report section 1.10: the in-place kernel on ceil(n/--threads) blocks");
+    v.tags = "table1_1,threads,profile_20000000";
+    v.profile_kernels = "hillis_steele_in_place";
     v.model = hillis_steele_in_place_model;
     v.make = [](const Plan& p) {
         return runner(p, new scan_gpu::HillisSteeleInPlace(p.threads, scan_gpu::HillisSteeleInPlace::Grid::kCoverN));
@@ -184,6 +239,8 @@ Version map_as_printed() {
     Version v = demonstration("map_as_printed", "map_prefix_sum_as_printed",
                               "report section 2 as printed: one kernel, thread 0 scans the chunk totals, "
                               "printf(\"\") as the barrier between blocks");
+    v.tags = "as_printed,threads,profile_15000";
+    v.profile_kernels = "map_prefix_sum_as_printed";
     v.model = map_model;
     v.workspace_bytes = map_workspace;
     v.make = [](const Plan& p) { return runner(p, new scan_gpu::MapAsPrinted(size(p), p.threads, p.per_thread)); };
@@ -193,6 +250,8 @@ Version map_as_printed() {
 Version map() {
     Version v = validated("map", "map_scan_chunks, map_add_chunk_offsets",
                           "report section 2: --per-thread elements per thread, totals scanned, offsets added");
+    v.tags = "per_thread,threads";
+    v.profile_kernels = "map_scan_chunks";
     v.model = map_model;
     v.workspace_bytes = map_workspace;
     v.make = [](const Plan& p) { return runner(p, new scan_gpu::MapScan(size(p), p.threads, p.per_thread)); };
@@ -202,6 +261,8 @@ Version map() {
 Version brent_kung() {
     Version v = validated("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
                           "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back");
+    v.tags = "threads,profile_1250000";
+    v.profile_kernels = "brent_kung_block_scan";
     v.model = [](const Plan& p) {
         return model_of(scan_plan::model_bytes_recursive(size(p), section(p)),
                         scan_plan::additions_brent_kung(size(p), section(p)));
@@ -214,6 +275,8 @@ Version brent_kung() {
 Version map_brent_kung() {
     Version v = validated("map_brent_kung", "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets",
                           "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back");
+    v.tags = "per_thread,threads,profile_15000,profile_1250000";
+    v.profile_kernels = "map_scan_chunks";
     v.model = [](const Plan& p) {
         return model_of(scan_plan::model_bytes_map_brent_kung(size(p), chunk(p), section(p)),
                         scan_plan::additions_map_brent_kung(size(p), chunk(p), section(p)), p.per_thread);
@@ -231,6 +294,8 @@ Version map_brent_kung() {
 Version lookback() {
     Version v = validated("lookback", "scan_decoupled_lookback",
                           "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
+    v.tags = "lb_items,launch_state,profile_1250000";
+    v.profile_kernels = "scan_decoupled_lookback";
     v.model = lookback_model;
     v.workspace_bytes = lookback_workspace;
     v.make = [](const Plan& p) { return runner(p, new scan_gpu::LookbackScan(size(p), p.lookback)); };
@@ -243,6 +308,8 @@ Version lookback() {
 Version lookahead() {
     Version v = validated("lookahead", "ws_scan_kernel | scan_decoupled_lookback",
                           "ours: warp-specialised look-ahead scan on sm_90 at large n (policy), else lookback's kernel");
+    v.tags = "lb_items,la_kernel,launch_state";
+    v.profile_kernels = "ws_scan_kernel|scan_decoupled_lookback";
     v.model = [](const Plan& p) {
         if (!p.lookahead.use_ws(p.n)) return lookback_model(p);
         return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);  // additions: not modelled
@@ -259,10 +326,23 @@ Version lookahead() {
 
 }  // namespace
 
+Model Version::cost(const Plan& p) const {
+    return model ? model(p) : model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);
+}
+
 const std::vector<Version>& registry() {
-    static const std::vector<Version> versions = {cub(), hs_inplace_racy(), hs_buffered(), hs_multiblock_racy(),
-                                                  map_as_printed(), map(), brent_kung(), map_brent_kung(), lookback(),
-                                                  lookahead()};
+    static const std::vector<Version> versions = {
+        cub(),
+        hs_inplace_racy(),
+        hs_buffered(),
+        hs_multiblock_racy(),
+        map_as_printed(),
+        map(),
+        brent_kung(),
+        map_brent_kung(),
+        lookback(),
+        lookahead(),
+    };
     return versions;
 }
 

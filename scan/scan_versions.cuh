@@ -26,6 +26,10 @@ struct Plan {
     int per_thread = 8;                    // elements per thread of the map scans (--per-thread)
     scan_policy::LookbackPolicy lookback;  // version=lookback's tile (on_device: chosen for the device)
     scan_policy::LookaheadPolicy lookahead;  // version=lookahead's kernel choice (on_device: for the device)
+    // The size a launch scans: n, or under --vary-input a smaller one (scan::Data's, main.cu)
+    // that the runner made for n scans with the workspace it has (a launcher serves every
+    // size up to its own, scan_kernels.cuh).
+    const long long* launch_n = nullptr;
     const unsigned* d_in = nullptr;        // the input on the device (int32 bits)
     unsigned* d_out = nullptr;             // what every version writes (poisoned before each)
     std::int32_t* h_out = nullptr;         // fetch() copies the result here (host)
@@ -43,7 +47,10 @@ struct Model {
 };
 
 struct Version : cw::Version<Plan> {
+    // The version's own model (scan_plan.h); unset: one pass, n read and n written, the
+    // additions not modelled (NaN): what a new version gets until it says more.
     Model (*model)(const Plan&) = nullptr;
+    Model cost(const Plan& p) const;
 };
 
 // Every version's runner: its launcher (the kernels, scan_kernels.cuh) over the plan's
@@ -60,10 +67,12 @@ class Runner : public cw::Runner {
     // add-back) and the serial part of the last run (NaN where there is none).
     std::vector<scan_gpu::KernelLaunch> launches() const;
     double serial_ms() const { return launcher_->serial_ms(); }
-    // Which kernel this plan's size runs, where the version chooses ("" where it cannot choose).
-    std::string choice() const { return launcher_->choice(static_cast<std::size_t>(p_.n)); }
+    // Which kernel this launch's size runs, where the version chooses ("" where it cannot choose).
+    std::string choice() const { return launcher_->choice(n()); }
 
   private:
+    // The size of this launch (Plan::launch_n); poison() and fetch() cover the plan's n.
+    std::size_t n() const { return static_cast<std::size_t>(p_.launch_n != nullptr ? *p_.launch_n : p_.n); }
     std::size_t bytes() const { return static_cast<std::size_t>(p_.n) * sizeof(unsigned); }
     Plan p_;
     std::unique_ptr<scan_gpu::Launcher> launcher_;

@@ -3,7 +3,7 @@
 results/ (H100) and results/h200/ (H200); `python3 tables.py RESULTS_DIR --out FILE.md` writes a run's own."""
 import math, os, sys  # noqa: E401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from mdtables import Table, Col, run, load, pivot  # noqa: E402
+from mdtables import Table, Col, Row, run, load, pivot, value_of  # noqa: E402
 
 N20M, N28 = "20000000", str(1 << 28)
 SIZES = {"1250000": "5 MB", "12500000": "50 MB", N20M: "80 MB"}  # Table 1.1's 5, 50, 80 MB of int
@@ -14,8 +14,11 @@ WS = "ws_t4096_s12_r2_w8_st0_d0_l2"  # the variant of experiments/ws_scan.cu tha
 H200 = lambda rows_of: lambda d: rows_of(os.path.join(d, "h200"))  # noqa: E731 (the same rows, results/h200/)
 HS = lambda r: r["version"].startswith("hs_")  # noqa: E731 (the report's Hillis-Steele kernel)
 
+def series(rows, *not_series):  # the series of pivoted rows, in the order they first appear in any row
+    return [k for k in dict.fromkeys(k for r in rows for k in r) if k not in not_series]
+
 def series_cols(key, fmt, heading=None):  # the key column, then one column per series found in the rows
-    return lambda rows: [Col(key, heading)] + [Col(k, k, fmt) for k in rows[0] if k != key]
+    return lambda rows: [Col(key, heading)] + [Col(k, k, fmt) for k in series(rows, key)]
 
 def mse_rows(d):  # the racy in-place kernel per launch: where it is exact, how often wrong
     out = []
@@ -38,17 +41,19 @@ def race_rows(d):  # one 1024-thread block: wrong runs per range of warps holdin
             out[-1]["w" + g] = 100 * sum(int(r["wrong_runs"]) for r in sel) / max(1, sum(int(r["runs"]) for r in sel))
     return out
 
-def sweep_rows(d):  # inclusive, at every even power of two; lookback with its copies, the CPU against it
+def sweep_rows(d):  # inclusive, at every even power of two: every version, lookback with its copies, the CPU
     rs = [r for r in load(d, "sweep.csv") if r["mode"] == "inclusive" and int(r["n"]).bit_length() % 2 == 1]
     out = pivot(rs, "n", "version", "kernel_ms")
-    for o, lb in zip(out, [r for r in rs if r["version"] == "lookback"]):
-        o.update(cpu=lb["cpu_ms"], total=lb["total_ms"], n="2^%d" % math.log2(int(o["n"])),
-                 x=lb.f("cpu_ms") / lb.f("kernel_ms"))
+    for o in out:
+        at = [r for r in rs if r["n"] == o["n"]]  # the CPU's time is the same on every row of a size
+        lb = next((r for r in at if r["version"] == "lookback"), Row())
+        o.update(cpu=at[0]["cpu_ms"], total=lb.get("total_ms"), n="2^%d" % math.log2(int(o["n"])),
+                 x=value_of(lambda r: r.f("cpu_ms") / r.f("kernel_ms"), lb))
     return out
 
 def sweep_cols(rows):
     return ([Col("n"), Col("cpu", "CPU serial (ms)", MS)]
-            + [Col(v, v + " (ms)", MS) for v in rows[0] if v not in ("n", "cpu", "total", "x")]
+            + [Col(v, v + " (ms)", MS) for v in series(rows, "n", "cpu", "total", "x")]
             + [Col("total", "lookback + copies (ms)", "{:.3f}"),
                Col("x", "CPU / lookback", lambda x: ("{:.2f}" if x < 10 else F0).format(x))])
 

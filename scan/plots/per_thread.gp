@@ -7,7 +7,15 @@
 #   gnuplot -c plots/per_thread.gp results/per_thread.csv figures/per_thread.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
+# One series per version and size found in the CSV (versions in the CSV's order, sizes largest
+# first): a colour and a point type per version, filled points and solid lines at the larger size.
+versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") c = i; next } !s[$c]++ { printf \"%s \", $c }' ".input)
+sizes = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"n\") c = i; next } !s[$c]++ { print $c }' ".input." | sort -rn | tr '\\n' ' '")
 sel(v, n) = (strcol("version") eq v && column("n") == n && strcol("mode") eq "inclusive" ? column("kernel_ms") : NaN)
+COLORS = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b"
+FILLED = "7 5 9 11 13 15"  # an open point is the filled one's type minus 1
+color(i) = word(COLORS, (i - 1) % 6 + 1)
+point(i, j) = int(word(FILLED, (i - 1) % 6 + 1)) - (j > 1 ? 1 : 0)
 set title "Chunked scans: time against elements per thread (NUM\\_OF\\_ADDS\\_PER\\_THREAD)"
 set xlabel "elements per thread (--per-thread)"
 set ylabel "kernel time (ms)"
@@ -17,7 +25,6 @@ set format y "10^{%T}"
 set xrange [1.5:90]
 set key outside right top vertical box opaque
 set datafile missing NaN
-plot input using "per_thread":(sel("map", 20000000)) title "map, 80 MB" lc rgb "#1f77b4" pt 7, \
-     input using "per_thread":(sel("map_brent_kung", 20000000)) title "map\\_brent\\_kung, 80 MB" lc rgb "#ff7f0e" pt 5, \
-     input using "per_thread":(sel("map", 1250000)) title "map, 5 MB" lc rgb "#1f77b4" pt 6 dt 2, \
-     input using "per_thread":(sel("map_brent_kung", 1250000)) title "map\\_brent\\_kung, 5 MB" lc rgb "#ff7f0e" pt 4 dt 2
+plot for [j = 1:words(sizes)] for [i = 1:words(versions)] input using "per_thread":(sel(word(versions, i), word(sizes, j) + 0)) \
+         title sprintf("%s, %g MB", word(versions, i), 4e-6 * word(sizes, j)) noenhanced lc rgb color(i) \
+         pt point(i, j) dt j
