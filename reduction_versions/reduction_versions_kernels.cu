@@ -46,6 +46,17 @@ void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads,
 }
 #define REDUCE_PASS_KERNEL(KERNEL) [[maybe_unused]] const PassKernelName KERNEL##_name(#KERNEL, launch_plain<KERNEL>)
 
+// The one-launch kernels by name (version 8's shape), found the same way (one_launch_kernel):
+// REDUCE_ONE_LAUNCH_KERNEL(name) after the definition.
+std::vector<std::pair<std::string, OneLaunchKernel>>& one_launch_kernels() {
+    static std::vector<std::pair<std::string, OneLaunchKernel>> table;
+    return table;
+}
+struct OneLaunchKernelName {
+    OneLaunchKernelName(const char* name, OneLaunchKernel kernel) { one_launch_kernels().emplace_back(name, kernel); }
+};
+#define REDUCE_ONE_LAUNCH_KERNEL(KERNEL) [[maybe_unused]] const OneLaunchKernelName KERNEL##_name(#KERNEL, KERNEL)
+
 // Versions 1-3's load: one element per thread into sm[threadIdx.x] (zero past n: the report
 // read past the end), then a barrier.
 __device__ __forceinline__ void load_one(const unsigned* __restrict__ in, unsigned n, unsigned* sm) {
@@ -258,9 +269,10 @@ __device__ __forceinline__ unsigned lanes_sum(const uint4& a) { return (a.x + a.
 //     "last block done" counter resets itself). One atomic per block and one location: no
 //     fence, no memset, no partials.
 //   The word (v8_sum_and_count) is a device global, 0 when the module loads; so two launches
-//   of this kernel on one device must not overlap in time (the program runs one stream).
+//   of this kernel on one device must not overlap in time (the program runs one stream; another
+//   one-launch kernel may use the same word for the same reason).
 // Precondition: `in` is 16-byte aligned (it is read as uint4); the host refuses anything
-// else before the launch (enqueue_vectorized, is_vector_aligned). The 4 ints per vector and
+// else before the launch (enqueue_one_launch, is_vector_aligned). The 4 ints per vector and
 // the 4 vectors in flight are Policy::kIntsPerVector and Policy::kVectorsInFlight.
 static_assert(Policy::kIntsPerVector == 4 && Policy::kVectorsInFlight == 4,
               "reduce_vectorized_shuffle_atomic is written for 4 uint4 loads of 4 ints");
@@ -311,6 +323,7 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
         }
     }
 }
+REDUCE_ONE_LAUNCH_KERNEL(reduce_vectorized_shuffle_atomic);
 
 // ---------------------------------------------------------------------------------------
 // Host side: the launches (the versions that make them are in reduction_versions_versions.cu).
@@ -396,7 +409,7 @@ struct OccupancyMultiplePerThread {
     }
 };
 
-// Version 8: one launch, no memset. One block when n fits one tile of
+// Version 8 (a one-launch kernel): one launch, no memset. One block when n fits one tile of
 // Policy::kIntsPerVector x Policy::kVectorsInFlight ints per thread (the block writes the sum
 // directly); else one thread per int4, capped by --blocks or the resident blocks.
 std::size_t vectorized_grid(std::size_t n, int threads, long long grid_cap) {
@@ -462,19 +475,25 @@ long long multiple_per_thread_resident_grid(int sm_count, std::size_t n, int thr
     return with_block_size(threads, MultiplePerThread::kName, OccupancyMultiplePerThread{sm_count, n});
 }
 
-long long vectorized_resident_grid(int sm_count, std::size_t n, int threads) {
-    return cw::occupancy_grid(reduce_vectorized_shuffle_atomic, threads, 0, sm_count, n / Policy::kIntsPerVector,
+OneLaunchKernel one_launch_kernel(const std::string& kernel) {
+    for (const auto& entry : one_launch_kernels())
+        if (entry.first == kernel) return entry.second;
+    throw std::logic_error("no one-launch kernel named " + kernel + " (REDUCE_ONE_LAUNCH_KERNEL after its definition)");
+}
+
+long long vectorized_resident_grid(OneLaunchKernel kernel, int sm_count, std::size_t n, int threads) {
+    return cw::occupancy_grid(kernel, threads, 0, sm_count, n / Policy::kIntsPerVector,
                               static_cast<unsigned long long>(threads));
 }
 
-const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchPlan* plan) {
+const unsigned* enqueue_one_launch(const Launch& l, OneLaunchKernel kernel, const std::string& name,
+                                   cudaStream_t stream, LaunchPlan* plan) {
     if (!is_vector_aligned(l.in))
-        throw std::logic_error("version 8 (reduce_vectorized_shuffle_atomic) reads 16-byte int4 vectors and needs a "
-                               "16-byte aligned input; got address " +
+        throw std::logic_error(name + " reads 16-byte int4 vectors and needs a 16-byte aligned input; got address " +
                                cw::format("%p", static_cast<const void*>(l.in)));
     unsigned* result = static_cast<unsigned*>(l.workspace);
     const std::size_t grid = vectorized_grid(l.n, l.threads, l.grid);
-    reduce_vectorized_shuffle_atomic<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
+    kernel<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
     CUDA_CHECK_LAUNCH();
     if (plan != nullptr) {
         plan->first_grid = static_cast<long long>(grid);

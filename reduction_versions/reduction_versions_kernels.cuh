@@ -5,7 +5,8 @@
 // reduction_versions_cpu.h).
 //
 // Adding a version: write its kernel in reduction_versions_kernels.cu (a one-pass kernel is
-// followed by REDUCE_PASS_KERNEL(name)) and add one entry to registry() in
+// followed by REDUCE_PASS_KERNEL(name), a one-launch kernel of version 8's shape by
+// REDUCE_ONE_LAUNCH_KERNEL(name)) and add one entry to registry() in
 // reduction_versions_versions.cu.
 #pragma once
 
@@ -96,21 +97,33 @@ const unsigned* enqueue_passes(const Launch& l, int items_per_thread, PassLaunch
                                LaunchPlan* plan);
 std::size_t passes_workspace(std::size_t n, int items_per_thread, int threads, long long grid_cap);
 
+// A one-launch kernel (version 8's shape): kernel(in, n, result) sums n ints read as 16-byte
+// int4 vectors over a grid-stride loop and writes the single sum to *result in one launch, from
+// any grid (one block: directly; several: the block sums meet in a device counter that resets
+// itself for the next launch).
+using OneLaunchKernel = void (*)(const unsigned* __restrict__, std::size_t, unsigned* __restrict__);
+
+// The one-launch kernel named `kernel` (REDUCE_ONE_LAUNCH_KERNEL in reduction_versions_kernels.cu;
+// std::logic_error for a name that is not there).
+OneLaunchKernel one_launch_kernel(const std::string& kernel);
+
 // Versions 7 and 8 under --blocks=0: the blocks resident at once on `sm_count` SMs (occupancy
 // API; call outside timed regions), capped by the blocks the work needs.
 long long multiple_per_thread_resident_grid(int sm_count, std::size_t n, int threads);
-long long vectorized_resident_grid(int sm_count, std::size_t n, int threads);
+long long vectorized_resident_grid(OneLaunchKernel kernel, int sm_count, std::size_t n, int threads);
 
-// Version 8: one launch (its workspace: the one unsigned of the result).
-const unsigned* enqueue_vectorized(const Launch& l, cudaStream_t stream, LaunchPlan* plan);
+// Version 8: one launch of `kernel` (named `name` in the message that refuses a misaligned
+// input); its workspace is the one unsigned of the result.
+const unsigned* enqueue_one_launch(const Launch& l, OneLaunchKernel kernel, const std::string& name,
+                                   cudaStream_t stream, LaunchPlan* plan);
 
 // cub::DeviceReduce::Sum: its temporary storage at the start of the workspace, the result
 // after it (256-byte aligned); cub_workspace(n) bytes in all.
 std::size_t cub_workspace(std::size_t n);
 const unsigned* enqueue_cub(const Launch& l, cudaStream_t stream, LaunchPlan* plan);
 
-// Version 8 reads its input as 16-byte int4 vectors: `in` must be 16-byte aligned (cudaMalloc
-// gives 256). Its enqueue checks this on the host and refuses a misaligned pointer
+// A one-launch kernel reads its input as 16-byte int4 vectors: `in` must be 16-byte aligned
+// (cudaMalloc gives 256). Its enqueue checks this on the host and refuses a misaligned pointer
 // (std::logic_error naming the address) before any launch; this is the check.
 bool is_vector_aligned(const void* in);
 

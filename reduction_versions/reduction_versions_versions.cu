@@ -75,15 +75,20 @@ class PassRunner : public SumRunner {
     PassLauncher pass_;
 };
 
-// Version 8: one launch; its workspace is the result.
-class VectorizedRunner : public SumRunner {
+// Version 8: one launch of its one-launch kernel; its workspace is the result.
+class OneLaunchRunner : public SumRunner {
   public:
-    VectorizedRunner(const Plan& p, int threads, long long grid) : SumRunner(p, threads, grid, sizeof(unsigned)) {}
+    OneLaunchRunner(const Plan& p, int threads, long long grid, OneLaunchKernel kernel, const std::string& name)
+        : SumRunner(p, threads, grid, sizeof(unsigned)), kernel_(kernel), name_(name) {}
 
   protected:
     const unsigned* enqueue(const Launch& l, cudaStream_t stream, LaunchPlan* plan) override {
-        return enqueue_vectorized(l, stream, plan);
+        return enqueue_one_launch(l, kernel_, name_, stream, plan);
     }
+
+  private:
+    OneLaunchKernel kernel_;
+    std::string name_;
 };
 
 // cub::DeviceReduce::Sum, the library baseline: its own launch.
@@ -99,18 +104,19 @@ class CubRunner : public SumRunner {
 
 std::unique_ptr<cw::Runner> runner(cw::Runner* r) { return std::unique_ptr<cw::Runner>(r); }
 
-// Versions 7 and 8: --blocks, or the blocks resident at once (kPolicy.grid_waves waves).
+// Version 7: --blocks, or the blocks resident at once (kPolicy.grid_waves waves).
 long long grid_stride_grid(const Plan& p, int threads,
                            long long (*resident_grid)(int sm_count, std::size_t n, int threads)) {
     if (p.blocks > 0) return p.blocks;
     return resident_grid(p.sm_count * kPolicy.grid_waves, static_cast<std::size_t>(p.n), threads);
 }
 
-// Version 8's grid: --blocks, or one wave of resident blocks, grown on large inputs up to
-// kPolicy.vectorized_max_waves waves while every thread keeps vectorized_ints_per_thread ints.
-long long vectorized_grid_for(const Plan& p, int threads) {
+// Version 8's grid: --blocks, or one wave of resident blocks of its kernel, grown on large inputs
+// up to kPolicy.vectorized_max_waves waves while every thread keeps vectorized_ints_per_thread ints.
+long long vectorized_grid_for(const Plan& p, int threads, OneLaunchKernel kernel) {
     if (p.blocks > 0) return p.blocks;
-    const long long one_wave = grid_stride_grid(p, threads, vectorized_resident_grid);  // capped by the work
+    const long long one_wave =  // capped by the work
+        vectorized_resident_grid(kernel, p.sm_count * kPolicy.grid_waves, static_cast<std::size_t>(p.n), threads);
     const long long per_block = static_cast<long long>(threads) * kPolicy.vectorized_ints_per_thread;
     const long long by_work = (p.n + per_block - 1) / per_block;
     return std::max(one_wave, std::min(by_work, one_wave * kPolicy.vectorized_max_waves));
@@ -123,12 +129,21 @@ struct PassVersion {
     const char* kernel;
     const char* summary;
     int items;
+    const char* tags = "";  // what experiments and tests find it by (--list-versions)
 };
+
+// An entry for `kernel`: Nsight Compute's filter (make profile) is the kernel's name.
+Version kernel_entry(const char* label, const char* kernel, const char* summary, const std::string& tags) {
+    Version v = cw::version_entry<Version>(label, kernel, summary);
+    v.tags = tags;
+    v.profile_kernels = kernel;
+    return v;
+}
 
 // Its entry: block size kPolicy.threads_tree under --threads=0.
 Version pass_version(const PassVersion& e) {
     const int items_per_thread = e.items;
-    Version v = cw::version_entry<Version>(e.label, e.kernel, e.summary);
+    Version v = kernel_entry(e.label, e.kernel, e.summary, e.tags);
     v.launch = cw::format("ceil(n/%sT) blocks, %d element%s per thread, passes until 1 block",
                           items_per_thread == 1 ? "" : std::to_string(items_per_thread).c_str(), items_per_thread,
                           items_per_thread == 1 ? "" : "s");
@@ -145,7 +160,7 @@ Version pass_version(const PassVersion& e) {
 
 // Version 7: the passes of reduce_multiple_per_thread, its first grid the grid-stride grid.
 Version grid_stride_version(const char* label, const char* kernel, const char* summary, const char* launch) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
+    Version v = kernel_entry(label, kernel, summary, "takes_blocks");
     v.launch = launch;
     v.takes_blocks = true;
     const PassLauncher pass = pass_kernel(kernel);
@@ -162,15 +177,28 @@ Version grid_stride_version(const char* label, const char* kernel, const char* s
     return v;
 }
 
-// Version 8: one launch of reduce_vectorized_shuffle_atomic.
-Version vectorized_version(const char* label, const char* kernel, const char* summary, const char* launch) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.launch = launch;
+// A version whose kernel is a one-launch kernel (version 8's shape: REDUCE_ONE_LAUNCH_KERNEL,
+// found by its name): the whole sum in one launch, block size kPolicy.threads_vectorized under
+// --threads=0, version 8's grid. Its tags: --blocks sets its grid (takes_blocks); its block sums
+// meet in a device counter that each launch leaves reset for the next (keeps_state: the tests
+// launch one runner on several inputs in a row).
+struct OneLaunchVersion {
+    const char* label;
+    const char* kernel;
+    const char* summary;
+};
+
+Version one_launch_version(const OneLaunchVersion& e) {
+    Version v = kernel_entry(e.label, e.kernel, e.summary, "takes_blocks,keeps_state");
+    v.launch = "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks, more waves of them for large n) "
+               "blocks, grid-stride; 1 launch";
     v.takes_blocks = true;
+    const OneLaunchKernel kernel = one_launch_kernel(e.kernel);
+    const std::string name = e.kernel;
     v.workspace_bytes = [](const Plan&) { return static_cast<double>(sizeof(unsigned)); };
-    v.make = [](const Plan& p) {
+    v.make = [kernel, name](const Plan& p) {
         const int threads = block_size(p, kPolicy.threads_vectorized);
-        return runner(new VectorizedRunner(p, threads, vectorized_grid_for(p, threads)));
+        return runner(new OneLaunchRunner(p, threads, vectorized_grid_for(p, threads, kernel), kernel, name));
     };
     return v;
 }
@@ -200,15 +228,21 @@ std::string Fetched::launch_text() const {
 
 const std::vector<Version>& registry() {
     static const std::vector<Version> versions = [] {
-        // The one-pass versions, in the order they run: label, kernel, summary, elements per thread.
+        // The one-pass versions, in the order they run: label, kernel, summary, elements per thread
+        // (and tags, where an experiment is about some versions only: ncu_sample, the versions of
+        // the parser's real Nsight Compute sample, Makefile NCU_SAMPLE_ARGS; unfixed_v5, make
+        // report's step 5, version 5 fixed beside the report's as printed, unfixed_v5.csv).
+        // The numbered labels are the report's chain of steps: tables.py measures version k
+        // against version k - 1; a variant of a version takes a letter (4w, 5-unfixed).
         const PassVersion passes[] = {
             {"1", "reduce_interleaved_divergent", "interleaved addressing, divergent % branch (report's version 1)",
-             kTree},
-            {"2", "reduce_interleaved_strided", "interleaved addressing, strided index (report's version 2)", kTree},
+             kTree, "ncu_sample"},
+            {"2", "reduce_interleaved_strided", "interleaved addressing, strided index (report's version 2)", kTree,
+             "ncu_sample"},
             {"3", "reduce_sequential_addressing", "sequential addressing (report's version 3)", kTree},
             {"4", "reduce_first_add_during_load", "first add during load (report's version 4)", kFirstAdd},
             {"5", "reduce_unrolled_last_warp", "last warp unrolled, fixed with __syncwarp (report's version 5)",
-             kFirstAdd},
+             kFirstAdd, "unfixed_v5"},
             {"6", "reduce_complete_unroll", "complete unrolling, template block size (Harris 6)", kFirstAdd},
         };
         std::vector<Version> r;
@@ -216,15 +250,16 @@ const std::vector<Version>& registry() {
         r.push_back(grid_stride_version(
             "7", "reduce_multiple_per_thread", "grid-stride loop, many elements per thread (Harris 7)",
             "min(ceil(n/2T), --blocks or resident blocks) blocks, grid-stride; passes until 1 block"));
-        r.push_back(vectorized_version(
-            "8", "reduce_vectorized_shuffle_atomic",
-            "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)",
-            "1 block if n <= 16T, else min(ceil(n/4T), --blocks or resident blocks, more waves of them for large n) "
-            "blocks, grid-stride; 1 launch"));
+        // The one-launch versions, in the order they run: label, kernel, summary.
+        const OneLaunchVersion one_launch[] = {
+            {"8", "reduce_vectorized_shuffle_atomic",
+             "int4 loads, warp shuffles, one atomicAdd per block, the last block writes the sum; one launch (ours)"},
+        };
+        for (const OneLaunchVersion& e : one_launch) r.push_back(one_launch_version(e));
         r.push_back(cub_version());
         Version unfixed = pass_version({"5-unfixed", "reduce_unrolled_last_warp_as_printed",
                                         "the report's version 5 as printed (racy: no volatile, no __syncwarp)",
-                                        kFirstAdd});
+                                        kFirstAdd, "unfixed_v5"});
         unfixed.validated = false;   // a demonstration: never PASS or FAIL
         unfixed.by_default = false;  // runs only when --only names it
         r.push_back(unfixed);

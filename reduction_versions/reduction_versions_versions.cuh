@@ -35,7 +35,7 @@ struct Plan {
 
 struct Version : cw::Version<Plan> {
     std::string launch;          // the launch in words (T = threads per block), for --help
-    bool takes_blocks = false;   // a grid-stride version: --blocks sets its grid (7 and 8)
+    bool takes_blocks = false;   // a grid-stride version: --blocks sets its grid (7 and 8; tag takes_blocks)
 };
 
 // Versions 1..8, cub (the library baseline), and 5-unfixed (the report's version 5 as

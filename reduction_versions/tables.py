@@ -8,9 +8,15 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from mdtables import Col, Row, Table, load, pivot, run  # noqa: E402
 
-# The chain of steps, written out (not the registry's order): the report's versions 1-5,
-# Harris's 6 and 7, and our version 8 measured against Harris's last.
-STEP_FROM = {"2": "1", "3": "2", "4": "3", "5": "4", "6": "5", "7": "6", "8": "7"}
+
+
+def steps(labels):
+    """The chain of steps among the versions `labels` (of a CSV), {version: the version it improves
+    on}: the numbered versions are the chain (the report's 1-5, Harris's 6 and 7, our 8, and any
+    later number), version k measured against version k - 1; a variant (4w, 5-unfixed) or the
+    library baseline is no step. The registry's order and the CSV's play no part."""
+    return {v: str(int(v) - 1) for v in sorted((v for v in labels if v.isdigit()), key=int) if str(int(v) - 1) in labels}
+
 SIZES = {str(2 ** k) for k in list(range(10, 29, 2)) + [23, 27]}  # the rows of the size tables
 M = dict(m.split("=") for m in """time=gpu__time_duration.sum grid=launch__grid_size read=dram__bytes_read.sum
     occ=sm__warps_active.avg.pct_of_peak_sustained_active theo=sm__maximum_warps_per_active_cycle_pct
@@ -33,8 +39,9 @@ def versions(rs):
     """The versions on random data with their steps, then the serial CPU sum and the copy in."""
     rs = [r for r in rs if r.get("data", "full") == "full"]
     ms = {r["version"]: r.f("kernel_ms") for r in rs}
+    step_from = steps(ms)
     for r in rs:
-        r.update({"from": STEP_FROM.get(r["version"], ""), "vs1": ms.get("1") and ms["1"] / ms[r["version"]]})
+        r.update({"from": step_from.get(r["version"], ""), "vs1": ms.get("1") and ms["1"] / ms[r["version"]]})
         r["step"] = ms[r["from"]] / ms[r["version"]] if r["from"] in ms else None
     return rs + [Row(version=v, kernel=k, kernel_ms=rs[0][c], bandwidth_GBps=4 * rs[0].f("n") / rs[0].f(c) / 1e6,
                      vs1=ms.get("1") and ms["1"] / rs[0].f(c))
@@ -43,10 +50,11 @@ def versions(rs):
 
 @per_csv
 def by_size(rs, value):
-    """One row per size of SIZES, one column per version (value of its row), the CPU, the steps."""
-    cpu = {r["n"]: r for r in rs}
+    """One row per size of SIZES, one column per version (value of its row), the CPU, the steps
+    (column "a→b": value of a / value of b)."""
+    cpu, step_from = {r["n"]: r for r in rs}, steps({r["version"] for r in rs})
     return [Row(r, ints=pow2(r["n"]), cpu=cpu[r["n"]]["cpu_bandwidth_GBps"], cpu_ms=cpu[r["n"]]["cpu_ms"],
-                **{"s" + b: r.f(a) / r.f(b) for b, a in STEP_FROM.items() if r.f(a) and r.f(b)})
+                **{f"{a}→{b}": r.f(a) / r.f(b) for b, a in step_from.items() if r.f(a) and r.f(b)})
             for r in pivot([r for r in rs if r["n"] in SIZES], "n", "version", value)]
 
 
@@ -73,10 +81,12 @@ def v8_grid(rs):
 
 @per_csv
 def unfixed(rs):
-    """Per size and block size: the wrong runs of version 5 (fixed) and of the report's as printed."""
-    printed = {(r["n"], r["threads"]): r for r in rs if r["version"] == "5-unfixed"}
+    """Per size and block size: the wrong runs of version 5 (fixed: validated) and of the report's as
+    printed (the demonstration: validated = 0)."""
+    kind = lambda r: "fixed" if r["validated"] == "1" else "printed"  # noqa: E731
+    printed = {(r["n"], r["threads"]): r for r in rs if kind(r) == "printed"}
     return [Row(r, n=r["key"][0], threads=r["key"][1], **{k: printed.get(r["key"], {}).get(k) for k in ("gpu_sum", "cpu_sum")})
-            for r in pivot(rs, lambda r: (r["n"], r["threads"]), "version", lambda r: f"{r['wrong_checks']} of {r['checks']}")]
+            for r in pivot(rs, lambda r: (r["n"], r["threads"]), kind, lambda r: f"{r['wrong_checks']} of {r['checks']}")]
 
 
 VERSION_COLS = [
@@ -85,17 +95,17 @@ VERSION_COLS = [
     Col("copy_bw_GBps", "copy GB/s (same run)", GB), Col("speedup_vs_baseline", "speed vs CUB", X2),
     Col("from", "step from"), Col("step", "step speed-up", X2), Col("vs1", "speed-up over 1", X2)]
 per_version = (lambda fmt, extra=(): lambda rows: [Col("ints")] + [  # noqa: E731
-    Col(v, v if v == "cub" else "v" + v, fmt) for v in rows[0] if v not in ("n", "ints", "cpu", "cpu_ms") and v[0] != "s"] + list(extra))
+    Col(v, v if v == "cub" else "v" + v, fmt) for v in rows[0] if v not in ("n", "ints", "cpu", "cpu_ms") and "→" not in v] + list(extra))
 SIZE = per_version(GB, [Col("cpu", "CPU GB/s", "{:.1f}"), Col("cpu_ms", "CPU (ms)", "{:.3g}")])
 best = (lambda r, t: "**{:.4f}**" if r.f(t) == min(r.f(s) for s in r if s != "version") else MS)  # noqa: E731
 THREADS = (lambda rows: [Col("version")] + [  # noqa: E731: time per block size, the best of each version in bold
     Col(lambda r, t=t: best(r, t).format(r.f(t)), f"{t} threads") for t in rows[0] if t != "version"])
 SIZE_CAPTION = "GB/s = 4 bytes per int read once / median time; CPU: the serial loop of the same run."
-STEPS = [Col("ints")] + [Col("s" + b, f"{a}→{b}", X2) for b, a in STEP_FROM.items()]
+STEPS = lambda rows: [Col("ints")] + [Col(s, s, X2) for s in dict.fromkeys(s for r in rows for s in r if "→" in s)]  # noqa: E731
 LATENCY = [Col("memory"), Col("footprint_bytes", "footprint (bytes)", "{:,.0f}"), Col("stride_bytes", "stride (bytes)"),
            Col("loads", "dependent loads", "{:,.0f}"), Col("cycles_per_load", "cycles per load", GB), Col("device")]
-UNFIXED = [Col("n", "ints", "{:,.0f}"), Col("threads"), Col("5", "version 5 (fixed): wrong runs"),
-           Col("5-unfixed", "as printed: wrong runs"), Col("gpu_sum", "a wrong sum (as printed)"), Col("cpu_sum", "CPU sum")]
+UNFIXED = [Col("n", "ints", "{:,.0f}"), Col("threads"), Col("fixed", "version 5 (fixed): wrong runs"),
+           Col("printed", "as printed: wrong runs"), Col("gpu_sum", "a wrong sum (as printed)"), Col("cpu_sum", "CPU sum")]
 TARGETS = [Col("n", "ints", pow2), Col("kernel_ms", "version 8 (ms)", MS), Col("baseline_ms", "CUB (ms)", MS),
            Col("bandwidth_GBps", "version 8 GB/s", GB), Col(lambda r: 4 * r.f("n") / r.f("baseline_ms") / 1e6, "CUB GB/s", GB),
            Col("speedup_vs_baseline", "CUB time / version 8 time", "{:.3f}x"), Col("copy_bw_GBps", "copy GB/s (same run)", GB)]
@@ -132,7 +142,7 @@ TABLES = [*both("versions", "versions.csv", VERSION_COLS, versions), Table("iota
     *both("steps", "size_sweep.csv", STEPS, by_size, "kernel_ms"),
     Table("profile", lambda d: list(first_passes(d).values()), PROFILE),
     Table("step-counters", lambda d: (lambda fp: [Row(step=f"{a}→{b}", **{s + c: fp[v].get(c) for s, v in (("a", a), ("b", b))
-          for c in (M["time"], M["inst"], "conflicts", "bar_total")}) for b, a in STEP_FROM.items() if a in fp and b in fp])(
+          for c in (M["time"], M["inst"], "conflicts", "bar_total")}) for b, a in steps(fp).items()])(
         first_passes(d)), STEP_COUNTERS),
     *both("latency", "latency.csv", LATENCY), *both("unfixed", "unfixed_v5.csv", UNFIXED, unfixed),
     *both("targets", "size_sweep.csv", TARGETS, where=lambda r: r["version"] == "8" and r["n"] in ("8388608", str(2 ** 28))),
