@@ -6,7 +6,7 @@
 #   BASELINE_SRCS   library baselines (.cu, toolkit's default C++ standard)
 #   LDLIBS          extra libraries (-lcublas, -fopenmp via HOST_LDFLAGS ...)
 #   SMALL_ARGS      the options of a tiny run (default: --n=1000), for the shared command-line
-#                   tests (common/tests/tier1_robustness.sh reads `make -s print-SMALL_ARGS`)
+#                   tests (common/tests/test_contract.py reads `make -s print-SMALL_ARGS`)
 #   PROFILE_METRICS the ncu metric list of its profile-experiments (`make -s print-profile-metrics`)
 # and must define
 #   report-experiments  a recipe that runs the experiments and writes its CSVs into
@@ -202,7 +202,7 @@ per_version_arm = ($(2)) echo '$($(1)_$(2))';;
 print-figures:
 	@$(foreach f,$(FIGURE_NAMES),echo "$(f) $(PLOT_INPUT_$(f))";)
 
-# The metric list of profile-experiments, for the tier-2 test of the profile (tests/gpu_test.sh).
+# The metric list of profile-experiments, for the GPU test of the profile (common/py/cwprofile.py).
 print-profile-metrics:
 	@echo '$(PROFILE_METRICS)'
 

@@ -5,7 +5,7 @@
 //   gpu_selftest flush       L2Flusher allocates and flushes; copy bandwidth is positive
 //   gpu_selftest buffers     HostBuffer (pageable, pinned) and DeviceBuffer round trips; size 0
 // Each mode first prints "planned: N runs" (its number of checks), then one "Result =" line
-// per check, as the assignment programs do, so that testlib's gpu_case can count them.
+// per check, as the assignment programs do, so that cwtest.gpu_case (common/py/cwtest.py) can count them.
 #include <cstdio>
 #include <cstring>
 
