@@ -285,19 +285,6 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
     const std::size_t gtid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     std::size_t i = gtid;
     unsigned sum = 0;
-    if (gridDim.x == 1 && n4 <= 4u * blockDim.x) {
-        // The single tile (n fits 4 vectors per thread: vectorized_grid's one block): the 4 loads
-        // unrolled with 32-bit indices and no loop, the shape of CUB's single-tile kernel, which
-        // the loop below was 0.97-0.99x of at n = 4,096 (experiments/single_tile.cu).
-        const unsigned t = threadIdx.x, T = blockDim.x, m4 = static_cast<unsigned>(n4);
-        const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
-        const uint4 a = t < m4 ? __ldg(in4 + t) : zero;
-        const uint4 b = t + T < m4 ? __ldg(in4 + t + T) : zero;
-        const uint4 c = t + 2 * T < m4 ? __ldg(in4 + t + 2 * T) : zero;
-        const uint4 d = t + 3 * T < m4 ? __ldg(in4 + t + 3 * T) : zero;
-        sum = (lanes_sum(a) + lanes_sum(b)) + (lanes_sum(c) + lanes_sum(d));
-        i = n4;  // nothing left for the loops below
-    }
     for (; i + 3 * stride < n4; i += 4 * stride) {  // 4 loads in flight, no bounds checks
         const uint4 a = __ldg(in4 + i);
         const uint4 b = __ldg(in4 + i + stride);
