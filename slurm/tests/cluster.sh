@@ -1,8 +1,7 @@
 # A throw-away Slurm cluster (slurmctld + slurmd + munged) under one temporary folder, for the
 # tests: one node named after the host, or several nodes on this one machine (one slurmd per
-# node, each with its own NodeName, port, spool folder and log: `slurmd -N cw-node1`). Sourced;
-# needs root (slurmd must be root to launch jobs).
-#
+# node, each with its own NodeName, port, spool folder and log: `slurmd -N cw-node1`). Needs root
+# (slurmd must be root to launch jobs). Sourced (gpu_cluster.sh), it defines
 #   cw_cluster_start DIR [NODES]
 #                          writes DIR/etc/slurm.conf, gres.conf, a munge key, starts munged,
 #                          slurmctld and NODES slurmd (default 1; NODES > 1: nodes cw-node1 ...
@@ -13,8 +12,11 @@
 #   cw_cluster_stop        stops the daemons by the PIDs it started (TERM, then KILL), and any
 #                          job step daemon (slurmstepd) they left; safe to call twice.
 #   cw_cluster_missing     prints why a cluster cannot be started here (nothing if it can).
+# Run as a command (test_cluster.py): `bash cluster.sh DIR [NODES]` starts one and prints
+# "ready NODE..." ("missing: WHY" and exit 2 where it cannot be started here, "error: WHY" and
+# exit 1 where it did not start), keeps it up until its standard input ends (or SIGTERM), then
+# stops it: "stopped PIDS", or "left PIDS" and exit 1.
 # The daemons are looked for on PATH, then in ${CW_SLURM_SBIN:-/usr/sbin}.
-#
 # Every wait has a time limit, so a stuck daemon cannot hang the caller.
 # shellcheck shell=bash disable=SC2034
 
@@ -229,3 +231,14 @@ cw_cluster_stop() {
   CW_CLUSTER_PIDS=""
   [ -z "$CW_CLUSTER_LEFT" ]
 }
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  why=$(cw_cluster_missing)
+  [ -z "$why" ] || { echo "missing: $why"; exit 2; }
+  trap 'cw_cluster_stop >/dev/null' EXIT
+  trap 'exit 143' TERM INT HUP
+  cw_cluster_start "$1" "${2:-1}" || { echo "error: $CW_CLUSTER_ERROR"; exit 1; }
+  echo "ready $CW_CLUSTER_NODE_NAMES"
+  read -r _
+  if cw_cluster_stop; then echo "stopped $CW_CLUSTER_STOPPED"; else echo "left$CW_CLUSTER_LEFT"; exit 1; fi
+fi

@@ -7,29 +7,23 @@
 #
 #   bash slurm/tests/gpu_cluster.sh PACKDIR
 #
-# What it does:
-#   - munge: a fresh key, a private socket, munged (in the foreground, its PID known) from PACKDIR;
-#   - slurm.conf, gres.conf (Name=gpu File=/dev/nvidiaK for every /dev/nvidiaK), cgroup.conf
-#     (cgroup v2: CgroupPlugin=cgroup/v2, IgnoreSystemd=yes; /sys/fs/cgroup/system.slice is
-#     created when missing and removed again) under a temporary folder, with free ports,
-#     PluginDir in PACKDIR, MinJobAge=86400 (finished jobs stay in `scontrol show job`: no
-#     accounting here), one node with the CPUs and memory `slurmd -C` reports, partition gpu;
-#   - slurmctld, slurmd (-d PACKDIR/sbin/slurmstepd) with the pack's libraries on
-#     LD_LIBRARY_PATH; the client commands through PACKDIR/bin (no LD_LIBRARY_PATH reaches the jobs);
+# What it does and checks (slurm/README.md, "Testing on a GPU node without Slurm", says more):
+#   - munged, slurmctld and slurmd (-d PACKDIR/sbin/slurmstepd) from PACKDIR with the pack's
+#     libraries on LD_LIBRARY_PATH, under a temporary folder (own munge key and socket, free ports,
+#     PluginDir in PACKDIR, MinJobAge=86400: no accounting, finished jobs are read from scontrol;
+#     gres.conf Name=gpu File=/dev/nvidiaK for every /dev/nvidiaK; with cgroup v2 a cgroup.conf
+#     with IgnoreSystemd=yes, /sys/fs/cgroup/system.slice created when missing and removed again);
+#     the client commands through PACKDIR/bin (no LD_LIBRARY_PATH reaches the jobs);
 #   - a trivial job (GPU visible in it, scontrol works in it, no pack library path in its environment);
-#   - CUDA_MODULE= slurm/submit_all.sh [--sweep-array] [--profile] in this checkout (the jobs
-#     write their runs into */runs/<gpu>/, as on the cluster), then waits for every job;
-#   - checks: every assignment job COMPLETED 0:0, its log naming the GPU and native code for it
-#     ("kernels: sm_NN code, native", NN the GPU's compute capability) after an arch: line that
-#     builds sm_NN; with --sweep-array each of the array's tasks (one per line of
-#     vecmax/sweep_configs.txt) and the gather COMPLETED 0:0; profile COMPLETED 0:0 when
-#     submitted; plots COMPLETED 0:0 where gnuplot is installed, else FAILED 2:0 with "gnuplot is
-#     not installed" in its log; each assignment job's log ends "done: <a>/runs/<gpu>/ updated:"
-#     and that folder (<gpu>: the GPU's name as nvidia-smi gives it, slugged by
-#     common/scripts/gpu_folder.sh) holds CSVs of this run (profile.csv too when profiled);
-#     vecmax/runs/<gpu>/sweep.csv written by this run with one row per configuration, every
-#     result_ok=1; no committed */results/ file changed; the node never drained; every daemon
-#     stopped.
+#   - CUDA_MODULE= slurm/submit_all.sh [--sweep-array] [--profile] in this checkout (the jobs write
+#     their runs into */runs/<gpu>/, as on the cluster), then waits for every job; checks: every
+#     job COMPLETED 0:0, array tasks too (plots FAILED 2:0 with "gnuplot is not installed" where
+#     it is not), each assignment's log builds sm_NN (its arch: line) and names native code for
+#     the GPU ("kernels: sm_NN code, native", NN its compute capability) and ends
+#     "done: <a>/runs/<gpu>/ updated:", that folder holds CSVs of this run (profile.csv too when
+#     profiled), vecmax/runs/<gpu>/sweep.csv was written by this run with one row per
+#     configuration, every result_ok=1; no committed */results/ file changed; the node never
+#     drained; every daemon stopped by its PID;
 #   - a record (device, driver, times, every job's name/state/exit/run time, the checks) on
 #     stdout and in $CW_CLUSTER_RECORD (default $OUT/cluster_record.txt when OUT is set), and
 #     the daemons' logs next to it (<record>-logs/).
@@ -109,7 +103,7 @@ export SLURM_CONF=$dir/etc/slurm.conf
 pids=() made_slice=""
 
 # --- stop and clean up, on every exit path ------------------------------------------------
-# cw_pid_alive, cw_wait_for, cw_free_port and cw_slurm_conf: the tier-1 tests' cluster helpers.
+# cw_pid_alive, cw_wait_for, cw_free_port, cw_slurm_conf, cw_node_state: the tier-1 tests' cluster helpers.
 # shellcheck source=cluster.sh
 . "$(dirname "${BASH_SOURCE[0]}")/cluster.sh"
 stepds() {  # job step daemons our slurmd started: the pack's own slurmstepd
@@ -236,14 +230,9 @@ for node in $node_names; do
   LD_LIBRARY_PATH=$libpath "$pack/sbin/slurmd" -D -N "$node" -d "$pack/sbin/slurmstepd" -f "$SLURM_CONF" >"$dir/log/slurmd-$node.out" 2>&1 &
   pids+=($!) slurmd_pids="$slurmd_pids $!"
 done
-# IDLE when every node is idle, else the first state that is not.
-node_state() {
-  timeout 5 scontrol show node 2>/dev/null | sed -n 's/^ *State=\([^ ]*\).*/\1/p' |
-    awk '{ s[NR] = $1 } END { for (i = 1; i <= NR; i++) if (s[i] != "IDLE") { print s[i]; exit } if (NR) print "IDLE" }'
-}
 slurmds_alive() { local p; for p in $slurmd_pids; do kill -0 "$p" 2>/dev/null || return 1; done; }
-cw_wait_for 40 eval '[ "$(node_state)" = IDLE ] || ! slurmds_alive'
-[ "$(node_state)" = IDLE ] ||
+cw_wait_for 40 eval '[ "$(cw_node_state)" = IDLE ] || ! slurmds_alive'
+[ "$(cw_node_state)" = IDLE ] ||
   die2 "the node(s) did not become idle: $(timeout 5 scontrol show node 2>&1 | grep -E 'NodeName=|State=|Reason=' | tr -s ' \n' ' ') $(tail -q -n 3 "$dir"/log/slurmd*.log "$dir"/log/slurmd*.out 2>/dev/null | tr '\n' ' ')"
 pass "daemons up in $((SECONDS - t_start)) s: munged ${pids[0]}, slurmctld ${pids[1]}, slurmd$slurmd_pids; node(s) $node_names IDLE with gpu:$ngpu each ($hw)$([ "$nnodes" = 2 ] && echo "; gres.conf: $(tr '\n' ';' <"$dir/etc/gres.conf")")"
 
@@ -461,6 +450,6 @@ if [ "$nogpu" != 1 ]; then
   fi
 fi
 check "no committed */results/ file changed ($(grep -c . <<<"$ref_before") files)" test "$(ref_sums)" = "$ref_before"
-ns=$(node_state)
+ns=$(cw_node_state)
 check "the node never drained (state now $ns)" eval "[[ '$ns' != *DRAIN* && '$ns' != DOWN* ]] && ! grep -qiE 'state to DRAIN|set to DRAIN' '$dir/log/slurmctld.log'"
 exit 0
