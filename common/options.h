@@ -473,7 +473,7 @@ inline Options& add_shared_options(Options& options, SharedOptions& values, cons
         .add_string("input", &values.input, or_default(help.input, "read the input from this raw little-endian file"))
         .add_string("output", &values.output, or_default(help.output, "write the result to this raw little-endian file"))
         .add_flag("pinned", &values.pinned, help.pinned)
-        .add_string("only", &values.only, "run only these versions (comma-separated labels; see below)")
+        .add_string("only", &values.only, "run only these versions (comma-separated labels, or @TAG for the versions --list-versions tags TAG; see below)")
         .add_flag("print-csv-header", &values.print_csv_header,
                   "print the CSV header line and exit (after checking the other options; no GPU needed)")
         .add_flag("list-versions", &values.list_versions,

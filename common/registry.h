@@ -45,26 +45,38 @@ Entry version_entry(const std::string& label, const std::string& kernel, const s
 }
 
 // The versions selected by --only, in registry order. No --only: every by_default entry.
-// An unknown label, an empty item or a label named twice is a usage error; so is a
-// selection that ends up empty.
+// An item is a label, or @TAG: every entry whose tags name TAG (an experiment about some
+// versions runs --only=@TAG, so that its list is the registry's). An unknown label or tag, an
+// empty item or a label named twice is a usage error; so is a selection that ends up empty.
 template <typename Entry>
 std::vector<const Entry*> select_versions(const std::vector<Entry>& registry, const std::string& only, bool given) {
     std::set<std::string> named;
+    std::set<const Entry*> tagged;
     if (given) {
-        for (const std::string& label : split_list("only", only)) {
+        for (const std::string& item : split_list("only", only)) {
+            if (item[0] == '@') {
+                const std::string tag = item.substr(1);
+                for (const Entry& e : registry)
+                    if (!tag.empty() && ("," + e.tags + ",").find("," + tag + ",") != std::string::npos) tagged.insert(&e);
+                bool found = false;
+                for (const Entry& e : registry) found = found || tagged.count(&e) != 0;
+                if (tag.empty() || !found)
+                    throw UsageError("option --only: no version has the tag '" + tag + "' (" + item + ")");
+                continue;
+            }
             bool found = false;
-            for (const Entry& e : registry) found = found || e.label == label;
+            for (const Entry& e : registry) found = found || e.label == item;
             if (!found) {
                 std::string all;
                 for (const Entry& e : registry) all += (all.empty() ? "" : ",") + e.label;
-                throw UsageError("option --only: unknown version '" + label + "' (known: " + all + ")");
+                throw UsageError("option --only: unknown version '" + item + "' (known: " + all + ")");
             }
-            if (!named.insert(label).second) throw UsageError("option --only names version '" + label + "' twice");
+            if (!named.insert(item).second) throw UsageError("option --only names version '" + item + "' twice");
         }
     }
     std::vector<const Entry*> chosen;
     for (const Entry& e : registry)
-        if (given ? named.count(e.label) != 0 : e.by_default) chosen.push_back(&e);
+        if (given ? (named.count(e.label) != 0 || tagged.count(&e) != 0) : e.by_default) chosen.push_back(&e);
     if (chosen.empty()) throw UsageError("option --only selects no version");
     return chosen;
 }

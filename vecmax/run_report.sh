@@ -71,8 +71,7 @@ copy_args=(--threads=1024 --blocks=128 --repeat=10 --warmup=2 --cpu-repeat=3 --c
 run_step "copies pageable" "${copy_args[@]}"
 run_step "copies pinned" "${copy_args[@]}" --pinned
 # bench.csv (the README's single-pass against CUB table): the two versions it compares.
-BENCH_VERSIONS=single_pass,cub
-bench_args=(--only=$BENCH_VERSIONS --repeat=20 --warmup=3 --cpu-repeat=3 --csv="$out/bench.csv")
+bench_args=(--only=@bench --repeat=20 --warmup=3 --cpu-repeat=3 --csv="$out/bench.csv")
 run_step "bench n=40960000" --n=40960000 "${bench_args[@]}"
 run_step "bench n=2^28" --n=2^28 "${bench_args[@]}"
 

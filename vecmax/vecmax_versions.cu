@@ -110,6 +110,8 @@ const std::vector<Version>& registry() {
             [](const Plan& p) { return Shape{p.report_threads, p.report_blocks}; },
             [](const Plan& p) { return float_bytes(p.report_blocks); }, make<ReportRunner>));
         r.back().profile_kernels = "vecmax_grid_stride_shared_tree";
+        // report_sweep: the report's 30 launch shapes are of its own kernel (sweep_configs.txt).
+        r.back().tags = "report_sweep";
         r.push_back(entry(
             "single_pass", "vecmax_single_pass_vec4",
             "one launch: float4 loads, warp shuffles, resident grid, one atomicMax of an order key per block "
@@ -119,7 +121,8 @@ const std::vector<Version>& registry() {
         r.back().profile_kernels = "vecmax_single_pass";
         // launch_state: its result alternates between two slots per launch (tested after an
         // even and an odd number of launches).
-        r.back().tags = "launch_state";
+        // bench: the benchmark at the report's sizes (run_report.sh's bench.csv) is of ours and CUB.
+        r.back().tags = "launch_state,bench";
         r.push_back(entry("cub", "cub::DeviceReduce::Reduce(nan_max)",
                           "cub::DeviceReduce::Reduce with the same NaN-propagating maximum",
                           [](const Plan&) { return Shape{-1, -1}; },
@@ -129,7 +132,7 @@ const std::vector<Version>& registry() {
         // own_launch: the library picks its launch (no threads or blocks in its CSV rows);
         // profile_two_kernels: one call is two kernels (the pass over the input, the single-tile
         // pass over the partials), so make profile counts two launches.
-        r.back().tags = "own_launch,profile_two_kernels";
+        r.back().tags = "own_launch,profile_two_kernels,bench";
         r.back().profile_kernels = "DeviceReduce";
         return r;
     }();

@@ -283,6 +283,8 @@ std::vector<Entry> test_registry() {
     r[2].is_baseline = true;
     r[3].validated = false;
     r[3].by_default = false;
+    r[1].tags = "fast,wide";
+    r[3].tags = "wide";
     return r;
 }
 
@@ -297,6 +299,16 @@ TEST(Registry, SelectsInRegistryOrderAndDefaultsExcludeOptIns) {
     EXPECT_EQ(chosen("", false), (std::vector<std::string>{"1", "2", "cub"}));
     EXPECT_EQ(chosen("cub,1", true), (std::vector<std::string>{"1", "cub"}));
     EXPECT_EQ(chosen("demo", true), (std::vector<std::string>{"demo"}));
+}
+
+TEST(Registry, AtTagSelectsEveryTaggedVersionInRegistryOrder) {
+    EXPECT_EQ(chosen("@wide", true), (std::vector<std::string>{"2", "demo"}));  // an opt-in one too
+    EXPECT_EQ(chosen("@fast", true), (std::vector<std::string>{"2"}));
+    EXPECT_EQ(chosen("cub,@wide", true), (std::vector<std::string>{"2", "cub", "demo"}));
+    EXPECT_EQ(chosen("2,@fast", true), (std::vector<std::string>{"2"}));  // a union, not "named twice"
+    EXPECT_THROW(chosen("@fas", true), cw::UsageError);                    // whole tags only
+    EXPECT_THROW(chosen("@", true), cw::UsageError);
+    EXPECT_THROW(chosen("@nope", true), cw::UsageError);
 }
 
 TEST(Registry, UnknownEmptyAndDuplicateLabelsAreUsageErrors) {

@@ -50,6 +50,8 @@ REFUSALS = [
     ("option_given_twice", "given twice", ["--repeat=3", "--repeat=4"]),
     ("only_empty_item", "option --only=.*has an empty item", ["--only=,"]),
     ("only_unknown_version", "unknown version 'no_such'", ["--only=no_such"]),
+    ("only_unknown_tag", "no version has the tag 'no_such_tag'", ["--only=@no_such_tag"]),
+    ("only_empty_tag", "no version has the tag ''", ["--only=@"]),
     ("input_fifo", "input file '.*fifo' is a FIFO", ["--input={d}/fifo"]),
     ("input_directory", "is a directory", ["--input={d}/folder"]),
     ("input_dev_zero", "is a character device", ["--input=/dev/zero"]),
@@ -365,3 +367,4 @@ def test_commit_signal(name, sig, at, want, committed, commit, raise_shim):
     n = getattr(signal, "SIG" + sig).value
     env = dict(os.environ, LD_PRELOAD=str(raise_shim), CW_RAISE=str(n), CW_RAISE_AT=at, CW_RAISE_CALL="2" if at == "fchmod" else "1")
     commit.check(*probe(commit.args(), stdout=subprocess.DEVNULL, env=env), 128 + n if want == "killed" else want, committed=committed)
+

@@ -195,3 +195,10 @@ def test_a_gpu_version_beside_the_host_versions_still_needs_a_gpu():
     r = run([P, only(NAME, lambda v: v.host or v.label == a_gpu_version()), "--niter=1025", "--cpu-repeat=1"],
             env=NO_GPU)
     assert r.rc == 3 and r.err.startswith("pi: no usable CUDA GPU") and "Result = " not in r.out, r.tail()
+
+
+@pytest.mark.parametrize("v", version_params(NAME, lambda v: v.host))
+def test_host_version_alone_at_awkward_sizes(v):
+    """Each CPU version by itself (no GPU: none is probed), every size PASS, in each precision it has."""
+    r = run([P, f"--only={v}", "--sizes=1,2,63,1025,1000003", "--precision=both", "--cpu-repeat=1"], env=NO_GPU)
+    assert r.rc == 0 and "Result = FAIL" not in r.out and r.out.count("Result = PASS") >= 5, r.tail()
