@@ -482,8 +482,8 @@ inline Options& add_shared_options(Options& options, SharedOptions& values, cons
         .add_flag("inject-fault", &values.inject_fault, help.inject_fault)
         .add_int("vary-input", &values.vary_input, 0, 100,
                  "testing aid: after each validated version's checked run, this many more launches of the "
-                 "same runner, each on new seeded data of the same size, each checked (state kept between "
-                 "launches must not leak)");
+                 "same runner, each on new seeded data (of the same size, or a smaller one where the program "
+                 "says so), each checked (state kept between launches must not leak)");
 }
 
 // The one rule for --input with size options: the file gives the element count, so an
