@@ -8,8 +8,6 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from mdtables import Col, Row, Table, load, pivot, run  # noqa: E402
 
-
-
 def steps(labels):
     """The chain of steps among the versions `labels` (of a CSV), {version: the version it improves
     on}: the numbered versions are the chain (the report's 1-5, Harris's 6 and 7, our 8, and any
@@ -28,11 +26,9 @@ X2, MS, GB = "{:.2f}x", "{:.4f}", "{:.0f}"
 pow2 = lambda n: f"2^{int(n).bit_length() - 1}" if int(n) & (int(n) - 1) == 0 else f"{int(n):,}"  # noqa: E731
 us, mega, mega1 = (lambda x: f"{x / 1e3:.1f}"), (lambda x: f"{x / 1e6:.2f}"), (lambda x: f"{x / 1e6:.1f}")
 
-
 def per_csv(fn):
     """fn(rows of a CSV, *args) as a table's source: per_csv(fn)(csv, *args)(results_dir)."""
     return lambda csv, *args: lambda d: fn(load(d, csv), *args)
-
 
 @per_csv
 def versions(rs):
@@ -47,7 +43,6 @@ def versions(rs):
                      vs1=ms.get("1") and ms["1"] / rs[0].f(c))
                  for v, k, c in (("CPU", "rv::sum_wrap", "cpu_ms"), ("copy in", "cudaMemcpy", "copy_in_ms")) if rs and rs[0].f(c)]
 
-
 @per_csv
 def by_size(rs, value):
     """One row per size of SIZES, one column per version (value of its row), the CPU, the steps
@@ -56,7 +51,6 @@ def by_size(rs, value):
     return [Row(r, ints=pow2(r["n"]), cpu=cpu[r["n"]]["cpu_bandwidth_GBps"], cpu_ms=cpu[r["n"]]["cpu_ms"],
                 **{f"{a}→{b}": r.f(a) / r.f(b) for b, a in step_from.items() if r.f(a) and r.f(b)})
             for r in pivot([r for r in rs if r["n"] in SIZES], "n", "version", value)]
-
 
 def first_passes(d):
     """profile.csv: per version, the counters of its first pass (the kernel with the largest grid)."""
@@ -68,7 +62,6 @@ def first_passes(d):
                          bar_total=k.get(M["bar"]) and k[M["bar"]] * k[M["inst"]])
     return out
 
-
 @per_csv
 def v8_grid(rs):
     """v8_grid.csv: one row per size, one column per sweep (a new sweep starts where n falls)."""
@@ -78,7 +71,6 @@ def v8_grid(rs):
         r.update(sweep=f"sweep {sweep + 1}", cell=f"{int(r['grid']):,}: {r.f('v8_over_cub'):.3f}x")
     return [Row(r, ints=pow2(r["n"])) for r in pivot(rs, "n", "sweep", "cell")]
 
-
 @per_csv
 def unfixed(rs):
     """Per size and block size: the wrong runs of version 5 (fixed: validated) and of the report's as
@@ -87,7 +79,6 @@ def unfixed(rs):
     printed = {(r["n"], r["threads"]): r for r in rs if kind(r) == "printed"}
     return [Row(r, n=r["key"][0], threads=r["key"][1], **{k: printed.get(r["key"], {}).get(k) for k in ("gpu_sum", "cpu_sum")})
             for r in pivot(rs, lambda r: (r["n"], r["threads"]), kind, lambda r: f"{r['wrong_checks']} of {r['checks']}")]
-
 
 VERSION_COLS = [
     Col("version"), Col("kernel", "kernel", "`{}`"), Col("threads"), Col("blocks", "blocks (1st launch)"), Col("launches"),
@@ -125,10 +116,8 @@ V8_COUNTERS = [Col("launch"), Col("n", "ints"), Col("kernel", "kernel", "`{}`"),
                Col(M["read"], "DRAM read (MB)", mega1), Col(M["dram"], "DRAM % of peak", "{:.1f}"),
                Col(M["occ"], "achieved occupancy %", GB), Col(M["inst"], "warp instructions", "{:,.0f}")]
 
-
 def both(name, csv, cols, fn=None, *args, **kw):
     return [Table(name + h, fn(p + csv, *args) if fn else p + csv, cols, **kw) for h, p in (("", ""), ("-h200", "h200/"))]
-
 
 iota = per_csv(lambda rs: (lambda full: [Row(r, full_ms=full.get(r["version"])) for r in rs if r.get("data") == "iota"])(
     {r["version"]: r["kernel_ms"] for r in rs if r.get("data", "full") == "full"}))  # with the random-data time

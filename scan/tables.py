@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tables of scan/README.md and DETAILS.md over common/py/mdtables.py: `python3 tables.py` fills both from
 results/ (H100) and results/h200/ (H200); `python3 tables.py RESULTS_DIR --out FILE.md` writes a run's own."""
-import math, os, sys  # noqa: E401
+import math, os, statistics, sys  # noqa: E401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from mdtables import Table, Col, Row, run, load, pivot, value_of  # noqa: E402
 
@@ -16,7 +16,6 @@ HS = lambda r: r["version"].startswith("hs_")  # noqa: E731 (the report's Hillis
 
 def series(rows, *not_series):  # the series of pivoted rows, in the order they first appear in any row
     return [k for k in dict.fromkeys(k for r in rows for k in r) if k not in not_series]
-
 def series_cols(key, fmt, heading=None):  # the key column, then one column per series found in the rows
     return lambda rows: [Col(key, heading)] + [Col(k, k, fmt) for k in series(rows, key)]
 
@@ -36,8 +35,7 @@ def race_rows(d):  # one 1024-thread block: wrong runs per range of warps holdin
     for lo, hi in ((1, 2), (3, 4), (5, 8), (9, 13), (14, 16), (17, 24), (25, 32)):
         out.append({"warps": "%d–%d" % (lo, hi), "n": "%d–%d" % (32 * lo - 31, 32 * hi)})
         for g in ("", "h200"):
-            sel = [r for r in load(os.path.join(d, g), "mse.csv") if r["version"] == "hs_multiblock_racy"
-                   and lo <= (int(r["n"]) + 31) // 32 <= hi]
+            sel = [r for r in load(os.path.join(d, g), "mse.csv") if r["version"] == "hs_multiblock_racy" and lo <= (int(r["n"]) + 31) // 32 <= hi]
             out[-1]["w" + g] = 100 * sum(int(r["wrong_runs"]) for r in sel) / max(1, sum(int(r["runs"]) for r in sel))
     return out
 
@@ -52,35 +50,33 @@ def sweep_rows(d):  # inclusive, at every even power of two: every version, look
     return out
 
 def sweep_cols(rows):
-    return ([Col("n"), Col("cpu", "CPU serial (ms)", MS)]
-            + [Col(v, v + " (ms)", MS) for v in series(rows, "n", "cpu", "total", "x")]
-            + [Col("total", "lookback + copies (ms)", "{:.3f}"),
-               Col("x", "CPU / lookback", lambda x: ("{:.2f}" if x < 10 else F0).format(x))])
+    return ([Col("n"), Col("cpu", "CPU serial (ms)", MS)] + [Col(v, v + " (ms)", MS) for v in series(rows, "n", "cpu", "total", "x")]
+            + [Col("total", "lookback + copies (ms)", "{:.3f}"), Col("x", "CPU / lookback", lambda x: ("{:.2f}" if x < 10 else F0).format(x))])
 
 def kernel(k):  # launch k of a version: name, grid × block, registers, shared bytes, blocks/SM, occupancy, waves
     return lambda r: "%s: %s × %s, %s regs, %s B, %s/SM, %.0f%%, %.2f" % tuple(
         [r["k%d_%s" % (k, c)] for c in ("name", "grid", "block", "regs", "smem_bytes", "blocks_per_sm")]
         + [100 * r.f("k%d_occupancy" % k), r.f("k%d_waves" % k)]) if r["k%d_name" % k] else None
-
 def per_thread_rows(d):
     rs = [dict(r, series="%s %s (ms)" % (r["version"], SIZES[r["n"]])) for r in load(d, "per_thread.csv")]
     return sorted(pivot(rs, "per_thread", "series", "kernel_ms"), key=lambda o: int(o["per_thread"]))
-
 def profile_rows(d):  # one row per profiled launch, its counters as columns
     return pivot([dict(r, launch="%s (%s), n = %s" % (r["kernel"].split("<")[0], r["version"], r["n"]))
                   for r in load(d, "profile.csv")], "launch", "metric", "value")
-
 def tuning(name, sub, n):  # experiments/lookback_tuning.cu at n: × CUB (% of the copy) of each round
     return Table(name, lambda d: pivot([r for r in load(os.path.join(d, sub), "lookback_tuning.csv") if r["n"] == n],
                                        "variant", "round", lambda r: "%.2f (%.0f %%)" % (r.f("speedup_vs_cub"), r.f(
                                            "pct_of_copy"))), series_cols("variant", "{}"), caption="Columns: round.")
-
 def budget_rows(d):  # experiments/copy_budget.cu: % of the copy per shape and injected wait
-    rs = [r for r in load(d, "copy_budget.csv") if r["validated"] == "1"]
-    for r in rs:
-        r["shape"] = "%s (%s blocks/SM, %s KiB/SM)" % (r["shape"], r["blocks_per_sm"], r["inflight_KiB_per_sm"])
-        r["cycles"] = r["injected_cycles"] + " cycles"
-    return pivot(rs, "shape", "cycles", "pct_of_copy")
+    return pivot([dict(r, shape="%s (%s blocks/SM, %s KiB/SM)" % (r["shape"], r["blocks_per_sm"], r["inflight_KiB_per_sm"]),
+                       cycles=r["injected_cycles"] + " cycles") for r in load(d, "copy_budget.csv") if r["validated"] == "1"],
+                 "shape", "cycles", "pct_of_copy")
+MID = {"copy": "memcpy_d2d", "pipeline": "wscopy_t4096_s12_r2_w8_st0_d0_l2", "ws kernel": WS,
+       "lookback": "lookback", "CUB": "cub"}  # ws_scan_mid.csv's variants, by column heading
+def mid_rows(d):  # ws_scan_mid.csv (H200), inclusive: per size, each row's median over the processes, in µs
+    rs = [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
+    return [dict(n=n, **{k: 1000 * statistics.median(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v)
+                         for k, v in MID.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
 
 def table1_1(name, csv, modes):  # Table 1.1's sizes, every version
     return Table(name, csv, [
@@ -123,8 +119,8 @@ TABLES = [
         Col(lambda r: int(r["n"]) * math.log2(int(r["n"])) if HS(r) else None, "report's count, n log2 n", "{:.4g}"),
         Col(lambda r: math.log2(int(r["n"])) if HS(r) else None, "per element", F2)],
         where=lambda r: r["mode"] == "inclusive" and r["additions"] and r["n"] in ("1250000", N28)),
-    Table("per_thread", per_thread_rows, series_cols("per_thread", MS, "per thread")),
-    Table("per_thread-h200", H200(per_thread_rows), series_cols("per_thread", MS, "per thread")),
+    *(Table("per_thread" + h, f, series_cols("per_thread", MS, "per thread")) for h, f in (("", per_thread_rows),
+                                                                                            ("-h200", H200(per_thread_rows)))),
     Table("profile", profile_rows, [
         Col("launch", "kernel (version), n"), Col("launch__grid_size", "grid", F0),
         Col("sm__maximum_warps_per_active_cycle_pct", "theoretical occupancy (%)", F0),
@@ -139,15 +135,16 @@ TABLES = [
         Col("smsp__average_warp_latency_per_inst_issued.ratio", "warp cycles per issued instruction", F2)] + [
         Col(STALL % s, s + " (stall cycles per issued instruction)", F2) for s in STALLS],
         caption="SM active and elapsed cycles come from different replay passes, so a value above 100 reads as 100."),
-    tuning("tuning-20m", "", N20M), tuning("tuning-2p28", "", N28),
-    tuning("tuning-20m-h200", "h200", N20M), tuning("tuning-2p28-h200", "h200", N28),
+    *(tuning("tuning-%s%s" % (s, g and "-h200"), g, n) for g in ("", "h200") for s, n in (("20m", N20M), ("2p28", N28))),
     Table("ws_scan", lambda d: load(d, "ws_scan.csv") + load(os.path.join(d, "h200"), "ws_scan.csv"), [
         Col("device", "GPU"), Col("n"), Col("mode"), Col("variant"), Col("ms", "time (ms)", MS),
         Col(lambda r: 8 * int(r["n"]) / r.f("copy_ms") / 1e6, "copy (GB/s)", F0),
         Col("pct_of_copy", "% of the copy", F1), Col("speedup_vs_cub", "× CUB", "{:.3f}"), Col("ok", "validated")],
         where=lambda r: r["ms"] and r["variant"] in ("lookback", WS)),
-    Table("copy_budget", budget_rows, series_cols("shape", F1)),
-    Table("copy_budget-h200", H200(budget_rows), series_cols("shape", F1))]
+    *(Table("copy_budget" + h, f, series_cols("shape", F1)) for h, f in (("", budget_rows), ("-h200", H200(budget_rows)))),
+    Table("mid", mid_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
+        o[k], o[k] / o["copy"]), k) for k in list(MID)[1:]],
+          caption="Each cell: µs (× the copy); pipeline: the ws kernel moving the data unscanned.")]
 
 if __name__ == "__main__":
     run(TABLES)
