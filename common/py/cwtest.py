@@ -199,6 +199,21 @@ def usage_error(cmd, pattern, timeout=None, **kwargs):
     return r
 
 
+def help_text(name):
+    """The program's --help (exit 0)."""
+    r = run([program(name), "--help"], 30)
+    assert r.rc == 0, r.tail()
+    return r.out
+
+
+def scratch(folder, files):
+    """Bad-input fixtures in `folder`: each {name: bytes} of `files` written, and a FIFO named fifo."""
+    for name, data in files.items():
+        (Path(folder) / name).write_bytes(data)
+    os.mkfifo(Path(folder) / "fifo")
+    return Path(folder)
+
+
 def snapshot(folder):
     return sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in Path(folder).rglob("*"))
 

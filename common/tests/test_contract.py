@@ -174,6 +174,21 @@ def test_help_lists_the_shared_options_and_versions(name):
 
 
 @pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_help_lists_every_version_of_the_registry_in_order(name):
+    """--help's version list is --list-versions: every label in the registry's order, '*' for a default
+    version, the kind in brackets ([library baseline], [demonstration, not validated])."""
+    need_built(program(name))
+    text, at = help_text(name), []
+    for v in versions(name):
+        m = re.search(r"^  ([* ]) %s +(.*)$" % re.escape(v.label), text, re.M)
+        assert m and (m[1] == "*") == v.default, f"{v.label}: {m and m[0]}"
+        assert ("[library baseline]" in m[2]) == v.baseline, m[0]
+        assert ("[demonstration, not validated]" in m[2]) != v.validated, m[0]
+        at.append(m.start())
+    assert at == sorted(at), "--help lists the versions in another order than --list-versions"
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
 def test_without_gpu_exit_3_one_line_no_file_left(name, d):
     if gpu_reason() is None:
         pytest.skip("a usable GPU is present")

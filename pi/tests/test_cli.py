@@ -7,6 +7,7 @@ import re
 import struct
 
 import pytest
+import cwtest
 from cwtest import gpu_reason, labels, need_built, only, program, run, usage_error, version_params, versions
 
 NAME = "pi"
@@ -25,16 +26,11 @@ def built():
 @pytest.fixture
 def scratch(tmp_path):
     """The input files the rules are about, a CSV of other columns, a FIFO."""
-    for name, data in FILES.items():
-        (tmp_path / name).write_bytes(data)
-    os.mkfifo(tmp_path / "fifo")
-    return tmp_path
+    return cwtest.scratch(tmp_path, FILES)
 
 
 def help_text():
-    r = run([P, "--help"])
-    assert r.rc == 0, r.tail()
-    return r.out
+    return cwtest.help_text(NAME)
 
 
 def a_gpu_version():
@@ -48,16 +44,6 @@ def test_help_lists_every_option_and_no_seed_or_data_and_says_why():
                      r"--output=.*--pinned.*--only=.*--print-csv-header.*--inject-fault", text.replace("\n", " "))
     assert not re.search(r"--(seed|data)=", text)
     assert re.search(r"no random data .*no seed option and no data option", text)
-
-
-def test_help_lists_the_registry_in_order():
-    """Every version of --list-versions, in its order: '*' marks a default one, the baseline is named."""
-    text, at = help_text(), []
-    for v in versions(NAME):
-        m = re.search(r"^  ([* ]) %s +(.*)$" % re.escape(v.label), text, re.M)
-        assert m and (m.group(1) == "*") == v.default and ("[library baseline]" in m.group(2)) == v.baseline, v
-        at.append(m.start())
-    assert at == sorted(at), "--help lists the versions out of the registry's order"
 
 
 # Bad usage and input: {case: (arguments, the one line on stderr)}; {T} is the scratch folder, {a}

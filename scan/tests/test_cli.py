@@ -34,15 +34,6 @@ def test_help_lists_every_option_and_the_shared_defaults():
     assert re.search(r"--repeat=N .*default: 20\).*--warmup=N .*default: 3\).*--seed=N .*default: 1\)", text)
 
 
-def test_help_lists_the_registry_with_each_versions_kind():
-    lines = out("--help").split("Versions (", 1)[1].splitlines()[1:]
-    for v, line in zip(versions(NAME), lines):
-        assert re.match(r"  [* ] (\S+)", line).group(1) == v.label, line
-        assert line.startswith("  *") == v.default, line
-        assert line.endswith("[library baseline]") == v.baseline, line
-        assert line.endswith("[demonstration, not validated]") == (not v.validated), line
-
-
 def test_list_versions_demonstrations_opt_in_the_rest_by_default():
     assert len(versions(NAME)) >= 7
     assert all(v.validated == v.default for v in versions(NAME)), out("--list-versions")

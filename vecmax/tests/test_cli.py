@@ -5,7 +5,8 @@ import os
 import re
 
 import pytest
-from cwtest import labels, need_built, program, run, usage_error, versions
+import cwtest
+from cwtest import labels, need_built, program, run, usage_error
 
 NAME = "vecmax"
 B = program(NAME)
@@ -27,16 +28,11 @@ FILES = {"empty.bin": b"", "five_bytes.bin": b"\x00\x00\x80\x3f\x00", "other.csv
 @pytest.fixture
 def scratch(tmp_path):
     """The input files the rules are about, a CSV of other columns, a FIFO."""
-    for name, data in FILES.items():
-        (tmp_path / name).write_bytes(data)
-    os.mkfifo(tmp_path / "fifo")
-    return tmp_path
+    return cwtest.scratch(tmp_path, FILES)
 
 
 def help_text():
-    r = run([B, "--help"])
-    assert r.rc == 0, r.tail()
-    return r.out
+    return cwtest.help_text(NAME)
 
 
 HELP = {
@@ -51,16 +47,6 @@ HELP = {
 @pytest.mark.parametrize("pattern", HELP.values(), ids=HELP.keys())
 def test_help_says(pattern):
     assert re.search(pattern, help_text().replace("\n", " ")), f"--help does not match /{pattern}/"
-
-
-def test_help_lists_the_registry_in_order():
-    """Every version of --list-versions, in its order: '*' marks a default one, the baseline is named."""
-    text, at = help_text(), []
-    for v in versions(NAME):
-        m = re.search(r"^  ([* ]) %s +(.*)$" % re.escape(v.label), text, re.M)
-        assert m and (m.group(1) == "*") == v.default and ("[library baseline]" in m.group(2)) == v.baseline, v
-        at.append(m.start())
-    assert at == sorted(at), "--help lists the versions out of the registry's order"
 
 
 # Bad usage and input: (arguments, the one line on stderr). {T} is the scratch folder; {a} and {b}
