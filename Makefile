@@ -20,15 +20,13 @@ $(FOLDERS):
 # each one skipped with the reason where no GPU is usable). PYTEST_ARGS passes options on
 # (PYTEST_ARGS="-k scan -x"); CW_TEST_JOBS=auto runs them in parallel where pytest-xdist is installed.
 #
-# test-gpu: the GPU cases alone. Without a usable GPU (a login node) it stops at once with one
-# line and exit 1: nothing tested is not a pass (make test stays green there: its GPU cases
-# are reported as skipped).
-test-gpu: all
-	@mkdir -p build
-	@if ! common/bin/devinfo --check >/dev/null 2>build/devinfo-check.err; then \
-	  echo "make test-gpu: nothing was tested: no usable CUDA GPU here ($$(grep -v '^$$' build/devinfo-check.err | head -n 1)); make test runs the tests that need none" >&2; \
-	  exit 1; \
-	fi
+# test-gpu: the GPU cases alone (the experiments' binaries built too: some cases run them).
+# Without a usable GPU (a login node) it stops at once with one line and exit 1, before building
+# anything: nothing tested is not a pass (make test stays green there: its GPU cases are
+# reported as skipped).
+test-gpu:
+	@bash common/scripts/gpu_or_stop.sh "make test-gpu"
+	@$(MAKE) --no-print-directory all experiments
 	@bash common/scripts/pytest.sh -m gpu $(PYTEST_ARGS)
 test: all
 	@set -e; for d in common $(ASSIGNMENTS); do $(MAKE) --no-print-directory -s -C $$d unit-tests; done

@@ -1,6 +1,7 @@
 """pytest's hooks for every folder: the helpers' module on the path, the log of the versions the
-GPU cases ran (shared by xdist's workers through a file), and the selection each module saw, so
-that a module's closing check (cwtest.every_version_ran) knows whether all of it ran."""
+GPU cases of each module ran (shared by xdist's workers through a file), and what each module
+holds against what was selected, so that a module's closing check (cwtest.every_version_ran)
+knows whether all of it ran, and runs last."""
 import os
 import sys
 import tempfile
@@ -10,7 +11,7 @@ import cwtest  # noqa: E402
 
 
 def pytest_configure(config):
-    if "CW_VERSION_LOG" not in os.environ:  # the controller; xdist's workers inherit it
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # the controller: a fresh log, which the workers inherit
         fd, path = tempfile.mkstemp(prefix="cw-versions-", suffix=".log")
         os.close(fd)
         os.environ["CW_VERSION_LOG"] = path
@@ -23,11 +24,14 @@ def pytest_unconfigure(config):
         os.remove(path)
 
 
-def pytest_itemcollected(item):
-    cwtest.COLLECTED.setdefault(str(item.path), set()).add(item.nodeid)
+def pytest_collectreport(report):
+    # Every test of a module, whatever -k or a test id selects from it.
+    if report.nodeid.endswith(".py") and report.passed:
+        cwtest.COLLECTED[report.fspath] = {item.nodeid for item in report.result}
 
 
 def pytest_collection_finish(session):
+    cwtest.DIST = session.config.getoption("dist", "no")
     for item in session.items:
         cwtest.SELECTED.setdefault(str(item.path), set()).add(item.nodeid)
 

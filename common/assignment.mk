@@ -30,7 +30,6 @@ include $(dir $(lastword $(MAKEFILE_LIST)))arch.mk
 
 NAME ?= $(notdir $(CURDIR))
 BUILD_DIR := build
-TEST_NAME ?= $(NAME)
 # The naming convention (driver main.cu, registry and runners NAME_versions.cu, kernels
 # NAME_kernels.cu, CPU reference NAME_cpu.cpp);
 # a Makefile with other sources sets CU_SRCS / CPP_SRCS itself (empty: none).
@@ -109,14 +108,16 @@ $(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcar
 
 # This folder's tests, by pytest (the repository's pytest.ini; common/scripts/pytest.sh): the
 # GoogleTest cases of tests/*_test.cpp and tests/test_*.py; test-gpu: the GPU cases alone
-# (marked gpu), each skipped with the reason where no GPU is usable. PYTEST_ARGS passes options on.
+# (marked gpu), after the experiments are built; without a usable GPU, one line and exit 1. PYTEST_ARGS passes options on.
 .PHONY: unit-tests
 unit-tests: $(UNIT_TEST_BIN)
 
 test: $(BIN) $(UNIT_TEST_BIN) devinfo
 	@bash $(COMMON_DIR)/scripts/pytest.sh tests $(PYTEST_ARGS)
 
-test-gpu: $(BIN) devinfo
+test-gpu:
+	@bash $(COMMON_DIR)/scripts/gpu_or_stop.sh "make test-gpu"
+	@$(MAKE) --no-print-directory $(BIN) experiments
 	@bash $(COMMON_DIR)/scripts/pytest.sh -m gpu tests $(PYTEST_ARGS)
 
 .PHONY: devinfo
@@ -191,11 +192,6 @@ version_list = $$($(call list_versions,$(1),$(2),$(3)) | paste -sd, -)
 # entry (profile_kernels, the 7th column of --list-versions): "--kernel-name regex:K", or
 # nothing where the entry names none (every kernel the version launches: a library call).
 kernel_filter = "$$($(BIN) --list-versions | awk -v v="$$v" '$$1 == v && $$7 != "-" { print "--kernel-name regex:" $$7 }')"
-# A per-version setting in a loop over versions: $(call per_version,VAR) is a shell expression
-# giving $(VAR_<label>) for the label in the shell variable v, where the Makefile sets one,
-# else $(VAR) (e.g. ncu's --kernel-name filter: profile_filter, profile_filter_cub).
-per_version = "$$(case $$v in $(foreach l,$(patsubst $(1)_%,%,$(filter $(1)_%,$(.VARIABLES))),$(call per_version_arm,$(1),$(l))) (*) echo '$($(1))';; esac)"
-per_version_arm = ($(2)) echo '$($(1)_$(2))';;
 
 # "figure input.csv" pairs, for the tier-1 test that renders every figure.
 .PHONY: print-figures print-profile-metrics

@@ -183,7 +183,7 @@ double lookback_workspace(const Plan& p) {
 //   as_printed    the report's section 2 kernel as printed (its serial part measured: serial_ms)
 //   lb_items      runs lookback's kernel, whose tile --lb-items sets
 //   la_kernel     its kernel is chosen by --la-kernel
-//   launch_state  keeps device state between launches (descriptors, counters, epochs)
+//   keeps_state   keeps device state between launches (descriptors, counters, epochs)
 //   profile_N     `make profile` profiles its profile_kernels at n = N
 Version cub() {
     Version v = validated("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum", "cub::DeviceScan (scan_cub.cu)");
@@ -294,7 +294,7 @@ Version map_brent_kung() {
 Version lookback() {
     Version v = validated("lookback", "scan_decoupled_lookback",
                           "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
-    v.tags = "lb_items,launch_state,profile_1250000";
+    v.tags = "lb_items,keeps_state,profile_1250000";
     v.profile_kernels = "scan_decoupled_lookback";
     v.model = lookback_model;
     v.workspace_bytes = lookback_workspace;
@@ -308,7 +308,7 @@ Version lookback() {
 Version lookahead() {
     Version v = validated("lookahead", "ws_scan_kernel | scan_decoupled_lookback",
                           "ours: warp-specialised look-ahead scan on sm_90 at large n (policy), else lookback's kernel");
-    v.tags = "lb_items,la_kernel,launch_state";
+    v.tags = "lb_items,la_kernel,keeps_state";
     v.profile_kernels = "ws_scan_kernel|scan_decoupled_lookback";
     v.model = [](const Plan& p) {
         if (!p.lookahead.use_ws(p.n)) return lookback_model(p);

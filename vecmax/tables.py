@@ -129,7 +129,7 @@ TUNING = [Col("threads"), Col("unroll", "float4 in flight"),
           Col("occupancy_pct", "blocks (% of resident)"), Col("grid"),
           *[Col(str(n), f"speed vs CUB, N = {n:,}", lambda xs: over(float, F3)(xs)) for n in (N1, N2)]]
 TABLES = [
-    Table("sweep-h100", "sweep.csv", SWEEP, where={"version": "report"}),
+    Table("sweep-h100", "sweep.csv", SWEEP),
     Table("side", side, lambda rows: [Col("threads"), Col("blocks")] + [
         Col(k, k, fmt) for h, _, fmt in SIDE for k in rows[0] if k.endswith(h)]),
     Table("evidence", by_gpu(EVIDENCE), lambda rows: [Col(k) for k in rows[0]]),
@@ -139,7 +139,7 @@ TABLES = [
     Table("scaling", scaling, lambda rows: [Col(k) for k in rows[0]]),
     Table("copies-h100", "copies.csv", COPIES),
     Table("copies-h200", "h200/copies.csv", COPIES),
-    Table("sweep-h200", "h200/sweep.csv", SWEEP, where={"version": "report"}),
+    Table("sweep-h200", "h200/sweep.csv", SWEEP),
     Table("sweep-gtx970", gtx, SWEEP),
     Table("bench-h100", "bench.csv", BENCH),
     Table("bench-h200", "h200/bench.csv", BENCH),

@@ -119,10 +119,10 @@ const std::vector<Version>& registry() {
             [](const Plan& p) { return Shape{kSinglePassPolicy.threads, p.single_pass_blocks}; },
             [](const Plan&) { return 2.0 * sizeof(unsigned int); }, make<SinglePassRunner>));
         r.back().profile_kernels = "vecmax_single_pass";
-        // launch_state: its result alternates between two slots per launch (tested after an
+        // keeps_state: its result alternates between two slots per launch (tested after an
         // even and an odd number of launches).
         // bench: the benchmark at the report's sizes (run_report.sh's bench.csv) is of ours and CUB.
-        r.back().tags = "launch_state,bench";
+        r.back().tags = "keeps_state,bench";
         r.push_back(entry("cub", "cub::DeviceReduce::Reduce(nan_max)",
                           "cub::DeviceReduce::Reduce with the same NaN-propagating maximum",
                           [](const Plan&) { return Shape{-1, -1}; },

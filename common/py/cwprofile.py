@@ -2,8 +2,6 @@
 common/py/ncu_tidy.py's rows); each helper skips with ncu_profile.sh --check's words where ncu or
 a GPU is missing, and asserts with the command's output where a run fails.
   metrics(folder)                      the Makefile's PROFILE_METRICS, as a list
-  ncu_profile(out_csv, runs)           ncu_profile.sh OUT.csv RUN... for each run; the tidy rows
-  check_profile(rows, metrics, specs)  each version's kernels and metrics (specs below)
   profile_experiments(folder, tmp_path, figure, ...)
                                        make profile-experiments at a small size, its figure and
                                        tables; the tidy rows
@@ -34,47 +32,6 @@ def metrics(folder):
 def rows_of(path):
     with open(path) as f:
         return list(csv.DictReader(f))
-
-
-def ncu_profile(out_csv, runs, cwd=None):
-    """Each run is the arguments of ncu_profile.sh after OUT.csv: [ASSIGNMENT, VERSION, M, N, METRICS,
-    ncu options..., PROGRAM, ARGS...]; every one must exit 0. ncu's logs go beside out_csv (ncu/).
-    Returns the tidy rows of out_csv (made afresh)."""
-    need_ncu()
-    out_csv = Path(out_csv)
-    out_csv.unlink(missing_ok=True)
-    env = dict(os.environ, CW_PROFILE_LOG_DIR=str(out_csv.parent / "ncu"))
-    for args in runs:
-        r = run(["bash", NCU_PROFILE, out_csv, *args], env=env, cwd=cwd)
-        assert r.rc == 0, r.tail()
-    return rows_of(out_csv)
-
-
-def check_profile(rows, wanted, specs):
-    """Asserts every spec of the tidy rows, `wanted` being the metric list asked for:
-      "V=KERNEL"  version V has exactly one kernel, whose name contains KERNEL, with a row for every
-                  metric of wanted and no other
-      "V@GRID"    V's (first) kernel ran a grid of GRID blocks (launch__grid_size)
-      "V~KERNEL"  some kernel of V has KERNEL in its name"""
-    by = {}
-    for r in rows:
-        by.setdefault(r["version"], {}).setdefault(r["kernel"], {})[r["metric"]] = float(r["value"])
-    problems = []
-    for spec in specs:
-        v, op, arg = re.match(r"([^=@~]+)([=@~])(.*)$", spec).groups()
-        kernels = by.get(v, {})
-        if op == "=":
-            if len(kernels) != 1 or arg not in next(iter(kernels)):
-                problems.append(f"{v}: kernels {list(kernels)}")
-            elif set(next(iter(kernels.values()))) != set(wanted):
-                problems.append(f"{v}: missing {sorted(set(wanted) - set(next(iter(kernels.values()))))}")
-        elif op == "@":
-            first = next(iter(kernels.values()), {})
-            if first and first.get("launch__grid_size") != float(arg):
-                problems.append(f"{v}: grid {first.get('launch__grid_size')}, not {arg}")
-        elif not any(arg in k for k in kernels):
-            problems.append(f"{v}: kernels {list(kernels)}")
-    assert not problems, "; ".join(problems)
 
 
 def profile_experiments(folder, tmp_path, figure, committed="*.csv", sub="", **make_vars):

@@ -23,8 +23,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENTS = subprocess.run(["bash", str(ROOT / "common/scripts/assignments.sh")], capture_output=True,
                              text=True, cwd=ROOT).stdout.split()
-COLLECTED: dict = {}  # test file -> node ids collected / selected (conftest.py fills them)
+COLLECTED: dict = {}  # test file -> the node ids it holds / that were selected (conftest.py fills them)
 SELECTED: dict = {}
+DIST = "no"  # pytest-xdist's --dist: the closing checks need a module's tests in one worker
 TIMEOUT = int(os.environ.get("CW_CASE_TIMEOUT", "300"))
 
 
@@ -83,6 +84,15 @@ def need_built(path):
         pytest.skip(f"{Path(path).relative_to(ROOT)} is not built (make)")
 
 
+def need_nvcc():
+    """Skips a test that builds code where nothing may be built (CW_NO_BUILD: gpu_session.sh's legacy
+    phase runs a prebuilt pack and refuses every compile) or no nvcc is found."""
+    if os.environ.get("CW_NO_BUILD"):
+        pytest.skip("CW_NO_BUILD is set: this run builds nothing (the legacy pack's binaries)")
+    if not (shutil.which(os.environ.get("NVCC", "nvcc")) or Path(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin/nvcc").exists()):
+        pytest.skip("nvcc not found: the example cannot be built")
+
+
 @dataclass(frozen=True)
 class Version:
     label: str
@@ -119,23 +129,27 @@ def only(name, where=lambda v: True):
 
 
 def version_params(name, where=lambda v: True):
-    """pytest.mark.parametrize values: the labels of `name`'s versions for which where() holds, or one
-    skipped parameter saying why there are none (not built)."""
+    """pytest.mark.parametrize values: the labels of `name`'s versions for which where() holds; one
+    skipped parameter where the program is not built. A built program with no such version is an
+    error at collection (a tag spelled wrong would otherwise drop its cases without a word)."""
     found = labels(name, where)
     if found:
         return found
-    reason = f"{name}/bin/{name} is not built (make)" if not versions(name) else f"{name} lists no such version"
-    return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
+    if versions(name):
+        raise ValueError(f"{name}: no version of --list-versions matches this test's selection")
+    return [pytest.param(None, marks=pytest.mark.skip(reason=f"{name}/bin/{name} is not built (make)"))]
 
 
 RESULT = re.compile(r"^(\S+) version=(\S+?)[\s:].*(?:Result = PASS|: demonstration, not validated)$", re.M)
 
 
 def _log_versions(r):
-    path = os.environ.get("CW_VERSION_LOG")
+    # "test file, program, label" per version that passed or ran as a demonstration: the closing
+    # check of a module counts its own lines only.
+    path, test = os.environ.get("CW_VERSION_LOG"), os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[0]
     if path:
         with open(path, "a") as f:
-            f.writelines(f"{prog} {label}\n" for prog, label in RESULT.findall(r.out))
+            f.writelines(f"{test} {prog} {label}\n" for prog, label in RESULT.findall(r.out))
 
 
 def gpu_case(cmd, timeout=None, **kwargs):
@@ -238,15 +252,19 @@ def figure(script, csv, png):
 def every_version_ran(name, request):
     """Closes a GPU module: every version `name` lists ran in some case of this module (a PASS or a
     demonstration line, logged by gpu_case and sanitize). conftest.py runs it after the module's
-    other tests; skipped when only part of the module was selected (-k, one test id)."""
+    other tests; skipped when only part of the module was selected (-k, a test id), or where
+    pytest-xdist may spread the module over workers (--dist other than loadfile)."""
     need_gpu()
     path = str(request.node.path)
     if SELECTED.get(path) != COLLECTED.get(path):
         pytest.skip(f"only part of {Path(path).name} was selected")
+    if DIST not in ("no", "loadfile"):
+        pytest.skip(f"--dist={DIST} may run this module's tests in several workers (use --dist loadfile)")
+    module = str(Path(path).relative_to(request.config.rootpath))
     with open(os.environ["CW_VERSION_LOG"]) as f:
-        seen = {tuple(line.split()) for line in f}
+        seen = {tuple(line.split()[1:]) for line in f if line.split()[0] == module}
     missing = [v.label for v in versions(name) if (name, v.label) not in seen]
-    assert not missing, f"{name}: versions listed by --list-versions that ran no case: {missing}"
+    assert not missing, f"{name}: versions listed by --list-versions that ran no case of {module}: {missing}"
 
 
 class GoogleTestFile(pytest.File):
@@ -258,12 +276,17 @@ class GoogleTestFile(pytest.File):
         if not binary.exists():
             yield GoogleTestCase.from_parent(self, name="unit_tests", binary=binary, case=None)
             return
-        suites = set(re.findall(r"^\s*TYPED_TEST|^\s*TEST(?:_F|_P)?\(\s*(\w+)\s*,", self.path.read_text(), re.M))
+        defined = lambda f: set(re.findall(r"^\s*(?:TYPED_TEST(?:_P)?|TEST(?:_F|_P)?)\(\s*(\w+)\s*,", f.read_text(), re.M))
+        sources = sorted(self.path.parent.glob("*_test.cpp"))
+        mine, everyone = defined(self.path), set().union(*map(defined, sources))
         suite = None
         for line in run([binary, "--gtest_list_tests"], 60).out.splitlines():
             if not line.startswith(" "):
                 suite = line.split()[0]
-            elif suite.rstrip(".").split("/")[-1] in suites or suite.rstrip(".").split("/")[0] in suites:
+                continue
+            names = set(suite.rstrip(".").split("/"))
+            # A suite no source defines by name (a macro's, say) goes with the first file: none is dropped.
+            if names & mine or (not names & everyone and self.path == sources[0]):
                 yield GoogleTestCase.from_parent(self, name=suite + line.split()[0], binary=binary, case=suite + line.split()[0])
 
 

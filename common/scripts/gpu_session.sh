@@ -180,7 +180,7 @@ MK
   for f in common $folders; do
     s=$(date +%s)
     if [ ! -d "$tree/$f/tests" ]; then note "legacy $f: not in the pack"; rec "$f: not in the pack"; continue; fi
-    (cd "$tree" && MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
+    (cd "$tree" && CW_NO_BUILD=1 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
        LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
        timeout "${CW_LEGACY_TIMEOUT:-900}" bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests") >"$logs/legacy-$f.log" 2>&1
     counts=$(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')

@@ -75,14 +75,17 @@ def test_fault_case_fails_a_file_left_behind(fake, tmp_path):
         fault_case([fake([PLAN2, FAIL, FAIL], 1, touch=tmp_path / "out.csv")], tmp_path / "out.csv", tmp_path / "out.bin")
 
 
-def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch, tmp_path):
-    """gpu_case logs the versions it saw pass or demonstrate; every_version_ran compares them with
-    the registry, and skips when only part of the module was selected."""
+def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch):
+    """gpu_case logs the versions it saw pass or demonstrate, with the test file that ran them;
+    every_version_ran compares this module's with the registry (another module's lines do not
+    count), and skips when only part of the module was selected or xdist may split it."""
     gpu_case([fake([PLAN2, PASS, DEMO])])
-    module = str(tmp_path / "test_fake.py")
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "other/tests/test_other.py::test_x (call)")
+    gpu_case([fake([PLAN2, PASS, PASS.replace("version=a", "version=c")])])  # c, but in another module
+    module = str(ROOT / "common/tests/test_plumbing.py")
     monkeypatch.setitem(cwtest.COLLECTED, module, {"a", "b"})
     monkeypatch.setitem(cwtest.SELECTED, module, {"a", "b"})
-    request = SimpleNamespace(node=SimpleNamespace(path=Path(module)))
+    request = SimpleNamespace(node=SimpleNamespace(path=Path(module)), config=SimpleNamespace(rootpath=ROOT))
     registry = lambda *labels: lambda name: tuple(  # noqa: E731
         cwtest.Version(v, True, False, True, False, frozenset(), "") for v in labels)
     monkeypatch.setattr(cwtest, "versions", registry("a", "d"))
@@ -90,6 +93,10 @@ def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch, tmp
     monkeypatch.setattr(cwtest, "versions", registry("a", "d", "c"))
     with pytest.raises(AssertionError, match=r"\['c'\]"):
         cwtest.every_version_ran("fake", request)
+    monkeypatch.setattr(cwtest, "DIST", "load")
+    with pytest.raises(pytest.skip.Exception):
+        cwtest.every_version_ran("fake", request)
+    monkeypatch.setattr(cwtest, "DIST", "loadfile")
     monkeypatch.setitem(cwtest.SELECTED, module, {"a"})
     with pytest.raises(pytest.skip.Exception):
         cwtest.every_version_ran("fake", request)
@@ -113,18 +120,20 @@ def copy_tree(dst, *paths, skip=()):
     return dst
 
 
-def test_make_test_gpu_without_gpu_one_line_and_non_zero_exit(tmp_path):
-    """In a copy of the top Makefile and common/ (built): nothing tested is not a pass."""
+@pytest.mark.parametrize("where", ["top", "assignment"])
+def test_make_test_gpu_without_gpu_one_line_and_non_zero_exit(tmp_path, where):
+    """In a copy of the top Makefile, common/ (built) and an assignment, at the top and in the
+    assignment's folder: one line and a non-zero exit before anything is built or tested."""
     if not (ROOT / "common/bin/devinfo").exists():
         pytest.skip("common/bin/devinfo is not built (make)")
     if cwtest.gpu_reason() is None:
         pytest.skip("a GPU is present")
-    copy = copy_tree(tmp_path, "Makefile", "pytest.ini", "conftest.py", "common")
-    r = run(["make", "--no-print-directory", "-s", "-C", copy, "test-gpu"], 600)
+    copy = copy_tree(tmp_path, "Makefile", "pytest.ini", "conftest.py", "common", ASSIGNMENTS[0])
+    r = run(["make", "-C", copy if where == "top" else copy / ASSIGNMENTS[0], "test-gpu"], 600)
     lines = [line for line in r.err.splitlines() if not line.startswith("make") or "*** " not in line]
     assert r.rc != 0 and len(lines) == 1, r.tail()
     assert re.match(r"make test-gpu: nothing was tested: no usable CUDA GPU.*CUDA error [0-9]", lines[0]), r.tail()
-    assert not any(w in r.out for w in (" passed", " skipped", "SKIP ")), r.tail()
+    assert not [line for line in r.out.splitlines() if "directory" not in line], r.tail()  # nothing built or run
 
 
 @pytest.fixture(scope="module")
@@ -157,17 +166,3 @@ def test_make_report_without_gpu_says_so_first_nothing_built_or_staged(clean_clo
     r = run(["make", "-C", clone, "--no-print-directory", "report"], 120)
     assert r.rc != 0 and re.search("no usable CUDA GPU.*make plots", r.err.split("\n")[0]), r.tail()
     assert not r.out.strip() and not (clone / one / "bin").exists() and not (clone / one / "build/runs").exists(), r.tail()
-
-
-def test_check_profile_fails_a_wrong_kernel_a_missing_metric_a_wrong_grid():
-    """cwprofile.check_profile, the GPU tests' verdict on tidy ncu rows, on made-up rows."""
-    import cwprofile
-    row = lambda v, k, m, x="1": {"version": v, "kernel": k, "metric": m, "value": x}  # noqa: E731
-    rows = [row("a", "ns::scan_tile", "time"), row("a", "ns::scan_tile", "launch__grid_size", "2"),
-            row("lib", "cub::DeviceScanKernel", "time"), row("lib", "cub::DeviceScanInit", "time")]
-    wanted = ["time", "launch__grid_size"]
-    cwprofile.check_profile(rows, wanted, ["a=scan_tile", "a@2", "lib~DeviceScan"])
-    for bad in ("a=other_kernel", "lib=DeviceScan", "a@3", "lib~Reduce", "none~scan"):
-        outcome(cwprofile.check_profile, False, rows, wanted, [bad])
-    with pytest.raises(AssertionError, match="missing"):
-        cwprofile.check_profile(rows, wanted + ["dram"], ["a=scan_tile"])

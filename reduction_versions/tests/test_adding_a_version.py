@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cwtest import ROOT, figure, gpu_case, gpu_reason, labels, need_built, program, run
+from cwtest import ROOT, figure, gpu_case, gpu_reason, labels, need_built, program, run, need_nvcc
 
 NAME = "reduction_versions"
 FAST = ["--repeat=1", "--warmup=0", "--l2=keep"]
@@ -35,8 +35,7 @@ LABEL, KERNEL, SUMMARY = re.search(r'\{"([^"]+)", "([^"]+)", "([^"]+)"', example
 def copy(tmp_path_factory):
     """The copy (reduction_versions/ beside copies of common/, conftest.py, pytest.ini), the example
     applied, built with WERROR=1."""
-    if not (shutil.which("nvcc") or Path(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin/nvcc").exists()):
-        pytest.skip("no nvcc: the example cannot be built")
+    need_nvcc()
     tmp = tmp_path_factory.mktemp("adding-a-version")
     for d in (NAME, "common"):
         shutil.copytree(ROOT / d, tmp / d, ignore=shutil.ignore_patterns("build", "bin", "runs", "__pycache__"))

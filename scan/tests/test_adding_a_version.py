@@ -10,7 +10,7 @@ import shutil
 import sys
 
 import pytest
-from cwtest import ROOT, gpu_case, gpu_reason, run
+from cwtest import ROOT, gpu_case, gpu_reason, run, need_nvcc
 
 README = ROOT / "common/README.md"
 # Where each block goes: before its anchor, which must be in the file once.
@@ -37,8 +37,7 @@ def git(repo, *args):
 def repo(tmp_path_factory):
     """A copy of the repository's files (git ls-files: no build outputs) with the example applied and
     scan built; a git repository of its own, so that what changed can be listed."""
-    if not (shutil.which(os.environ.get("NVCC", "nvcc")) or os.path.exists("/usr/local/cuda/bin/nvcc")):
-        pytest.skip("nvcc not found: the example cannot be built")
+    need_nvcc()
     files = run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
     if files.rc != 0:
         pytest.skip("not a git checkout: " + files.err.strip())

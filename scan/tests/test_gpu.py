@@ -71,9 +71,9 @@ CASES = [
      "--la-kernel=ws --sizes=999983,16777219 --mode=both --repeat=5 --warmup=2 --l2=flush"),
     ("ws_forced_full_int32_range", tagged("la_kernel"),
      f"--la-kernel=ws --sizes=1025,999983 --data=full --mode=both {QUICK}"),
-    ("vary_sizes_ws_forced", tagged("launch_state"),
+    ("vary_sizes_ws_forced", tagged("keeps_state"),
      f"--vary-input=6 --la-kernel=ws --sizes=20000003,1000003,65537,4097,1025,33,1 --mode=both {QUICK}"),
-    ("vary_sizes_across_the_ws_threshold", tagged("launch_state"),
+    ("vary_sizes_across_the_ws_threshold", tagged("keeps_state"),
      f"--vary-input=6 --sizes={2 * K_MIN_N + 1},{K_MIN_N + 4097} --mode=both {QUICK}"),
 ]
 

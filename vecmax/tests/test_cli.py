@@ -71,7 +71,7 @@ BAD = {
     "--cpu-repeat=0": ("--cpu-repeat=0", "--cpu-repeat=0 is out of range"),
     "--offset=4": ("--offset=4", "--offset=4 is out of range"),
     "--data unknown": ("--data=zeros", "--data must be one of"),
-    "--only unknown version": ("--only={a},v2", "unknown version 'v2'"),
+    "--only unknown version": ("--only={a},no_such_version", "unknown version 'no_such_version'"),
     "--only names a version twice": ("--only={b},{a},{b}", "names version '{b}' twice"),
     "--csv-header is gone": ("--csv-header", "unknown option '--csv-header'"),
     "--pinned with a value": ("--pinned=1", "--pinned takes no value"),

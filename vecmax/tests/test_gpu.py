@@ -60,7 +60,7 @@ LAUNCHES = {"2_launches": "--repeat=1 --warmup=0", "3_launches": "--repeat=1 --w
 
 
 @pytest.mark.parametrize("launches", LAUNCHES.values(), ids=LAUNCHES.keys())
-@pytest.mark.parametrize("v", version_params(NAME, lambda v: "launch_state" in v.tags))
+@pytest.mark.parametrize("v", version_params(NAME, lambda v: "keeps_state" in v.tags))
 def test_state_kept_between_launches_after_even_and_odd_counts(v, launches):
     """single_pass keeps its result in one of two slots, alternating per launch: the result is the
     last launch's after an even and after an odd number of launches."""
