@@ -112,13 +112,16 @@ $(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcar
 .PHONY: unit-tests
 unit-tests: $(UNIT_TEST_BIN)
 
+# An assignment's folder also runs the shared tests' cases about it (common/tests: the command-line
+# contract, the documents, the --vary-input case), selected by CW_ASSIGNMENT; common/ runs them all.
+SHARED_TESTS := $(if $(filter common,$(notdir $(CURDIR))),,$(addprefix $(COMMON_DIR)/tests/,test_contract.py test_documents.py test_gpu.py))
 test: $(BIN) $(UNIT_TEST_BIN) devinfo
-	@bash $(COMMON_DIR)/scripts/pytest.sh tests $(PYTEST_ARGS)
+	@CW_ASSIGNMENT=$(if $(SHARED_TESTS),$(NAME)) bash $(COMMON_DIR)/scripts/pytest.sh tests $(SHARED_TESTS) $(PYTEST_ARGS)
 
 test-gpu:
 	@bash $(COMMON_DIR)/scripts/gpu_or_stop.sh "make test-gpu"
 	@$(MAKE) --no-print-directory $(BIN) experiments
-	@bash $(COMMON_DIR)/scripts/pytest.sh -m gpu tests $(PYTEST_ARGS)
+	@CW_ASSIGNMENT=$(if $(SHARED_TESTS),$(NAME)) bash $(COMMON_DIR)/scripts/pytest.sh -m gpu tests $(SHARED_TESTS) $(PYTEST_ARGS)
 
 .PHONY: devinfo
 devinfo:

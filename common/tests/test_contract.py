@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cwtest import ASSIGNMENTS, gpu_reason, make_print, need_built, only, program, refusal, run, versions
+from cwtest import UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, versions
 
 SYSFS_FILE = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 NINES = "9" * 41
@@ -119,7 +119,7 @@ def d(tmp_path, name):
     return tmp_path
 
 
-@pytest.mark.parametrize("name,pattern,args", [pytest.param(n, p, a, id=f"{n}-{i}") for n in ASSIGNMENTS for i, p, a in refusals(n)])
+@pytest.mark.parametrize("name,pattern,args", [pytest.param(n, p, a, id=f"{n}-{i}") for n in UNDER_TEST for i, p, a in refusals(n)])
 def test_refused(name, pattern, args, d):
     refusal(expand(name, args, d), pattern, d)
 
@@ -135,7 +135,7 @@ def peak_run(cmd):
     return p.returncode, err, usage.ru_maxrss
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_6_gib_csv_refused_with_a_bounded_header_read(name, d):
     """A 6 GiB sparse --csv without a newline: the header check reads what it needs, not the file; its
     peak memory exceeds that of the same command with a small --csv by 64 MB at most."""
@@ -149,14 +149,14 @@ def test_6_gib_csv_refused_with_a_bounded_header_read(name, d):
     assert rss_huge < rss_small + 65536, f"peak {rss_huge} KB, {rss_small} KB with a small file"
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_leading_zeros_are_zeros(name):
     need_built(program(name))
     r = run([program(name), "--print-csv-header", "--repeat=" + "0" * 45 + "3"], 10)
     assert r.rc == 0, r.tail()
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_print_csv_header_one_line_core_columns_first(name):
     need_built(program(name))
     r = run([program(name), "--print-csv-header"], 10)
@@ -165,7 +165,7 @@ def test_print_csv_header_one_line_core_columns_first(name):
     assert r.rc == 0 and len(r.out.splitlines()) == 1 and re.match(core, r.out), r.tail()
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_help_lists_the_shared_options_and_versions(name):
     need_built(program(name))
     shared = "--repeat --warmup --device --csv --input --output --pinned --only --print-csv-header --inject-fault".split()
@@ -173,7 +173,7 @@ def test_help_lists_the_shared_options_and_versions(name):
     assert not missing and re.search("^Versions", help_text(name), re.M), f"missing: {missing}"
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_help_lists_every_version_of_the_registry_in_order(name):
     """--help's version list is --list-versions: every label in the registry's order, '*' for a default
     version, the kind in brackets ([library baseline], [demonstration, not validated])."""
@@ -188,7 +188,7 @@ def test_help_lists_every_version_of_the_registry_in_order(name):
     assert at == sorted(at), "--help lists the versions in another order than --list-versions"
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_without_gpu_exit_3_one_line_no_file_left(name, d):
     if gpu_reason() is None:
         pytest.skip("a usable GPU is present")
@@ -254,7 +254,7 @@ def probe(cmd, stdout=None, env=None, file_limit=None, closed_pipe=False, remove
 
 
 @pytest.mark.parametrize("opt", ["--help", "--print-csv-header"])
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_stdout_dev_full_is_an_error(name, opt):
     """GNU tools' rule: a non-zero exit and one line saying so."""
     need_built(program(name))
@@ -264,7 +264,7 @@ def test_stdout_dev_full_is_an_error(name, opt):
 
 
 @pytest.mark.parametrize("opt", ["--help", "--print-csv-header", "--list-versions"])
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_stdout_closed_pipe_one_line_exit_2(name, opt):
     """README.md, "Exit status": not a silent death by SIGPIPE."""
     need_built(program(name))
@@ -272,8 +272,8 @@ def test_stdout_closed_pipe_one_line_exit_2(name, opt):
     assert status == 2 and len(err.splitlines()) == 1 and "error: cannot write standard output: Broken pipe" in err, f"exit {status}: {err}"
 
 
-HOST_PROGRAMS = [n for n in ASSIGNMENTS if any(v.host for v in versions(n))] or [
-    pytest.param(None, marks=pytest.mark.skip(reason="no program with a host version is built (make)"))]
+HOST_PROGRAMS = [n for n in UNDER_TEST if any(v.host for v in versions(n))] or [
+    pytest.param(None, marks=pytest.mark.skip(reason="no program under test with a host version is built (make)"))]
 
 SHIM = r"""
 #define _GNU_SOURCE

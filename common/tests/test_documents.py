@@ -11,9 +11,9 @@ import sys
 
 import pytest
 import ncu_tidy
-from cwtest import ASSIGNMENTS, ROOT, figure, need_built, program, run
+from cwtest import UNDER_TEST, ASSIGNMENTS, ROOT, figure, need_built, program, run
 
-FIGURES = [(a, *line.split()) for a in ASSIGNMENTS
+FIGURES = [(a, *line.split()) for a in UNDER_TEST
            for line in run(["make", "--no-print-directory", "-s", "-C", ROOT / a, "print-figures"], 60).out.splitlines() if line.strip()]
 
 
@@ -48,7 +48,7 @@ def no_table_without_data(text):
     return not any(line.startswith("(no data") for line in text.splitlines())
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_make_plots_on_the_committed_csvs_changes_no_file(name, tmp_path):
     need_gnuplot()
     plots_keep_the_reference(name, copy_assignment(name, tmp_path))
@@ -68,7 +68,7 @@ def relabel(text):
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_a_run_relabelled_as_another_gpu_gets_its_own_figures_and_tables(name, tmp_path):
     """Every reference CSV (results/ and results/h200/), relabelled, in runs/relabelled-gpu/: its own
     figures and tables.md, every table with data naming that GPU and never a reference GPU."""
@@ -88,7 +88,7 @@ def test_a_run_relabelled_as_another_gpu_gets_its_own_figures_and_tables(name, t
     assert "Relabelled" in tables and "H100" not in tables and "H200" not in tables, "tables.md does not name the run's GPU alone"
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_every_committed_csv_has_the_current_columns(name):
     """Of its program (its core columns first) or ncu_tidy.py's: the figures and tables are tested on
     these CSVs, so a column renamed in a program must come with a new reference run."""
@@ -123,7 +123,7 @@ def test_readme_reads_in_a_terminal(readme):
     assert r.rc == 0, r.tail(20)
 
 
-@pytest.mark.parametrize("name", ASSIGNMENTS)
+@pytest.mark.parametrize("name", UNDER_TEST)
 def test_report_numbers_in_prose_are_in_a_table_or_name_their_csv(name):
     """README.md (at most 400 lines) and DETAILS.md."""
     r = readme_check("--max-lines", "400", ROOT / name / "README.md")

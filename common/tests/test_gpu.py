@@ -6,7 +6,7 @@ cached result) cannot carry one input's answer into the next. Skipped with the r
 import re
 
 import pytest
-from cwtest import ASSIGNMENTS, ROOT, gpu_case, make_print, need_built, need_gpu, program, run
+from cwtest import UNDER_TEST, ROOT, gpu_case, make_print, need_built, need_gpu, program, run
 
 pytestmark = pytest.mark.gpu
 DEVINFO, SELFTEST = ROOT / "common/bin/devinfo", ROOT / "common/bin/gpu_selftest"
@@ -43,7 +43,7 @@ def test_selftest_exit_3(mode):
     assert r.rc == 3, r.tail()
 
 
-@pytest.mark.parametrize("name", [a for a in ASSIGNMENTS if make_print(a, "VARY_ARGS")])
+@pytest.mark.parametrize("name", [a for a in UNDER_TEST if make_print(a, "VARY_ARGS")])
 def test_every_validated_version_on_three_inputs_in_a_row(name):
     need_built(program(name))
     gpu_case([program(name), *make_print(name, "VARY_ARGS").split(), "--vary-input=2", "--repeat=2", "--warmup=1"], cwd=ROOT / name)
