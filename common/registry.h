@@ -44,6 +44,22 @@ Entry version_entry(const std::string& label, const std::string& kernel, const s
     return e;
 }
 
+// The labels of a registry, comma-separated.
+template <typename Entry>
+std::string version_labels(const std::vector<Entry>& registry) {
+    std::string all;
+    for (const Entry& e : registry) all += (all.empty() ? "" : ",") + e.label;
+    return all;
+}
+
+// The registry entry of `label`, or nullptr (for tools that look versions up by name).
+template <typename Entry>
+const Entry* find_version(const std::vector<Entry>& registry, const std::string& label) {
+    for (const Entry& e : registry)
+        if (e.label == label) return &e;
+    return nullptr;
+}
+
 // The versions selected by --only, in registry order. No --only: every by_default entry.
 // An item is a label, or @TAG: every entry whose tags name TAG (an experiment about some
 // versions runs --only=@TAG, so that its list is the registry's). An unknown label or tag, an
@@ -56,21 +72,17 @@ std::vector<const Entry*> select_versions(const std::vector<Entry>& registry, co
         for (const std::string& item : split_list("only", only)) {
             if (item[0] == '@') {
                 const std::string tag = item.substr(1);
-                for (const Entry& e : registry)
-                    if (!tag.empty() && ("," + e.tags + ",").find("," + tag + ",") != std::string::npos) tagged.insert(&e);
                 bool found = false;
-                for (const Entry& e : registry) found = found || tagged.count(&e) != 0;
-                if (tag.empty() || !found)
-                    throw UsageError("option --only: no version has the tag '" + tag + "' (" + item + ")");
+                for (const Entry& e : registry)
+                    if (!tag.empty() && ("," + e.tags + ",").find("," + tag + ",") != std::string::npos) {
+                        tagged.insert(&e);
+                        found = true;
+                    }
+                if (!found) throw UsageError("option --only: no version has the tag '" + tag + "' (" + item + ")");
                 continue;
             }
-            bool found = false;
-            for (const Entry& e : registry) found = found || e.label == item;
-            if (!found) {
-                std::string all;
-                for (const Entry& e : registry) all += (all.empty() ? "" : ",") + e.label;
-                throw UsageError("option --only: unknown version '" + item + "' (known: " + all + ")");
-            }
+            if (find_version(registry, item) == nullptr)
+                throw UsageError("option --only: unknown version '" + item + "' (known: " + version_labels(registry) + ")");
             if (!named.insert(item).second) throw UsageError("option --only names version '" + item + "' twice");
         }
     }
@@ -79,14 +91,6 @@ std::vector<const Entry*> select_versions(const std::vector<Entry>& registry, co
         if (given ? (named.count(e.label) != 0 || tagged.count(&e) != 0) : e.by_default) chosen.push_back(&e);
     if (chosen.empty()) throw UsageError("option --only selects no version");
     return chosen;
-}
-
-// The labels of a registry, comma-separated.
-template <typename Entry>
-std::string version_labels(const std::vector<Entry>& registry) {
-    std::string all;
-    for (const Entry& e : registry) all += (all.empty() ? "" : ",") + e.label;
-    return all;
 }
 
 // The "Versions" block of --help: one line per entry, with its kind.
@@ -118,14 +122,6 @@ bool list_versions_if_asked(const SharedOptions& options, const std::vector<Entr
                     e.on_host ? "host" : "gpu", e.tags.empty() ? "-" : e.tags.c_str(),
                     e.profile_kernels.empty() ? "-" : e.profile_kernels.c_str());
     return true;
-}
-
-// The registry entry of `label`, or nullptr (for tools that look versions up by name).
-template <typename Entry>
-const Entry* find_version(const std::vector<Entry>& registry, const std::string& label) {
-    for (const Entry& e : registry)
-        if (e.label == label) return &e;
-    return nullptr;
 }
 
 }  // namespace cw

@@ -309,6 +309,7 @@ TEST(Registry, AtTagSelectsEveryTaggedVersionInRegistryOrder) {
     EXPECT_THROW(chosen("@fas", true), cw::UsageError);                    // whole tags only
     EXPECT_THROW(chosen("@", true), cw::UsageError);
     EXPECT_THROW(chosen("@nope", true), cw::UsageError);
+    EXPECT_THROW(chosen("@wide,@nope", true), cw::UsageError);  // each tag must select something itself
 }
 
 TEST(Registry, UnknownEmptyAndDuplicateLabelsAreUsageErrors) {
