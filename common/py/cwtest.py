@@ -231,6 +231,13 @@ def scratch(folder, files):
     return Path(folder)
 
 
+def usage_case(cmd, args, pattern, **names):
+    """usage_error for one row of a table of bad command lines: {names} filled into ARGS (then split
+    into words) and into PATTERN (escaped as regular expressions); 10 s, as a FIFO must not block."""
+    return usage_error([*cmd, *args.format(**names).split()],
+                       pattern.format(**{k: re.escape(str(v)) for k, v in names.items()}), timeout=10)
+
+
 def snapshot(folder):
     return sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in Path(folder).rglob("*"))
 

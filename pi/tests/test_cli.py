@@ -8,7 +8,7 @@ import struct
 
 import pytest
 import cwtest
-from cwtest import gpu_reason, labels, need_built, only, program, run, usage_error, version_params, versions
+from cwtest import usage_case, gpu_reason, labels, need_built, only, program, run, usage_error, version_params, versions
 
 NAME = "pi"
 P = program(NAME)
@@ -97,8 +97,7 @@ BAD = {
 @pytest.mark.parametrize("args,pattern", BAD.values(), ids=BAD.keys())
 def test_bad_usage_exit_2_one_line(args, pattern, scratch):
     a, b = labels(NAME)[:2]
-    usage_error([P, *args.format(T=scratch, a=a, b=b).split()], pattern.format(T=re.escape(str(scratch)), a=a, b=b),
-                timeout=10)
+    usage_case([P], args, pattern, T=scratch, a=a, b=b)
 
 
 @pytest.mark.parametrize("v", version_params(NAME, lambda v: "float_only" in v.tags))

@@ -5,7 +5,7 @@ usable device, exit 3 and no file left behind. The labels an option names come f
 import re
 
 import pytest
-from cwtest import gpu_reason, labels, need_built, program, run, usage_error, scratch
+from cwtest import usage_case, gpu_reason, labels, need_built, program, run, scratch
 
 NAME = "reduction_versions"
 P = program(NAME)
@@ -88,8 +88,7 @@ def test_usage_error(args, pattern, tmp_path):
     scratch(tmp_path, {"empty.bin": b"", "five.bin": b"abcde", "two.bin": b"abcdefgh", "other.csv": b"a,b,c\n1,2,3\n"})
     names = dict(tmp=tmp_path, a=labels(NAME)[0], b=labels(NAME)[1], demos=only_of(lambda v: not v.validated),
                  no_blocks=only_of(lambda v: "takes_blocks" not in v.tags))
-    pattern = pattern.format(**{k: re.escape(str(v)) for k, v in names.items()})
-    usage_error([P, *args.format(**names).split()], pattern, timeout=10)  # 10 s: a FIFO must not block
+    usage_case([P], args, pattern, **names)
     assert not (tmp_path / "o.bin").exists(), "--output created on exit 2"
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 import cwtest
-from cwtest import labels, need_built, program, run, usage_error
+from cwtest import usage_case, labels, need_built, program, run, usage_error
 
 NAME = "vecmax"
 B = program(NAME)
@@ -99,8 +99,7 @@ BAD = {
 @pytest.mark.parametrize("args,pattern", BAD.values(), ids=BAD.keys())
 def test_bad_usage_exit_2_one_line(args, pattern, scratch):
     a, b = labels(NAME)[:2]
-    usage_error([B, *args.format(T=scratch, a=a, b=b).split()], pattern.format(T=re.escape(str(scratch)), a=a, b=b),
-                timeout=10)
+    usage_case([B], args, pattern, T=scratch, a=a, b=b)
 
 
 @pytest.mark.parametrize("args", ["--threads=0 --blocks=0 --sp-blocks=0", "1000 0 0"], ids=["options", "positional"])
