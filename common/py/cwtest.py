@@ -188,8 +188,9 @@ def fault_case(cmd, csv, output, timeout=None):
 
 
 def sanitizer():
-    return shutil.which("compute-sanitizer") or next(
-        (str(p) for p in [Path(os.environ.get("CUDA_PATH", "/usr/local/cuda")) / "bin/compute-sanitizer"] if p.exists()), None)
+    """compute-sanitizer on the PATH, else in CUDA_PATH (/usr/local/cuda), else None."""
+    cs = Path(os.environ.get("CUDA_PATH", "/usr/local/cuda")) / "bin/compute-sanitizer"
+    return shutil.which("compute-sanitizer") or (str(cs) if cs.exists() else None)
 
 
 def sanitize(tool, cmd, timeout=None):

@@ -59,6 +59,12 @@ done
 common/bin/devinfo 2>&1 | tee "$logs/devinfo.txt" | tee -a "$summary"
 fi
 
+# The sum of pytest's summary lines ("== 12 passed, 1 skipped in 3.4s ==") of the logs given.
+pytest_totals() {
+  cat "$@" 2>/dev/null | sed -n 's/^=* \(.*\) in [0-9.]*s.*$/\1/p' | tr ',' '\n' |
+    awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped, %d errors", n["passed"], n["failed"], n["skipped"], n["error"] + n["errors"] }'
+}
+
 if [[ " $phases " == *" tests "* ]]; then
   # The GPU cases of each folder (pytest -m gpu, as make test-gpu runs them), one pytest per
   # folder so that a folder's log and count stand alone; CW_TEST_JOBS=N runs each folder's
@@ -69,8 +75,7 @@ if [[ " $phases " == *" tests "* ]]; then
     note "test-gpu $f: $(tail -n 1 "$logs/test-gpu-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
     grep -E '^(FAILED|ERROR) ' "$logs/test-gpu-$f.log" | head -n 20 | tee -a "$summary"
   done
-  note "GPU tier: $(cat "$logs"/test-gpu-*.log | sed -n 's/^=* \(.*\) in [0-9.]*s.*$/\1/p' | tr ',' '\n' |
-    awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped, %d errors", n["passed"], n["failed"], n["skipped"], n["error"] + n["errors"] }')"
+  note "GPU tier: $(pytest_totals "$logs"/test-gpu-*.log)"
 fi
 
 if [[ " $phases " == *" report "* ]]; then
@@ -206,8 +211,7 @@ MK
   else
     note "LEGACY FAILED: ${problems#; }"; rec "rebuild check: FAILED: ${problems#; }"
   fi
-  rec "total: $(cat "$logs"/legacy-*.log 2>/dev/null | sed -n 's/^=* \(.*\) in [0-9.]*s.*$/\1/p' | tr ',' '\n' |
-    awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped", n["passed"], n["failed"] + n["error"] + n["errors"], n["skipped"] }')$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
+  rec "total: $(pytest_totals "$logs"/legacy-*.log)$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
   note "legacy $(tail -n 1 "$record") (record: $record)"
   rm -rf "$lt"
 }
