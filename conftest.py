@@ -6,6 +6,8 @@ import os
 import sys
 import tempfile
 
+import pytest
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common", "py"))
 import cwtest  # noqa: E402
 
@@ -26,14 +28,16 @@ def pytest_unconfigure(config):
 
 def pytest_collectreport(report):
     # Every test of a module, whatever -k or a test id selects from it.
-    if report.nodeid.endswith(".py") and report.passed:
-        cwtest.COLLECTED[report.fspath] = {item.nodeid for item in report.result}
+    if report.passed:
+        for item in report.result:
+            if isinstance(item, pytest.Item):
+                cwtest.COLLECTED.setdefault(cwtest.module_id(item.nodeid), set()).add(item.nodeid)
 
 
 def pytest_collection_finish(session):
     cwtest.DIST = session.config.getoption("dist", "no")
     for item in session.items:
-        cwtest.SELECTED.setdefault(str(item.path), set()).add(item.nodeid)
+        cwtest.SELECTED.setdefault(cwtest.module_id(item.nodeid), set()).add(item.nodeid)
 
 
 def pytest_collection_modifyitems(items):

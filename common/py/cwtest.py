@@ -26,7 +26,7 @@ ASSIGNMENTS = subprocess.run(["bash", str(ROOT / "common/scripts/assignments.sh"
 # The assignments the shared tests (common/tests) run their per-assignment cases for: every one, or
 # CW_ASSIGNMENT's alone (an assignment's `make test` runs the shared tests about it).
 UNDER_TEST = [a for a in ASSIGNMENTS if os.environ.get("CW_ASSIGNMENT") in (None, "", a)]
-COLLECTED: dict = {}  # test file -> the node ids it holds / that were selected (conftest.py fills them)
+COLLECTED: dict = {}  # a module's node id -> the node ids it holds / that were selected (conftest.py)
 SELECTED: dict = {}
 DIST = "no"  # pytest-xdist's --dist: the closing checks need a module's tests in one worker
 TIMEOUT = int(os.environ.get("CW_CASE_TIMEOUT", "300"))
@@ -260,6 +260,17 @@ def figure(script, csv, png):
     assert not re.search(r"warning|error", r.out + r.err, re.I), r.tail()
 
 
+def module_id(nodeid):
+    """The node id of a test's module ("scan/tests/test_gpu.py"): the key of COLLECTED and SELECTED."""
+    return nodeid.split("::")[0]
+
+
+def selection(request):
+    """The node ids the requesting test's module holds, and those of them selected for this run."""
+    key = module_id(request.node.nodeid)
+    return COLLECTED.get(key), SELECTED.get(key)
+
+
 def every_version_ran(name, request):
     """Closes a GPU module: every version `name` lists ran in some case of this module (a PASS or a
     demonstration line, logged by gpu_case and sanitize). conftest.py runs it after the module's
@@ -267,7 +278,8 @@ def every_version_ran(name, request):
     pytest-xdist may spread the module over workers (--dist other than loadfile)."""
     need_gpu()
     path = str(request.node.path)
-    if SELECTED.get(path) != COLLECTED.get(path):
+    held, selected = selection(request)
+    if selected != held:
         pytest.skip(f"only part of {Path(path).name} was selected")
     if DIST not in ("no", "loadfile"):
         pytest.skip(f"--dist={DIST} may run this module's tests in several workers (use --dist loadfile)")

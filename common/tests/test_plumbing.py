@@ -82,10 +82,11 @@ def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch):
     gpu_case([fake([PLAN2, PASS, DEMO])])
     monkeypatch.setenv("PYTEST_CURRENT_TEST", "other/tests/test_other.py::test_x (call)")
     gpu_case([fake([PLAN2, PASS, PASS.replace("version=a", "version=c")])])  # c, but in another module
-    module = str(ROOT / "common/tests/test_plumbing.py")
+    module = "common/tests/test_plumbing.py"
     monkeypatch.setitem(cwtest.COLLECTED, module, {"a", "b"})
     monkeypatch.setitem(cwtest.SELECTED, module, {"a", "b"})
-    request = SimpleNamespace(node=SimpleNamespace(path=Path(module)), config=SimpleNamespace(rootpath=ROOT))
+    request = SimpleNamespace(node=SimpleNamespace(path=ROOT / module, nodeid=module + "::test_every_version_ran_a_case"),
+                              config=SimpleNamespace(rootpath=ROOT))
     registry = lambda *labels: lambda name: tuple(  # noqa: E731
         cwtest.Version(v, True, False, True, False, frozenset(), "") for v in labels)
     monkeypatch.setattr(cwtest, "versions", registry("a", "d"))
@@ -100,6 +101,14 @@ def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch):
     monkeypatch.setitem(cwtest.SELECTED, module, {"a"})
     with pytest.raises(pytest.skip.Exception):
         cwtest.every_version_ran("fake", request)
+
+
+def test_closing_check_sees_what_its_module_holds_and_what_was_selected(request):
+    """conftest.py's hooks fill COLLECTED and SELECTED under the key the closing check looks up
+    (a key that differs, say a relative path against an absolute one, skips every closing check)."""
+    held, selected = cwtest.selection(request)
+    assert held and request.node.nodeid in held, (request.node.nodeid, sorted(cwtest.COLLECTED)[:5])
+    assert selected and request.node.nodeid in selected and selected <= held
 
 
 def test_pytest_script_runs_pytest():
