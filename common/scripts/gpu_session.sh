@@ -22,9 +22,10 @@
 #              slurm/records/cluster-two-node-<gpu>-<date>.txt under $OUT (a line per array task,
 #              `array task N ... on <node>`), to be committed as it is;
 #              cluster-two-node: that two-node run alone (CW_CLUSTER_TWO_NODE=0 leaves it out of
-#              "cluster": the single-node run takes about 350 s and the two-node one about
-#              100 s, so where one command may take 10 minutes, run them as two calls)
+#              "cluster", for a machine whose commands have a time limit: run them as two calls)
 #     FOLDERS  assignment folders (default: every one that exists)
+#   CW_FOLDER_JOBS=N  the tests and legacy phases run N folders at once (default 1); CW_TEST_JOBS=M
+#            runs each folder's cases on M pytest-xdist workers
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
 # The report phase re-makes the committed reference: */results/ (CW_REFERENCE=1, the default
 # here), or with CW_RESULTS_SUBDIR=h200 */results/h200/ (a second GPU's reference). A user's
@@ -65,16 +66,40 @@ pytest_totals() {
     awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped, %d errors", n["passed"], n["failed"], n["skipped"], n["error"] + n["errors"] }'
 }
 
-if [[ " $phases " == *" tests "* ]]; then
-  # The GPU cases of each folder (pytest -m gpu, as make test-gpu runs them), one pytest per
-  # folder so that a folder's log and count stand alone; CW_TEST_JOBS=N runs each folder's
-  # cases on N pytest-xdist workers where it is installed.
+# Runs the function $1 for common and each folder, CW_FOLDER_JOBS folders at once (default 1: one
+# after another; the tests are for correctness, none is timed, so folders may share the GPU and the
+# cores). Each folder's lines for the summary go to a file of their own and reach the summary in
+# the folders' order.
+for_each_folder() {
+  local fn=$1 f n=0
   for f in common $folders; do
-    s=$(date +%s)
-    timeout 900 bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests" >"$logs/test-gpu-$f.log" 2>&1
-    note "test-gpu $f: $(tail -n 1 "$logs/test-gpu-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
-    grep -E '^(FAILED|ERROR) ' "$logs/test-gpu-$f.log" | head -n 20 | tee -a "$summary"
+    if [ "${CW_FOLDER_JOBS:-1}" -le 1 ]; then "$fn" "$f" >"$logs/.lines-$f" 2>&1
+    else
+      "$fn" "$f" >"$logs/.lines-$f" 2>&1 &
+      n=$((n + 1))
+      if [ "$n" -ge "$CW_FOLDER_JOBS" ]; then wait -n; n=$((n - 1)); fi
+    fi
+    [ "${CW_FOLDER_JOBS:-1}" -gt 1 ] || { tee -a "$summary" <"$logs/.lines-$f"; rm -f "$logs/.lines-$f"; }
   done
+  wait
+  for f in common $folders; do
+    [ -f "$logs/.lines-$f" ] && { tee -a "$summary" <"$logs/.lines-$f"; rm -f "$logs/.lines-$f"; }
+  done
+  return 0
+}
+
+# The GPU cases of one folder (pytest -m gpu, as make test-gpu runs them), one pytest per folder so
+# that a folder's log and count stand alone; CW_TEST_JOBS=N runs its cases on N pytest-xdist workers
+# where it is installed.
+test_folder() {
+  local f=$1 s
+  s=$(date +%s)
+  timeout 900 bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests" >"$logs/test-gpu-$f.log" 2>&1
+  echo "test-gpu $f: $(tail -n 1 "$logs/test-gpu-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
+  grep -E '^(FAILED|ERROR) ' "$logs/test-gpu-$f.log" | head -n 20
+}
+if [[ " $phases " == *" tests "* ]]; then
+  for_each_folder test_folder
   note "GPU tier: $(pytest_totals "$logs"/test-gpu-*.log)"
 fi
 
@@ -124,9 +149,21 @@ fi
 # binary, object and stamp are compared before and after, and cuobjdump must show sm_35.
 # The stand-in libraries of the pack (.legacy/lib, built by the assignments' tests/legacy_pack.sh)
 # are on LD_LIBRARY_PATH; an assignment's pack step may have adapted its packed tests to them.
+# One folder's GPU cases in the unpacked pack ($tree, $lt and $guard: legacy_phase's).
+legacy_folder() {
+  local f=$1 s
+  s=$(date +%s)
+  if [ ! -d "$tree/$f/tests" ]; then echo "legacy $f: not in the pack"; return; fi
+  (cd "$tree" && CW_NO_BUILD=1 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
+     LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+     timeout "${CW_LEGACY_TIMEOUT:-900}" bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests") >"$logs/legacy-$f.log" 2>&1
+  echo "legacy $f: $(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
+  grep -E '^(FAILED|ERROR) ' "$logs/legacy-$f.log" | head -n 20
+  grep -E '^SKIPPED ' "$logs/legacy-$f.log" | sed 's/^SKIPPED \[[0-9]*\] [^ ]*: /  skipped: /' | sort | uniq -c | head -n 5
+}
 legacy_phase() {
   local pack=${CW_LEGACY_PACK:-$PWD/.legacy-pack} record=$OUT/legacy_record.txt
-  local lt tree guard results f s suite counts before after ok=1 problems="" cuobjdump sm35=0 nbin=0 unread="" b
+  local lt tree guard results f before after ok=1 problems="" cuobjdump sm35=0 nbin=0 unread="" b
   case $pack in /*) ;; *) pack=$PWD/$pack ;; esac
   : >"$record"
   rec() { echo "$*" >>"$record"; }
@@ -182,17 +219,10 @@ MK
   (cd "$tree/common" && timeout 60 bin/devinfo --check) >"$logs/legacy-devinfo.txt" 2>&1
   note "legacy: $(head -n 1 "$logs/legacy-devinfo.txt") [the pack's devinfo, built with $(sed -n 's/^toolkit: .*cuda_\([0-9]*\.[0-9]*\).*/CUDA \1/p' "$pack/BUILD_INFO.txt")]"
   rec "pack's devinfo: $(head -n 1 "$logs/legacy-devinfo.txt")"
+  for_each_folder legacy_folder
   for f in common $folders; do
-    s=$(date +%s)
-    if [ ! -d "$tree/$f/tests" ]; then note "legacy $f: not in the pack"; rec "$f: not in the pack"; continue; fi
-    (cd "$tree" && CW_NO_BUILD=1 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
-       LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-       timeout "${CW_LEGACY_TIMEOUT:-900}" bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests") >"$logs/legacy-$f.log" 2>&1
-    counts=$(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')
-    note "legacy $f: $counts ($(( $(date +%s) - s ))s wall)"
-    rec "$f: $counts"
-    grep -E '^(FAILED|ERROR) ' "$logs/legacy-$f.log" | head -n 20 | tee -a "$summary"
-    grep -E '^SKIPPED ' "$logs/legacy-$f.log" | sed 's/^SKIPPED \[[0-9]*\] [^ ]*: /  skipped: /' | sort | uniq -c | head -n 5 | tee -a "$summary"
+    if [ -f "$logs/legacy-$f.log" ]; then rec "$f: $(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')"
+    else rec "$f: not in the pack"; fi
   done
   after=$(snapshot)
   if [ "$before" != "$after" ]; then

@@ -1,6 +1,7 @@
 """The test and build plumbing: cwtest's verdicts on stand-in programs (a helper that cannot fail
 would let every GPU case pass), common/scripts/pytest.sh, `make test-gpu` and `make report`
 without a GPU, and what `make -n` may do."""
+import os
 import re
 import shutil
 import subprocess
@@ -109,6 +110,53 @@ def test_closing_check_sees_what_its_module_holds_and_what_was_selected(request)
     held, selected = cwtest.selection(request)
     assert held and request.node.nodeid in held, (request.node.nodeid, sorted(cwtest.COLLECTED)[:5])
     assert selected and request.node.nodeid in selected and selected <= held
+
+
+@pytest.mark.parametrize("phase", ["tests", "legacy"])
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_gpu_session_one_line_per_folder_in_order(tmp_path, jobs, phase):
+    """gpu_session.sh's tests and legacy phases in a stand-in tree (make, nvcc, nvidia-smi, devinfo
+    and pytest.sh stand-ins, the legacy phase's pack made of that tree; pytest.sh logs when each
+    folder starts and ends, the first folder being the slowest): a line per folder in the folders'
+    order and their sum, whether the folders run one after another (CW_FOLDER_JOBS=1: none
+    overlaps) or at once (CW_FOLDER_JOBS=3: the others start before the slow one ends)."""
+    tree, stubs, pack = tmp_path / "tree", tmp_path / "stubs", tmp_path / "pack"
+    for d in ["common/scripts", "common/bin", "common/tests", "a/tests", "b/tests", "c/tests"]:
+        (tree / d).mkdir(parents=True)
+    stubs.mkdir()
+    shutil.copy2(ROOT / "common/scripts/gpu_session.sh", tree / "common/scripts")
+    scripts = {
+        tree / "common/scripts/assignments.sh": "echo a b c",
+        tree / "common/scripts/pytest.sh":  # "$@" ends with the folder's tests
+            f'f=${{@: -1}}; f=${{f%/tests}}; echo "start $f $(date +%s.%N)" >>{tmp_path}/times\n'
+            f'case $f in a) sleep 2;; *) sleep 0.2;; esac; echo "end $f $(date +%s.%N)" >>{tmp_path}/times\n'
+            'echo "=== 2 passed, 1 skipped in 0.1s ==="',
+        tree / "common/bin/devinfo": "echo 'Device 0: stand-in'",
+        stubs / "make": "exit 0", stubs / "nvcc": "echo 'Build cuda_stand-in'", stubs / "nvidia-smi": "exit 0"}
+    for path, body in scripts.items():
+        path.write_text("#!/usr/bin/env bash\n" + body + "\n")
+        path.chmod(0o755)
+    pack.mkdir()
+    subprocess.run(["tar", "-C", tree, "-czf", pack / "tree.tar.gz", "."], check=True)
+    (pack / "MANIFEST.sha256").write_text(subprocess.run(["sha256sum", "common/bin/devinfo"], cwd=tree,
+                                                         capture_output=True, text=True, check=True).stdout)
+    (pack / "BUILD_INFO.txt").write_text("toolkit: Build cuda_11.8.r11.8/compiler.0 (stand-in)\n")
+    env = dict(os.environ, PATH=f"{stubs}:{os.environ['PATH']}", OUT=str(tmp_path / "out"),
+               CW_FOLDER_JOBS=jobs, CW_LEGACY_PACK=str(pack))
+    r = run(["bash", tree / "common/scripts/gpu_session.sh", phase], 60, env=env)
+    assert r.rc == 0, r.tail()
+    summary = (tmp_path / "out/summary.txt").read_text()
+    word = {"tests": "test-gpu", "legacy": "legacy"}[phase]
+    assert re.findall(rf"^{word} (\w+): 2 passed, 1 skipped", summary, re.M) == ["common", "a", "b", "c"], summary
+    total = "8 passed, 0 failed, 4 skipped, 0 errors"
+    assert (f"GPU tier: {total}" if phase == "tests" else f"legacy total: {total} (record") in summary, summary
+    if phase == "legacy":
+        record = (tmp_path / "out/legacy_record.txt").read_text()
+        assert re.findall(r"^(\w+): 2 passed, 1 skipped", record, re.M) == ["common", "a", "b", "c"], record
+        assert "rebuild check: ok" in record, record
+    times = {(w, f): float(t) for w, f, t in (line.split() for line in (tmp_path / "times").read_text().splitlines())}
+    started_during_a = [f for f in "bc" if times["start", f] < times["end", "a"]]  # a runs before b and c
+    assert started_during_a == ([] if jobs == "1" else ["b", "c"]), times
 
 
 def test_pytest_script_runs_pytest():
