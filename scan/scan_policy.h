@@ -91,14 +91,12 @@ struct LookaheadPolicy {
     // the code the driver loaded for it must come from compute_90 PTX or later.
     static constexpr int kMinArch = 90;
     // The smallest n at which the warp-specialised kernel runs (by default): the smallest size
-    // at which experiments/ws_scan.cu timed it in the runs the committed results come from,
-    // where on both GPUs it beat the look-back kernel timed in the same runs, in both modes
-    // (the `lookback` and `ws_t4096_s12_r2_w8_st0_d0_l2` rows of results/ws_scan.csv, an H100,
-    // and results/h200/ws_scan.csv, an H200). The experiment re-run at 2^20..2^28 and 5-20 M on
-    // the H200 (results/h200/ws_scan_mid.csv) has ws ahead from 7,500,000 in both modes and
-    // behind at 5,000,000: the switch moves there once the H100 is measured the same way and the
-    // reference results are re-made with it (scan/DETAILS.md, "Where the switch lies").
-    static constexpr long long kMinN = 20000000;
+    // from which, on the H200, it beat the look-back kernel in both modes, in the program
+    // (results/h200/la_switch.csv: --la-kernel=ws against lookback at 5-20 M, three processes)
+    // and in the tuning experiment (results/h200/ws_scan_mid.csv); it lost at 5,000,000 in both.
+    // The H100 has not been measured at these sizes (its reference, results/, was made with the
+    // switch at 20,000,000).
+    static constexpr long long kMinN = 7500000;
 
     // Which kernel the version runs: chosen by device and size (--la-kernel=auto), or forced
     // (ws: wherever the device can run it, at every n; lookback: never the ws kernel).

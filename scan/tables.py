@@ -78,6 +78,17 @@ def mid_rows(d):  # ws_scan_mid.csv (H200), inclusive: per size, each row's medi
     return [dict(n=n, **{k: 1000 * statistics.median(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v)
                          for k, v in MID.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
 
+def copy_rows(d):  # per size from 2^20 (and 80 MB) and scan, the fastest validated version against the same-size copy
+    rs = [r for f in ("sweep.csv", "table1_1.csv") for r in load(d, f) if r["validated"] == "1" and r["is_baseline"] == "0"
+          and r["result_ok"] == "1" and r["copy_n_ms"] and (int(r["n"]) >= 1 << 20 if f == "sweep.csv" else r["n"] == N20M)]
+    keys = sorted({(int(r["n"]), r["mode"]) for r in rs})
+    return [min((r for r in rs if (int(r["n"]), r["mode"]) == k), key=lambda r: r.f("kernel_ms")) for k in keys]
+def switch_rows(d):  # la_switch.csv (H200, three processes): medians in µs of each kernel per size and scan
+    rs, med = load(os.path.join(d, "h200"), "la_switch.csv"), lambda xs: 1000 * statistics.median(xs)
+    return [dict(n=n, mode=m, **{k: med(r.f(c) for r in rs if (r["n"], r["mode"]) == (n, m) and p(r)) for k, c, p in (
+        ("lookback", "kernel_ms", lambda r: r["version"] == "lookback"), ("ws", "kernel_ms", lambda r: r["k1_name"] == "ws_scan_kernel"),
+        ("cub", "baseline_ms", lambda r: True), ("copy", "copy_n_ms", lambda r: True))}) for n, m in dict.fromkeys((r["n"], r["mode"]) for r in rs)]
+
 def table1_1(name, csv, modes):  # Table 1.1's sizes, every version
     return Table(name, csv, [
         Col(lambda r: SIZES[r["n"]], "size"), Col("mode", "scan"), Col("version"), Col(lambda r: "0 (exact)" if r[
@@ -142,6 +153,16 @@ TABLES = [
         Col("pct_of_copy", "% of the copy", F1), Col("speedup_vs_cub", "× CUB", "{:.3f}"), Col("ok", "validated")],
         where=lambda r: r["ms"] and r["variant"] in ("lookback", WS)),
     *(Table("copy_budget" + h, f, series_cols("shape", F1)) for h, f in (("", budget_rows), ("-h200", H200(budget_rows)))),
+    Table("copy-h200", H200(copy_rows), [
+        Col(lambda r: "2^%d" % math.log2(int(r["n"])) if int(r["n"]) & (int(r["n"]) - 1) == 0 else "{:,}".format(int(r["n"])), "n"),
+        Col("mode", "scan"), Col("version", "fastest version"), Col(lambda r: 1000 * r.f("kernel_ms"), "time (µs)", F2),
+        Col(lambda r: 1000 * r.f("copy_n_ms"), "copy of the same n ints (µs)", F2),
+        Col(lambda r: r.f("kernel_ms") / r.f("copy_n_ms"), "× that copy (target ≤ 1.15)", F2),
+        Col("pct_of_copy_bw", "% of the run's 256 MiB copy (target at 80 MB: ≥ 90)", F1),
+        Col("speedup_vs_baseline", "× CUB", F2)]),
+    Table("switch", switch_rows, [Col("n", "n", "{:,.0f}"), Col("mode", "scan")] + [
+        Col(k, k + " (µs)", F2) for k in ("lookback", "ws", "cub", "copy")], caption="ws: lookahead forced to its warp-"
+        "specialised kernel (--la-kernel=ws); copy: the same n ints."),
     Table("mid", mid_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in list(MID)[1:]],
           caption="Each cell: µs (× the copy); pipeline: the ws kernel moving the data unscanned.")]

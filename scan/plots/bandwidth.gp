@@ -3,7 +3,7 @@
 # the rows of the CSV's first version). One series per version found in the CSV's `version`
 # column, in the CSV's order; each has its own point type, size and dash, growing with its place
 # in the CSV (the sizes start again after nine), so that two versions with equal bandwidths
-# (lookahead runs lookback's kernel below 20,000,000) are both seen: the later one's larger open
+# (lookahead runs lookback's kernel below its policy's switch) are both seen: the later one's larger open
 # point around the earlier one's. The key stands beside the plot: it hides no data. Where the
 # rows carry it (copy_n_ms), the device-to-device copy of the same n ints, timed in the same run
 # at each size, is drawn too: what the memory does at that size, launch and ramp included.
@@ -18,7 +18,8 @@ row(v, name) = (strcol("version") eq v && strcol("mode") eq "inclusive" ? column
 # The same-size copy's series only where some row has a copy_n_ms (older runs leave it empty).
 samesize = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"copy_n_ms\") c = i; next } c && $c != \"\" { n++ } END { print n + 0 }' ".input) + 0
 same = samesize > 0 ? 'input using "n":(8e-6 * column("n") / row(word(versions, 1), "copy_n_ms")) title "copy of the same n ints" dt 3 lw 2 lc rgb "black" with lines,' : ""
-set title "Inclusive scan of int32: effective bandwidth (8 bytes per element)"
+device = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"device\") c = i; next } { print $c; exit }' ".input)
+set title "Inclusive scan of int32 on the ".device.": effective bandwidth (8 bytes per element)" noenhanced
 set xlabel "n (elements)"
 set ylabel "bandwidth (GB/s)"
 set logscale x 2
