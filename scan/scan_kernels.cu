@@ -872,7 +872,7 @@ void LookaheadScan::run(const unsigned* in, unsigned* out, std::size_t n, bool e
         epoch_ = 1;
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
     }
-    const ws::Params p{in, out, n, descriptors_, counter_, static_cast<unsigned>(tiles), epoch_};
+    const ws::Params p{in, out, n, descriptors_, counter_, static_cast<unsigned>(tiles), epoch_, nullptr};
     const unsigned grid = static_cast<unsigned>(policy_.grid(static_cast<long long>(n)));
     if (exclusive)
         ws_kernel<true>()<<<grid, LookaheadPolicy::kThreads, LookaheadPolicy::kSmemBytes, s>>>(p);

@@ -104,7 +104,19 @@ struct Params {
     unsigned* counter;         // [0]: next tile id, [1]: producers done (both 0 between launches)
     unsigned num_tiles;
     unsigned epoch;            // 1 .. 2^32 - 1, new per launch
+    unsigned long long* trace; // kTrace only (experiments/ws_scan.cu --trace): kTraceWords per CTA
 };
+
+// The words a traced launch (kTrace) writes per CTA, at trace + kTraceWords * blockIdx.x, each by
+// one lane: when the CTA started and on which SM; as scan warp 0 saw its tiles, when the first
+// had landed and when the first and the last were stored, how many tiles it scanned, and, summed
+// over them, the time it waited for a tile's bytes (from its previous store, or its start, to
+// `full`), for the tile's prefix and segment totals (`full` to `reduced` and `prefixed`), and
+// worked (from then to its stores written); the SM's cycle counter at the CTA's start and last
+// store. Times are %globaltimer (ns, one clock for the whole GPU). Without kTrace the kernel's
+// code is what it was before the trace existed.
+enum TraceWord { kEnterNs, kSm, kFirstLandedNs, kFirstStoredNs, kLastStoredNs, kTiles, kWaitDataNs, kWaitPrefixNs,
+                 kWorkNs, kEnterCycle, kLastStoredCycle, kTraceWords };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 namespace dev {
@@ -132,6 +144,17 @@ __device__ __forceinline__ void bulk_wait_read() {
     asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
 }
 __device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+__device__ __forceinline__ unsigned long long globaltimer() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ unsigned smid() {
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
 
 __device__ __forceinline__ unsigned long long load_desc(const unsigned long long* d) {
     return *reinterpret_cast<const volatile unsigned long long*>(d);
@@ -209,9 +232,10 @@ __device__ __forceinline__ uint4 load_row_bounded(const unsigned* in, std::size_
 // unchanged): its ceiling. kSched: 0 every tile drawn from the counter, 1 the first S tiles
 // of each CTA fixed (blockIdx.x + k gridDim.x), the rest drawn. kDraws: counter draws in
 // flight. LW: look-ahead warps (warp j takes the CTA's tiles j, j + LW, ...: LW round trips
-// to L2 in flight). LA: descriptors per lane per look-ahead round.
+// to L2 in flight). LA: descriptors per lane per look-ahead round. kTrace: write TraceWord's
+// words to p.trace (an experiment's timeline; never in the program).
 template <int TILE, int S, int R, int W, int kStore, int kSched, int LW, bool kExclusive, bool kCopy = false,
-          int kDraws = 4, int LA = 16>
+          int kDraws = 4, int LA = 16, bool kTrace = false>
 __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int SEG = TILE / W;    // ints per scan warp
@@ -231,8 +255,15 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     __shared__ unsigned s_prefix[S];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const unsigned num_tiles = p.num_tiles;
+    unsigned long long* const trace = kTrace ? p.trace + kTraceWords * static_cast<std::size_t>(blockIdx.x) : nullptr;
 
     if (threadIdx.x == 0) {
+        if (kTrace) {
+            trace[kEnterCycle] = clock64();
+            trace[kEnterNs] = dev::globaltimer();
+            trace[kSm] = dev::smid();
+            for (int i = kFirstLandedNs; i <= kWorkNs; ++i) trace[i] = 0;
+        }
         for (int st = 0; st < S; ++st) {
             dev::bar_init(&s_full[st], 1);
             dev::bar_init(&s_empty[st], R + W);
@@ -370,12 +401,15 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     // --------------------------------------------------------------------- scan + store
     const int w = warp - kFirstScan;
     int pending = -1;  // store 1: the stage whose bulk store may still be reading it
+    // kTrace, scan warp 0's lane 0: when its previous tile was stored, this tile landed, was ready.
+    unsigned long long tr_prev = kTrace && w == 0 && lane == 0 ? dev::globaltimer() : 0, tr_landed = 0, tr_ready = 0;
     for (unsigned k = 0;; ++k) {
         const int st = static_cast<int>(k % S);
         const unsigned ph = (k / S) & 1u;
         bulk::wait(&s_full[st], ph);
         const unsigned t = s_tile[st];
         if (t >= num_tiles) break;
+        if (kTrace && w == 0 && lane == 0) tr_landed = dev::globaltimer();
         const bool full = is_full(t);
         unsigned base = 0;  // the sum of everything before this warp's segment
         if (!kCopy) {
@@ -386,6 +420,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             for (int s = 0; s < W; ++s)
                 if (s < w) base += s_seg[st][s];
         }
+        if (kTrace && w == 0 && lane == 0) tr_ready = dev::globaltimer();
         const std::size_t seg_base = static_cast<std::size_t>(t) * TILE + static_cast<std::size_t>(w) * SEG;
         uint4* stage4 = reinterpret_cast<uint4*>(s_stage + st * TILE) + w * (SEG / 4);
         if (full) {
@@ -437,6 +472,20 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
                 dev::bar_arrive(&s_empty[st]);
             }
             pending = -1;
+        }
+        if (kTrace && w == 0 && lane == 0) {  // this warp's part of tile t is written
+            const unsigned long long now = dev::globaltimer();
+            if (k == 0) {
+                trace[kFirstLandedNs] = tr_landed;
+                trace[kFirstStoredNs] = now;
+            }
+            trace[kLastStoredNs] = now;
+            trace[kLastStoredCycle] = clock64();
+            trace[kTiles] = k + 1;
+            trace[kWaitDataNs] += tr_landed - tr_prev;
+            trace[kWaitPrefixNs] += tr_ready - tr_landed;
+            trace[kWorkNs] += now - tr_ready;
+            tr_prev = now;
         }
     }
     if (kStore == 1 && lane == 0) {

@@ -3,7 +3,8 @@
 // of the same bytes, in one process (compiled by `make experiments`; sm_90 only at run time):
 //
 //   build/experiments/ws_scan --csv=FILE [--sizes=20000000,2^28] [--check-sizes=1,1000,...]
-//                             [--repeat=30] [--warmup=3] [--only=word,word]
+//                             [--repeat=30] [--warmup=3] [--only=word,word] [--range=K]
+//                             [--trace=FILE]
 //
 // For each timed size and each mode (inclusive, exclusive): a cudaMemcpy of the same n ints
 // is timed before and after the variants (its mean is the copy reference), then CUB
@@ -17,6 +18,13 @@
 // multiples) are validated the same way, once per variant and mode, and not timed.
 // CSV: variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok, then the variant's shape and the
 // references (copy_ms, cub_ms) and the device. GBps counts bytes read + written (8 per int).
+// --range=K: the input is uniform in [-K, K] (default 10^6; the program's --data=random is
+// [-1000, 1000]). --trace=FILE: after the timing, the chosen variant (ws_t4096_s12_r2_w8_st0_d0_l2)
+// and its pipeline alone (wscopy_...) at each --sizes n, inclusive, launched --repeat more times
+// with the kernel's trace (ws_scan.cuh, TraceWord), each after an L2 flush, timed by events
+// and validated on the GPU: one CSV row per launch and CTA (its words, times relative to the
+// launch's first CTA start), so that where a launch's time goes (CTA start skew, the wait for
+// the first tile, the waits for data and for prefixes, the last CTA's tail) is measured.
 // Exit status 1 if any run of any variant is wrong.
 #include <cub/device/device_scan.cuh>
 
@@ -37,6 +45,7 @@
 namespace {
 
 struct WsState {
+    unsigned long long* trace = nullptr;  // ws::kTraceWords per CTA, for kTrace launches
     unsigned long long* desc = nullptr;
     std::size_t max_tiles = 0;
     unsigned* counter = nullptr;
@@ -52,9 +61,9 @@ struct Shape {
     int smem = 0;
 };
 
-template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C>
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C, bool T = false>
 void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
-    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C>;
+    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C, 4, 16, T>;
     constexpr int kThreads = (1 + LW + R + W) * 32;
     const int smem = S * TILE * static_cast<int>(sizeof(unsigned));
     static int per_sm = -1;
@@ -73,18 +82,18 @@ void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out
     // The persistent grid: every CTA resident at once (occupancy API x SMs), no more than tiles.
     const long long grid = std::min<long long>(static_cast<long long>(tiles), static_cast<long long>(per_sm) * ws.sms);
     shape = Shape{TILE, S, R, W, ST, D, LW, kThreads, per_sm, grid, smem};
-    ws::Params p{in, out, n, ws.desc, ws.counter, static_cast<unsigned>(tiles), ws.epoch};
+    ws::Params p{in, out, n, ws.desc, ws.counter, static_cast<unsigned>(tiles), ws.epoch, T ? ws.trace : nullptr};
     kernel<<<static_cast<unsigned>(grid), kThreads, smem, s>>>(p);
     CUDA_CHECK_LAUNCH();
 }
 
-template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C>
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C, bool T = false>
 void launch_ws(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
                cudaStream_t s) {
     if (exclusive)
-        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C>(ws, shape, in, out, n, s);
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C, T>(ws, shape, in, out, n, s);
     else
-        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C>(ws, shape, in, out, n, s);
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C, T>(ws, shape, in, out, n, s);
 }
 
 using WsFn = void (*)(WsState&, Shape&, const unsigned*, unsigned*, std::size_t, bool, cudaStream_t);
@@ -117,7 +126,8 @@ bool matches_filter(const std::string& name, const std::vector<std::string>& wor
 }
 
 int run(int argc, char** argv) {
-    std::string csv, only;
+    std::string csv, only, trace_csv;
+    long long range = 1000000;
     std::vector<long long> sizes = {20000000, 1LL << 28};
     std::vector<long long> check_sizes = {1, 1000, 1000003, 4096, 8192 * 7, (1 << 20) + 1, 3 * 16384 + 5};
     int warmup = 3, repeat = 30;
@@ -136,9 +146,14 @@ int run(int argc, char** argv) {
             warmup = static_cast<int>(cw::parse_integer("warmup", v, 0, 1000));
         } else if (const char* v = value("--only")) {
             only = v;
+        } else if (const char* v = value("--range")) {
+            range = cw::parse_integer("range", v, 0, 1LL << 30);
+        } else if (const char* v = value("--trace")) {
+            trace_csv = v;
         } else if (arg == "--help") {
             std::printf("usage: ws_scan --csv=FILE [--sizes=LIST] [--check-sizes=LIST] [--repeat=R] [--warmup=W]\n"
-                        "               [--only=word,word]  (variants whose name holds a word; baselines always)\n");
+                        "               [--only=word,word]  (variants whose name holds a word; baselines always)\n"
+                        "               [--range=K]  (input uniform in [-K, K])  [--trace=FILE]  (per-CTA timelines)\n");
             return 0;
         } else {
             throw cw::UsageError("unknown option " + arg + " (--help lists them)");
@@ -193,14 +208,15 @@ int run(int argc, char** argv) {
     cw::require_device_memory(3 * max_n * sizeof(unsigned) + (512u << 20), "ws_scan");
 
     cw::check_output_path(csv, "CSV file");
+    if (!trace_csv.empty()) cw::check_output_path(trace_csv, "trace file");
     FILE* f = std::fopen(csv.c_str(), "w");
     if (f == nullptr) throw cw::UsageError("cannot write " + csv);
     std::fprintf(f, "variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok,runs_checked,tile,stages,reduce_warps,"
                     "scan_warps,store,sched,lookahead_warps,threads,blocks_per_sm,grid,copy_ms,cub_ms,device\n");
 
-    // Input: uniform ints in [-10^6, 10^6] (their running sums wrap around 2^32 at 2^28).
+    // Input: uniform ints in [-range, range] (10^6 by default: their running sums wrap around 2^32 at 2^28).
     std::vector<unsigned> h(max_n), ref(max_n), got(max_n);
-    cw::fill_uniform_int(h.data(), max_n, -1000000, 1000000, 7);
+    cw::fill_uniform_int(h.data(), max_n, -range, range, 7);
     unsigned *din = nullptr, *dout = nullptr, *dref = nullptr;
     unsigned long long* dcount = nullptr;
     constexpr int kMaxCounts = 4096;
@@ -217,6 +233,9 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaMemset(ws.desc, 0, ws.max_tiles * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&ws.counter, 2 * sizeof(unsigned)));
     CUDA_CHECK(cudaMemset(ws.counter, 0, 2 * sizeof(unsigned)));
+    // Room for the trace of any resident grid (at most 32 CTAs per SM on any GPU so far).
+    const std::size_t trace_ctas = 32 * static_cast<std::size_t>(dev.sm_count);
+    CUDA_CHECK(cudaMalloc(&ws.trace, trace_ctas * ws::kTraceWords * sizeof(unsigned long long)));
 
     scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_device(dev));
     void* cub_temp = nullptr;
@@ -404,6 +423,66 @@ int run(int argc, char** argv) {
         }
     }
     std::fclose(f);
+
+    // --trace: per-CTA timelines of the chosen variant and of its pipeline alone (the header).
+    if (!trace_csv.empty() && !variants.empty()) {
+        constexpr int kTracedLaunches = 5;
+        FILE* tf = std::fopen(trace_csv.c_str(), "w");
+        if (tf == nullptr) throw cw::UsageError("cannot write " + trace_csv);
+        std::fprintf(tf, "variant,n,launch,event_ms,ok,grid,cta,sm,tiles,enter_ns,first_landed_ns,first_stored_ns,"
+                         "last_stored_ns,wait_data_ns,wait_prefix_ns,work_ns,cycles,range,device\n");
+        struct Traced {
+            const char* name;
+            bool copy;
+            WsFn fn;
+        };
+        const Traced traced[] = {{"ws_t4096_s12_r2_w8_st0_d0_l2", false, launch_ws<4096, 12, 2, 8, 0, 0, 2, false, true>},
+                                 {"wscopy_t4096_s12_r2_w8_st0_d0_l2", true, launch_ws<4096, 12, 2, 8, 0, 0, 2, true, true>}};
+        std::vector<unsigned long long> words(trace_ctas * ws::kTraceWords);
+        for (long long nn : sizes) {
+            const std::size_t n = static_cast<std::size_t>(nn);
+            for (const Traced& tv : traced) {
+                prepare_reference(n, false, tv.copy);
+                Shape shape;
+                CUDA_CHECK(cudaMemset(dcount, 0, (kTracedLaunches + 1) * sizeof(unsigned long long)));
+                tv.fn(ws, shape, din, dout, n, false, 0);  // warm-up, checked too
+                compare_on_gpu(n, kTracedLaunches, 0);
+                if (static_cast<std::size_t>(shape.grid) > trace_ctas)
+                    throw std::runtime_error("ws_scan: a traced grid larger than its trace buffer");
+                for (int i = 0; i < kTracedLaunches; ++i) {
+                    flusher.flush(0);
+                    cw::GpuTimer timer;
+                    timer.start(0);
+                    tv.fn(ws, shape, din, dout, n, false, 0);
+                    const double ms = timer.stop(0);
+                    compare_on_gpu(n, i, 0);
+                    const std::size_t g = static_cast<std::size_t>(shape.grid);
+                    CUDA_CHECK(cudaMemcpy(words.data(), ws.trace, g * ws::kTraceWords * sizeof(unsigned long long),
+                                          cudaMemcpyDeviceToHost));
+                    unsigned long long wrong = 0;
+                    CUDA_CHECK(cudaMemcpy(&wrong, dcount + i, sizeof wrong, cudaMemcpyDeviceToHost));
+                    const bool ok = wrong == 0;
+                    failures += ok ? 0 : 1;
+                    unsigned long long t0 = ~0ull;
+                    for (std::size_t c = 0; c < g; ++c) t0 = std::min(t0, words[c * ws::kTraceWords + ws::kEnterNs]);
+                    for (std::size_t c = 0; c < g; ++c) {
+                        const unsigned long long* w = &words[c * ws::kTraceWords];
+                        const bool any = w[ws::kTiles] > 0;  // a CTA that drew no tile has no tile times
+                        auto rel = [&](int k) { return any ? static_cast<long long>(w[k] - t0) : -1LL; };
+                        std::fprintf(tf, "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%lld,%s\n",
+                                     tv.name, n, i + 1, ms, ok ? 1 : 0, g, c, w[ws::kSm], w[ws::kTiles],
+                                     w[ws::kEnterNs] - t0, rel(ws::kFirstLandedNs), rel(ws::kFirstStoredNs),
+                                     rel(ws::kLastStoredNs), w[ws::kWaitDataNs], w[ws::kWaitPrefixNs], w[ws::kWorkNs],
+                                     any ? w[ws::kLastStoredCycle] - w[ws::kEnterCycle] : 0ull, range, dev.name.c_str());
+                    }
+                }
+                if (wrong_runs(kTracedLaunches + 1) != 0) std::printf("trace %s n=%zu: WRONG\n", tv.name, n);
+                std::printf("trace %s n=%zu: %d launches, grid %lld\n", tv.name, n, kTracedLaunches, shape.grid);
+            }
+        }
+        std::fclose(tf);
+    }
+    CUDA_CHECK(cudaFree(ws.trace));
     CUDA_CHECK(cudaFree(din));
     CUDA_CHECK(cudaFree(dout));
     CUDA_CHECK(cudaFree(dref));

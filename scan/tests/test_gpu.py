@@ -265,5 +265,40 @@ def test_sm_activity_traces_every_block_and_the_map_kernel_is_exact(tmp_path):
     gpu_case([binary, tmp_path / "sm_activity.csv", 1, 1025, 15000, 1250003])
 
 
+def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_path):
+    """experiments/ws_scan.cu --trace (the timeline of the chosen variant and of its pipeline alone):
+    every traced launch validated, a row per CTA of the grid, the CTAs' tiles adding up to the
+    launch's, each CTA's times in order, and scan warp 0's waits and work adding up to its time
+    from the start to its last store (the sums telescope: nothing counted twice or left out)."""
+    binary = ROOT / NAME / "build/experiments/ws_scan"
+    need_built(binary)
+    trace, sizes = tmp_path / "trace.csv", (1000003, 1 << 22)
+    need_gpu()
+    r = run([binary, f"--csv={tmp_path}/ws.csv", f"--trace={trace}", "--only=ws_t4096_s12_r2_w8_st0_d0_l2",
+             "--sizes=%d,%d" % sizes, "--check-sizes=4097", "--repeat=2", "--warmup=1"])
+    assert r.rc == 0 and "Result = PASS" in r.out, r.tail()
+    if "ws variants skipped" in r.out:
+        pytest.skip("no sm_90 code for this GPU: ws_scan traces nothing")
+    rows = csv_rows(trace)
+    launches = {}
+    for row in rows:
+        launches.setdefault((row["variant"], int(row["n"]), row["launch"]), []).append(row)
+    assert {(v, n) for v, n, _ in launches} == {(v, n) for v in ("ws_t4096_s12_r2_w8_st0_d0_l2",
+                                                                "wscopy_t4096_s12_r2_w8_st0_d0_l2") for n in sizes}
+    for (variant, n, launch), ctas in launches.items():
+        where = f"{variant} n={n} launch {launch}"
+        assert all(c["ok"] == "1" for c in ctas) and len(ctas) == int(ctas[0]["grid"]), where
+        assert sum(int(c["tiles"]) for c in ctas) == -(-n // 4096), where
+        assert min(int(c["enter_ns"]) for c in ctas) == 0, where
+        for c in ctas:
+            if int(c["tiles"]) == 0:
+                continue
+            t = [int(c[k]) for k in ("enter_ns", "first_landed_ns", "first_stored_ns", "last_stored_ns")]
+            assert t == sorted(t) and int(c["cycles"]) > 0, (where, c)
+            spent = sum(int(c[k]) for k in ("wait_data_ns", "wait_prefix_ns", "work_ns"))
+            assert 0 < spent <= t[3] - t[0], (where, c)
+        assert max(int(c["last_stored_ns"]) for c in ctas) <= 1e6 * float(ctas[0]["event_ms"]) + 2000, where
+
+
 def test_every_version_ran_a_case(request):
     every_version_ran(NAME, request)
