@@ -90,10 +90,11 @@ struct LookaheadPolicy {
     // The kernel's body exists only for sm_90 and later (cp.async.bulk, mbarrier try_wait):
     // the code the driver loaded for it must come from compute_90 PTX or later.
     static constexpr int kMinArch = 90;
-    // The smallest n at which the warp-specialised kernel runs (by default): the smallest size
-    // from which, on the H200, it beat the look-back kernel in both modes, in the program
-    // (results/h200/la_switch.csv: --la-kernel=ws against lookback at 5-20 M, three processes)
-    // and in the tuning experiment (results/h200/ws_scan_mid.csv); it lost at 5,000,000 in both.
+    // The smallest n at which the warp-specialised kernel runs (by default): on the H200 it beat
+    // the look-back kernel in both modes from here on, in the program (results/h200/la_switch.csv:
+    // --la-kernel=ws against lookback at 5-20 M, three processes) and in the tuning experiment
+    // (results/h200/ws_scan_mid.csv), except at 12,500,000 (a little behind), and lost clearly
+    // at 5,000,000 in both.
     // The H100 has not been measured at these sizes (its reference, results/, was made with the
     // switch at 20,000,000).
     static constexpr long long kMinN = 7500000;

@@ -107,16 +107,17 @@ struct Params {
     unsigned long long* trace; // kTrace only (experiments/ws_scan.cu --trace): kTraceWords per CTA
 };
 
-// The words a traced launch (kTrace) writes per CTA, at trace + kTraceWords * blockIdx.x, each by
-// one lane: when the CTA started and on which SM; as scan warp 0 saw its tiles, when the first
-// had landed and when the first and the last were stored, how many tiles it scanned, and, summed
-// over them, the time it waited for a tile's bytes (from its previous store, or its start, to
-// `full`), for the tile's prefix and segment totals (`full` to `reduced` and `prefixed`), and
-// worked (from then to its stores written); the SM's cycle counter at the CTA's start and last
-// store. Times are %globaltimer (ns, one clock for the whole GPU). Without kTrace the kernel's
-// code is what it was before the trace existed.
-enum TraceWord { kEnterNs, kSm, kFirstLandedNs, kFirstStoredNs, kLastStoredNs, kTiles, kWaitDataNs, kWaitPrefixNs,
-                 kWorkNs, kEnterCycle, kLastStoredCycle, kTraceWords };
+// The words a traced launch (kTrace) writes per CTA, at trace + kTraceWords * blockIdx.x: when
+// the CTA started and on which SM (thread 0, first thing); and, as scan warp 0 saw its tiles
+// (its lane 0, once, after its last tile), when the first had landed and when the first and the
+// last were stored, how many tiles it scanned, and, summed over them in SM cycles, how long it
+// waited for a tile's bytes (from its previous store, or the CTA's start, to `full`), for the
+// tile's prefix and segment totals (`full` to `reduced` and `prefixed`), and worked (from then
+// to its stores issued); the three sums add up to last-store cycle minus start cycle exactly.
+// *Ns: %globaltimer (ns, one clock for the whole GPU); *Cycle(s): clock64 of the CTA's SM. The
+// sums stay in registers until the end. Without kTrace the kernel's code is what it was before.
+enum TraceWord { kEnterNs, kSm, kFirstLandedNs, kFirstStoredNs, kLastStoredNs, kTiles, kWaitDataCycles,
+                 kWaitPrefixCycles, kWorkCycles, kEnterCycle, kLastStoredCycle, kTraceWords };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 namespace dev {
@@ -262,7 +263,6 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             trace[kEnterCycle] = clock64();
             trace[kEnterNs] = dev::globaltimer();
             trace[kSm] = dev::smid();
-            for (int i = kFirstLandedNs; i <= kWorkNs; ++i) trace[i] = 0;
         }
         for (int st = 0; st < S; ++st) {
             dev::bar_init(&s_full[st], 1);
@@ -401,15 +401,22 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     // --------------------------------------------------------------------- scan + store
     const int w = warp - kFirstScan;
     int pending = -1;  // store 1: the stage whose bulk store may still be reading it
-    // kTrace, scan warp 0's lane 0: when its previous tile was stored, this tile landed, was ready.
-    unsigned long long tr_prev = kTrace && w == 0 && lane == 0 ? dev::globaltimer() : 0, tr_landed = 0, tr_ready = 0;
+    // kTrace, scan warp 0's lane 0 (cycles): its previous tile stored (at first the CTA's start,
+    // written by thread 0 before the barrier above), this tile landed, ready; the sums and times.
+    const bool tracer = kTrace && w == 0 && lane == 0;
+    unsigned long long tr_prev = tracer ? trace[kEnterCycle] : 0, tr_landed = 0, tr_ready = 0;
+    unsigned long long tr_data = 0, tr_prefix = 0, tr_work = 0, tr_landed_ns = 0, tr_first_ns = 0, tr_last_ns = 0;
+    unsigned tr_tiles = 0;
     for (unsigned k = 0;; ++k) {
         const int st = static_cast<int>(k % S);
         const unsigned ph = (k / S) & 1u;
         bulk::wait(&s_full[st], ph);
         const unsigned t = s_tile[st];
         if (t >= num_tiles) break;
-        if (kTrace && w == 0 && lane == 0) tr_landed = dev::globaltimer();
+        if (tracer) {
+            tr_landed = clock64();
+            if (k == 0) tr_landed_ns = dev::globaltimer();
+        }
         const bool full = is_full(t);
         unsigned base = 0;  // the sum of everything before this warp's segment
         if (!kCopy) {
@@ -420,7 +427,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             for (int s = 0; s < W; ++s)
                 if (s < w) base += s_seg[st][s];
         }
-        if (kTrace && w == 0 && lane == 0) tr_ready = dev::globaltimer();
+        if (tracer) tr_ready = clock64();
         const std::size_t seg_base = static_cast<std::size_t>(t) * TILE + static_cast<std::size_t>(w) * SEG;
         uint4* stage4 = reinterpret_cast<uint4*>(s_stage + st * TILE) + w * (SEG / 4);
         if (full) {
@@ -473,20 +480,26 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             }
             pending = -1;
         }
-        if (kTrace && w == 0 && lane == 0) {  // this warp's part of tile t is written
-            const unsigned long long now = dev::globaltimer();
-            if (k == 0) {
-                trace[kFirstLandedNs] = tr_landed;
-                trace[kFirstStoredNs] = now;
-            }
-            trace[kLastStoredNs] = now;
-            trace[kLastStoredCycle] = clock64();
-            trace[kTiles] = k + 1;
-            trace[kWaitDataNs] += tr_landed - tr_prev;
-            trace[kWaitPrefixNs] += tr_ready - tr_landed;
-            trace[kWorkNs] += now - tr_ready;
+        if (tracer) {  // this warp's part of tile t is stored (issued)
+            const unsigned long long now = clock64();
+            tr_last_ns = dev::globaltimer();
+            if (k == 0) tr_first_ns = tr_last_ns;
+            tr_data += tr_landed - tr_prev;
+            tr_prefix += tr_ready - tr_landed;
+            tr_work += now - tr_ready;
             tr_prev = now;
+            ++tr_tiles;
         }
+    }
+    if (tracer) {
+        trace[kFirstLandedNs] = tr_landed_ns;
+        trace[kFirstStoredNs] = tr_first_ns;
+        trace[kLastStoredNs] = tr_last_ns;
+        trace[kTiles] = tr_tiles;
+        trace[kWaitDataCycles] = tr_data;
+        trace[kWaitPrefixCycles] = tr_prefix;
+        trace[kWorkCycles] = tr_work;
+        trace[kLastStoredCycle] = tr_prev;  // the CTA's start cycle when it scanned no tile
     }
     if (kStore == 1 && lane == 0) {
         if (pending >= 0) {

@@ -34,6 +34,9 @@ set -u
 cd "$(dirname "$0")/../.."
 phases=${1:-tests report}
 folders=${2:-$(bash common/scripts/assignments.sh)}
+case ${CW_FOLDER_JOBS:-1} in
+  '' | *[!0-9]* | 0) echo "gpu_session.sh: CW_FOLDER_JOBS='${CW_FOLDER_JOBS}': a whole number of folders at once, 1 or more" >&2; exit 2 ;;
+esac
 OUT=${OUT:-$PWD/build/gpu_session}
 logs=$OUT/logs
 mkdir -p "$logs"
@@ -65,6 +68,9 @@ pytest_totals() {
   cat "$@" 2>/dev/null | sed -n 's/^=* \(.*\) in [0-9.]*s.*$/\1/p' | tr ',' '\n' |
     awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped, %d errors", n["passed"], n["failed"], n["skipped"], n["error"] + n["errors"] }'
 }
+
+# The logs of this run's folders named PREFIX-<folder>.log (not a log left by an earlier run).
+folder_logs() { local f; for f in common $folders; do echo "$logs/$1-$f.log"; done; }
 
 # Runs the function $1 for common and each folder, CW_FOLDER_JOBS folders at once (default 1: one
 # after another; the tests are for correctness, none is timed, so folders may share the GPU and the
@@ -100,7 +106,7 @@ test_folder() {
 }
 if [[ " $phases " == *" tests "* ]]; then
   for_each_folder test_folder
-  note "GPU tier: $(pytest_totals "$logs"/test-gpu-*.log)"
+  note "GPU tier: $(pytest_totals $(folder_logs test-gpu))"
 fi
 
 if [[ " $phases " == *" report "* ]]; then
@@ -221,7 +227,7 @@ MK
   rec "pack's devinfo: $(head -n 1 "$logs/legacy-devinfo.txt")"
   for_each_folder legacy_folder
   for f in common $folders; do
-    if [ -f "$logs/legacy-$f.log" ]; then rec "$f: $(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')"
+    if [ -d "$tree/$f/tests" ]; then rec "$f: $(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')"
     else rec "$f: not in the pack"; fi
   done
   after=$(snapshot)
@@ -241,7 +247,7 @@ MK
   else
     note "LEGACY FAILED: ${problems#; }"; rec "rebuild check: FAILED: ${problems#; }"
   fi
-  rec "total: $(pytest_totals "$logs"/legacy-*.log)$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
+  rec "total: $(pytest_totals $(folder_logs legacy))$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
   note "legacy $(tail -n 1 "$record") (record: $record)"
   rm -rf "$lt"
 }

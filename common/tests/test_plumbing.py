@@ -159,6 +159,14 @@ def test_gpu_session_one_line_per_folder_in_order(tmp_path, jobs, phase):
     assert started_during_a == ([] if jobs == "1" else ["b", "c"]), times
 
 
+@pytest.mark.parametrize("jobs", ["auto", "0", "-1", "2x"])
+def test_gpu_session_refuses_a_folder_count_that_is_not_a_whole_number(tmp_path, jobs):
+    r = run(["bash", ROOT / "common/scripts/gpu_session.sh", "tests"], 30,
+            env=dict(os.environ, CW_FOLDER_JOBS=jobs, OUT=str(tmp_path / "out")))
+    assert r.rc == 2 and len(r.err.splitlines()) == 1 and "CW_FOLDER_JOBS" in r.err, r.tail()
+    assert not (tmp_path / "out").exists()
+
+
 def test_pytest_script_runs_pytest():
     r = run(["bash", ROOT / "common/scripts/pytest.sh", "--version"], 60)
     assert r.rc == 0 and "pytest" in r.out + r.err, r.tail()

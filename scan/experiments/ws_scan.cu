@@ -20,11 +20,12 @@
 // references (copy_ms, cub_ms) and the device. GBps counts bytes read + written (8 per int).
 // --range=K: the input is uniform in [-K, K] (default 10^6; the program's --data=random is
 // [-1000, 1000]). --trace=FILE: after the timing, the chosen variant (ws_t4096_s12_r2_w8_st0_d0_l2)
-// and its pipeline alone (wscopy_...) at each --sizes n, inclusive, launched --repeat more times
-// with the kernel's trace (ws_scan.cuh, TraceWord), each after an L2 flush, timed by events
-// and validated on the GPU: one CSV row per launch and CTA (its words, times relative to the
-// launch's first CTA start), so that where a launch's time goes (CTA start skew, the wait for
-// the first tile, the waits for data and for prefixes, the last CTA's tail) is measured.
+// and its pipeline alone (wscopy_...) at each --sizes n, inclusive, launched 5 more times with
+// the kernel's trace (ws_scan.cuh, TraceWord), each on a poisoned output after an L2 flush, timed
+// by events and validated on the GPU: one CSV row per launch and CTA (its words; times in ns
+// relative to the launch's first CTA start, the waits and work in SM cycles), so that where a
+// launch's time goes (CTA start skew, the wait for the first tile, the waits for data and for
+// prefixes, the last CTA's tail) is measured. Where no ws variant can run, nothing is traced.
 // Exit status 1 if any run of any variant is wrong.
 #include <cub/device/device_scan.cuh>
 
@@ -46,6 +47,7 @@ namespace {
 
 struct WsState {
     unsigned long long* trace = nullptr;  // ws::kTraceWords per CTA, for kTrace launches
+    std::size_t trace_ctas = 0;           // the CTAs it has room for
     unsigned long long* desc = nullptr;
     std::size_t max_tiles = 0;
     unsigned* counter = nullptr;
@@ -81,6 +83,8 @@ void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out
     }
     // The persistent grid: every CTA resident at once (occupancy API x SMs), no more than tiles.
     const long long grid = std::min<long long>(static_cast<long long>(tiles), static_cast<long long>(per_sm) * ws.sms);
+    if (T && static_cast<std::size_t>(grid) > ws.trace_ctas)
+        throw std::runtime_error("ws_scan: a traced grid larger than its trace buffer");
     shape = Shape{TILE, S, R, W, ST, D, LW, kThreads, per_sm, grid, smem};
     ws::Params p{in, out, n, ws.desc, ws.counter, static_cast<unsigned>(tiles), ws.epoch, T ? ws.trace : nullptr};
     kernel<<<static_cast<unsigned>(grid), kThreads, smem, s>>>(p);
@@ -187,13 +191,15 @@ int run(int argc, char** argv) {
     }
 
     const cw::DeviceInfo dev = cw::select_device(0);
+    bool ws_runs = false;  // the device runs the ws kernels (sm_90 code loaded)
     std::printf("%s\n", dev.describe().c_str());
     // The ws kernels exist only as sm_90 code: without it (an older GPU, or a binary built
     // without an sm_90 target) only the baselines run.
     {
         cudaFuncAttributes attr{};
         CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<4096, 12, 1, 4, 0, 0, 2, false>));
-        if (dev.cc_major < 9 || attr.binaryVersion < 90) {
+        ws_runs = !(dev.cc_major < 9 || attr.binaryVersion < 90);
+        if (!ws_runs) {
             std::printf("no sm_90 code for this device (compute capability %d.%d, binary sm_%d): ws variants skipped\n",
                         dev.cc_major, dev.cc_minor, attr.binaryVersion);
             variants.clear();
@@ -234,8 +240,8 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&ws.counter, 2 * sizeof(unsigned)));
     CUDA_CHECK(cudaMemset(ws.counter, 0, 2 * sizeof(unsigned)));
     // Room for the trace of any resident grid (at most 32 CTAs per SM on any GPU so far).
-    const std::size_t trace_ctas = 32 * static_cast<std::size_t>(dev.sm_count);
-    CUDA_CHECK(cudaMalloc(&ws.trace, trace_ctas * ws::kTraceWords * sizeof(unsigned long long)));
+    ws.trace_ctas = 32 * static_cast<std::size_t>(dev.sm_count);
+    CUDA_CHECK(cudaMalloc(&ws.trace, ws.trace_ctas * ws::kTraceWords * sizeof(unsigned long long)));
 
     scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_device(dev));
     void* cub_temp = nullptr;
@@ -425,12 +431,13 @@ int run(int argc, char** argv) {
     std::fclose(f);
 
     // --trace: per-CTA timelines of the chosen variant and of its pipeline alone (the header).
-    if (!trace_csv.empty() && !variants.empty()) {
+    if (!trace_csv.empty() && !ws_runs) std::printf("trace: no ws variant can run here, nothing traced\n");
+    if (!trace_csv.empty() && ws_runs) {
         constexpr int kTracedLaunches = 5;
         FILE* tf = std::fopen(trace_csv.c_str(), "w");
         if (tf == nullptr) throw cw::UsageError("cannot write " + trace_csv);
         std::fprintf(tf, "variant,n,launch,event_ms,ok,grid,cta,sm,tiles,enter_ns,first_landed_ns,first_stored_ns,"
-                         "last_stored_ns,wait_data_ns,wait_prefix_ns,work_ns,cycles,range,device\n");
+                         "last_stored_ns,wait_data_cycles,wait_prefix_cycles,work_cycles,cycles,range,device\n");
         struct Traced {
             const char* name;
             bool copy;
@@ -438,18 +445,18 @@ int run(int argc, char** argv) {
         };
         const Traced traced[] = {{"ws_t4096_s12_r2_w8_st0_d0_l2", false, launch_ws<4096, 12, 2, 8, 0, 0, 2, false, true>},
                                  {"wscopy_t4096_s12_r2_w8_st0_d0_l2", true, launch_ws<4096, 12, 2, 8, 0, 0, 2, true, true>}};
-        std::vector<unsigned long long> words(trace_ctas * ws::kTraceWords);
+        std::vector<unsigned long long> words(ws.trace_ctas * ws::kTraceWords);
         for (long long nn : sizes) {
             const std::size_t n = static_cast<std::size_t>(nn);
             for (const Traced& tv : traced) {
                 prepare_reference(n, false, tv.copy);
                 Shape shape;
                 CUDA_CHECK(cudaMemset(dcount, 0, (kTracedLaunches + 1) * sizeof(unsigned long long)));
+                CUDA_CHECK(cudaMemset(dout, 0xff, n * sizeof(unsigned)));
                 tv.fn(ws, shape, din, dout, n, false, 0);  // warm-up, checked too
                 compare_on_gpu(n, kTracedLaunches, 0);
-                if (static_cast<std::size_t>(shape.grid) > trace_ctas)
-                    throw std::runtime_error("ws_scan: a traced grid larger than its trace buffer");
                 for (int i = 0; i < kTracedLaunches; ++i) {
+                    CUDA_CHECK(cudaMemsetAsync(dout, 0xff, n * sizeof(unsigned), 0));  // each launch's own result
                     flusher.flush(0);
                     cw::GpuTimer timer;
                     timer.start(0);
@@ -472,8 +479,9 @@ int run(int argc, char** argv) {
                         std::fprintf(tf, "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%lld,%s\n",
                                      tv.name, n, i + 1, ms, ok ? 1 : 0, g, c, w[ws::kSm], w[ws::kTiles],
                                      w[ws::kEnterNs] - t0, rel(ws::kFirstLandedNs), rel(ws::kFirstStoredNs),
-                                     rel(ws::kLastStoredNs), w[ws::kWaitDataNs], w[ws::kWaitPrefixNs], w[ws::kWorkNs],
-                                     any ? w[ws::kLastStoredCycle] - w[ws::kEnterCycle] : 0ull, range, dev.name.c_str());
+                                     rel(ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitPrefixCycles],
+                                     w[ws::kWorkCycles], w[ws::kLastStoredCycle] - w[ws::kEnterCycle], range,
+                                     dev.name.c_str());
                     }
                 }
                 if (wrong_runs(kTracedLaunches + 1) != 0) std::printf("trace %s n=%zu: WRONG\n", tv.name, n);
