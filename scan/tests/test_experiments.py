@@ -1,0 +1,65 @@
+"""scan's experiment scripts without a GPU: experiments/mid.sh on stand-in programs (a ws_scan and a
+scan that write rows naming their arguments): three processes of each, the CSVs assembled with a
+process column, and nothing written when a process fails."""
+import csv
+import os
+import shutil
+
+import pytest
+from cwtest import ROOT, run
+
+WS_SCAN = r"""#!/usr/bin/env bash
+for a in "$@"; do case $a in --csv=*) c=${a#--csv=};; --trace=*) t=${a#--trace=};; --sizes=*) s=${a#--sizes=};; esac; done
+printf 'variant,n,sizes\nws,1,"%s"\n' "$s" >"$c"
+[ -z "${t:-}" ] || printf 'variant,n,cta\nws,1,0\nws,1,1\n' >"$t"
+"""
+SCAN = r"""#!/usr/bin/env bash
+for a in "$@"; do case $a in --csv=*) c=${a#--csv=};; --la-kernel=*) k=${a#--la-kernel=};; esac; done
+n=$(cat "$(dirname "$0")/calls" 2>/dev/null || echo 0); echo $((n + 1)) >"$(dirname "$0")/calls"
+[ "$((n + 1))" != "${FAIL_AT:-0}" ] || exit 1
+[ -f "$c" ] || echo "version,la_kernel" >"$c"
+echo "lookahead,$k" >>"$c"
+"""
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A scan folder with mid.sh and the two stand-ins where it looks for them."""
+    root = tmp_path / "scan"
+    (root / "experiments").mkdir(parents=True)
+    (root / "build/experiments").mkdir(parents=True)
+    (root / "bin").mkdir()
+    shutil.copy2(ROOT / "scan/experiments/mid.sh", root / "experiments")
+    for path, text in ((root / "build/experiments/ws_scan", WS_SCAN), (root / "bin/scan", SCAN)):
+        path.write_text(text)
+        path.chmod(0o755)
+    return root
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_mid_sh_assembles_three_processes_of_each_csv(tree, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    r = run(["bash", tree / "experiments/mid.sh"], 60, env=dict(os.environ, OUT=str(out)))
+    assert r.rc == 0, r.tail()
+    mid, trace, switch = rows(out / "ws_scan_mid.csv"), rows(out / "ws_trace.csv"), rows(out / "la_switch.csv")
+    assert [m["process"] for m in mid] == ["1", "2", "3"] and "2^20" in mid[0]["sizes"], mid
+    assert [t["process"] for t in trace] == ["1", "1", "2", "2", "3", "3"], trace
+    assert [s["la_kernel"] for s in switch] == ["ws", "lookback"] * 3, switch
+
+
+def test_mid_sh_writes_nothing_when_a_process_fails(tree, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    r = run(["bash", tree / "experiments/mid.sh"], 60, env=dict(os.environ, OUT=str(out), FAIL_AT="4"))
+    assert r.rc != 0 and sorted(os.listdir(out)) == [], (r.tail(), os.listdir(out))
+
+
+def test_mid_sh_stops_with_one_line_when_a_program_is_not_built(tree, tmp_path):
+    (tree / "bin/scan").unlink()
+    r = run(["bash", tree / "experiments/mid.sh"], 60, env=dict(os.environ, OUT=str(tmp_path)))
+    assert r.rc == 2 and len(r.err.splitlines()) == 1 and "not built" in r.err, r.tail()
