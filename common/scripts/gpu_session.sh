@@ -69,8 +69,14 @@ pytest_totals() {
     awk '{ n[$2] += $1 } END { printf "%d passed, %d failed, %d skipped, %d errors", n["passed"], n["failed"], n["skipped"], n["error"] + n["errors"] }'
 }
 
-# The logs of this run's folders named PREFIX-<folder>.log (not a log left by an earlier run).
-folder_logs() { local f; for f in common $folders; do echo "$logs/$1-$f.log"; done; }
+# pytest_totals of this run's folders' logs PREFIX-<folder>.log (not a log left by an earlier run).
+folder_totals() {
+  local f files=()
+  for f in common $folders; do files+=("$logs/$1-$f.log"); done
+  pytest_totals "${files[@]}"
+}
+# pytest's summary line at the end of a log, without its rule ("12 passed, 1 skipped in 3.4s").
+last_summary() { tail -n 1 "$1" | tr -d '=' | sed 's/^ *//'; }
 
 # Runs the function $1 for common and each folder, CW_FOLDER_JOBS folders at once (default 1: one
 # after another; the tests are for correctness, none is timed, so folders may share the GPU and the
@@ -79,19 +85,23 @@ folder_logs() { local f; for f in common $folders; do echo "$logs/$1-$f.log"; do
 for_each_folder() {
   local fn=$1 f n=0
   for f in common $folders; do
-    if [ "${CW_FOLDER_JOBS:-1}" -le 1 ]; then "$fn" "$f" >"$logs/.lines-$f" 2>&1
-    else
-      "$fn" "$f" >"$logs/.lines-$f" 2>&1 &
-      n=$((n + 1))
-      if [ "$n" -ge "$CW_FOLDER_JOBS" ]; then wait -n; n=$((n - 1)); fi
+    if [ "${CW_FOLDER_JOBS:-1}" -le 1 ]; then
+      "$fn" "$f" >"$logs/.lines-$f" 2>&1
+      folder_lines "$f"  # one after another: each folder's lines as soon as it is done
+      continue
     fi
-    [ "${CW_FOLDER_JOBS:-1}" -gt 1 ] || { tee -a "$summary" <"$logs/.lines-$f"; rm -f "$logs/.lines-$f"; }
+    "$fn" "$f" >"$logs/.lines-$f" 2>&1 &
+    n=$((n + 1))
+    if [ "$n" -ge "$CW_FOLDER_JOBS" ]; then wait -n; n=$((n - 1)); fi
   done
   wait
-  for f in common $folders; do
-    [ -f "$logs/.lines-$f" ] && { tee -a "$summary" <"$logs/.lines-$f"; rm -f "$logs/.lines-$f"; }
-  done
-  return 0
+  for f in common $folders; do folder_lines "$f"; done
+}
+# A folder's lines (for_each_folder's file) into the summary, once.
+folder_lines() {
+  [ -f "$logs/.lines-$1" ] || return 0
+  tee -a "$summary" <"$logs/.lines-$1"
+  rm -f "$logs/.lines-$1"
 }
 
 # The GPU cases of one folder (pytest -m gpu, as make test-gpu runs them), one pytest per folder so
@@ -101,12 +111,12 @@ test_folder() {
   local f=$1 s
   s=$(date +%s)
   timeout 900 bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests" >"$logs/test-gpu-$f.log" 2>&1
-  echo "test-gpu $f: $(tail -n 1 "$logs/test-gpu-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
+  echo "test-gpu $f: $(last_summary "$logs/test-gpu-$f.log") ($(( $(date +%s) - s ))s wall)"
   grep -E '^(FAILED|ERROR) ' "$logs/test-gpu-$f.log" | head -n 20
 }
 if [[ " $phases " == *" tests "* ]]; then
   for_each_folder test_folder
-  note "GPU tier: $(pytest_totals $(folder_logs test-gpu))"
+  note "GPU tier: $(folder_totals test-gpu)"
 fi
 
 if [[ " $phases " == *" report "* ]]; then
@@ -163,7 +173,7 @@ legacy_folder() {
   (cd "$tree" && CW_NO_BUILD=1 MAKEFILES=$lt/guard.mk PATH=$guard:$PATH \
      LD_LIBRARY_PATH=$tree/.legacy/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
      timeout "${CW_LEGACY_TIMEOUT:-900}" bash common/scripts/pytest.sh -m gpu -rfEs "$f/tests") >"$logs/legacy-$f.log" 2>&1
-  echo "legacy $f: $(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//') ($(( $(date +%s) - s ))s wall)"
+  echo "legacy $f: $(last_summary "$logs/legacy-$f.log") ($(( $(date +%s) - s ))s wall)"
   grep -E '^(FAILED|ERROR) ' "$logs/legacy-$f.log" | head -n 20
   grep -E '^SKIPPED ' "$logs/legacy-$f.log" | sed 's/^SKIPPED \[[0-9]*\] [^ ]*: /  skipped: /' | sort | uniq -c | head -n 5
 }
@@ -227,7 +237,7 @@ MK
   rec "pack's devinfo: $(head -n 1 "$logs/legacy-devinfo.txt")"
   for_each_folder legacy_folder
   for f in common $folders; do
-    if [ -d "$tree/$f/tests" ]; then rec "$f: $(tail -n 1 "$logs/legacy-$f.log" | tr -d '=' | sed 's/^ *//')"
+    if [ -d "$tree/$f/tests" ]; then rec "$f: $(last_summary "$logs/legacy-$f.log")"
     else rec "$f: not in the pack"; fi
   done
   after=$(snapshot)
@@ -247,7 +257,7 @@ MK
   else
     note "LEGACY FAILED: ${problems#; }"; rec "rebuild check: FAILED: ${problems#; }"
   fi
-  rec "total: $(pytest_totals $(folder_logs legacy))$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
+  rec "total: $(folder_totals legacy)$([ "$ok" = 1 ] || echo "; the rebuild check FAILED")"
   note "legacy $(tail -n 1 "$record") (record: $record)"
   rm -rf "$lt"
 }
