@@ -112,12 +112,15 @@ struct Params {
 // (its lane 0, once, after its last tile), when the first had landed and when the first and the
 // last were stored, how many tiles it scanned, and, summed over them in SM cycles, how long it
 // waited for a tile's bytes (from its previous store, or the CTA's start, to `full`), for the
-// tile's prefix and segment totals (`full` to `reduced` and `prefixed`), and worked (from then
-// to its stores issued); the three sums add up to last-store cycle minus start cycle exactly.
-// *Ns: %globaltimer (ns, one clock for the whole GPU); *Cycle(s): clock64 of the CTA's SM. The
-// sums stay in registers until the end. Without kTrace the kernel's code is what it was before.
+// tile's segment totals (`full` to `reduced`), then for its prefix (to `prefixed`), and worked
+// (from then to its stores issued); the four sums add up to last-store cycle minus start cycle
+// exactly. And, as look-ahead warp 1 saw its tiles (its lane 0): the CTA's first tile's id, when
+// its look-ahead began (the tile landed) and ended, in how many rounds; its rounds and tiles in
+// all. *Ns: %globaltimer (ns, one clock for the whole GPU); *Cycle(s): clock64 of the CTA's SM.
+// The sums stay in registers until the end. Without kTrace the kernel's code is what it was before.
 enum TraceWord { kEnterNs, kSm, kFirstLandedNs, kFirstStoredNs, kLastStoredNs, kTiles, kWaitDataCycles,
-                 kWaitPrefixCycles, kWorkCycles, kEnterCycle, kLastStoredCycle, kTraceWords };
+                 kWaitReduceCycles, kWaitPrefixCycles, kWorkCycles, kEnterCycle, kLastStoredCycle, kFirstTile,
+                 kLookStartNs, kLookDoneNs, kLookFirstRounds, kLookRounds, kLookTiles, kTraceWords };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 namespace dev {
@@ -168,9 +171,10 @@ __device__ __forceinline__ void publish(unsigned long long* d, unsigned epoch, u
 // published. Each round, lane l reads descriptors start + 32 i + l (i < LA, all loads in
 // flight at once); the run of published ones from `start` on is summed and skipped; a round
 // that makes no progress sleeps briefly. Warp-uniform arguments; the result in every lane.
+// `rounds` (a traced launch's only): incremented once per round.
 template <int LA>
 __device__ __forceinline__ unsigned look_ahead(const unsigned long long* desc, unsigned start, unsigned end,
-                                               unsigned acc, unsigned epoch, int lane) {
+                                               unsigned acc, unsigned epoch, int lane, unsigned* rounds = nullptr) {
     const unsigned long long beyond = static_cast<unsigned long long>(epoch) << 32;  // published, value 0
     while (start < end) {
         unsigned long long w[LA];
@@ -194,6 +198,7 @@ __device__ __forceinline__ unsigned look_ahead(const unsigned long long* desc, u
             }
         }
         acc += __reduce_add_sync(kFull, sum);
+        if (rounds != nullptr) ++*rounds;
         const unsigned advance = count < end - start ? count : end - start;
         start += advance;
         if (advance == 0) __nanosleep(64);
@@ -234,9 +239,12 @@ __device__ __forceinline__ uint4 load_row_bounded(const unsigned* in, std::size_
 // of each CTA fixed (blockIdx.x + k gridDim.x), the rest drawn. kDraws: counter draws in
 // flight. LW: look-ahead warps (warp j takes the CTA's tiles j, j + LW, ...: LW round trips
 // to L2 in flight). LA: descriptors per lane per look-ahead round. kTrace: write TraceWord's
-// words to p.trace (an experiment's timeline; never in the program).
+// words to p.trace (an experiment's timeline; never in the program). kRamp (0: off): while the
+// CTA fills its stages the first time, at most kRamp of its copies are in flight (stage k's copy
+// waits for stage k - kRamp's to land), so that the first tiles, whose prefixes every later tile
+// needs, are not slowed by the copies of the stages behind them.
 template <int TILE, int S, int R, int W, int kStore, int kSched, int LW, bool kExclusive, bool kCopy = false,
-          int kDraws = 4, int LA = 16, bool kTrace = false>
+          int kDraws = 4, int LA = 16, bool kTrace = false, int kRamp = 0>
 __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int SEG = TILE / W;    // ints per scan warp
@@ -261,6 +269,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     if (threadIdx.x == 0) {
         if (kTrace) {
             trace[kEnterCycle] = clock64();
+            for (int w = kFirstTile; w <= kLookTiles; ++w) trace[w] = 0;  // look-ahead warp 1 may see no tile
             trace[kEnterNs] = dev::globaltimer();
             trace[kSm] = dev::smid();
         }
@@ -303,6 +312,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
                 q[kDraws - 1] = t < num_tiles ? atomicAdd(p.counter, 1u) : num_tiles;
             }
             bulk::wait(&s_empty[st], ((k / S) & 1u) ^ 1u);  // the stage's previous use is over
+            if (kRamp > 0 && k >= kRamp && k < S) bulk::wait(&s_full[k - kRamp], 0u);  // the first fill
             s_tile[st] = t;
             if (t < num_tiles && is_full(t))
                 bulk::load(s_stage + st * TILE, p.in + static_cast<std::size_t>(t) * TILE, kBytes, &s_full[st]);
@@ -329,14 +339,28 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
         if (kCopy) return;
         bool have_prev = false;
         unsigned prev = 0, prev_prefix = 0;  // this warp's previous tile and its exclusive prefix
+        const bool tracer = kTrace && warp == 1 && lane == 0;
+        unsigned tr_rounds = 0, tr_tiles = 0;
         for (unsigned k = static_cast<unsigned>(warp - 1);; k += LW) {
             const int st = static_cast<int>(k % S);
             bulk::wait(&s_full[st], (k / S) & 1u);
             const unsigned t = s_tile[st];
             if (t >= num_tiles) break;
+            const unsigned long long tr_start = tracer && k == 0 ? dev::globaltimer() : 0;
+            unsigned rounds = 0;
             // prefix(t) = prefix(prev) + aggregates of tiles prev .. t - 1 (0 .. t - 1 at first).
-            const unsigned prefix =
-                dev::look_ahead<LA>(p.desc, have_prev ? prev : 0u, t, have_prev ? prev_prefix : 0u, p.epoch, lane);
+            const unsigned prefix = dev::look_ahead<LA>(p.desc, have_prev ? prev : 0u, t, have_prev ? prev_prefix : 0u,
+                                                        p.epoch, lane, kTrace ? &rounds : nullptr);
+            if (tracer) {
+                if (k == 0) {
+                    trace[kFirstTile] = t;
+                    trace[kLookStartNs] = tr_start;
+                    trace[kLookDoneNs] = dev::globaltimer();
+                    trace[kLookFirstRounds] = rounds;
+                }
+                tr_rounds += rounds;
+                ++tr_tiles;
+            }
             if (lane == 0) {
                 s_prefix[st] = prefix;
                 dev::bar_arrive(&s_prefixed[st]);
@@ -344,6 +368,10 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             have_prev = true;
             prev = t;
             prev_prefix = prefix;
+        }
+        if (tracer) {
+            trace[kLookRounds] = tr_rounds;
+            trace[kLookTiles] = tr_tiles;
         }
         return;
     }
@@ -404,8 +432,8 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     // kTrace, scan warp 0's lane 0 (cycles): its previous tile stored (at first the CTA's start,
     // written by thread 0 before the barrier above), this tile landed, ready; the sums and times.
     const bool tracer = kTrace && w == 0 && lane == 0;
-    unsigned long long tr_prev = tracer ? trace[kEnterCycle] : 0, tr_landed = 0, tr_ready = 0;
-    unsigned long long tr_data = 0, tr_prefix = 0, tr_work = 0, tr_landed_ns = 0, tr_first_ns = 0, tr_last_ns = 0;
+    unsigned long long tr_prev = tracer ? trace[kEnterCycle] : 0, tr_landed = 0, tr_reduced = 0, tr_ready = 0;
+    unsigned long long tr_data = 0, tr_reduce = 0, tr_prefix = 0, tr_work = 0, tr_landed_ns = 0, tr_first_ns = 0, tr_last_ns = 0;
     unsigned tr_tiles = 0;
     for (unsigned k = 0;; ++k) {
         const int st = static_cast<int>(k % S);
@@ -421,13 +449,17 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
         unsigned base = 0;  // the sum of everything before this warp's segment
         if (!kCopy) {
             bulk::wait(&s_reduced[st], ph);
+            if (tracer) tr_reduced = clock64();
             bulk::wait(&s_prefixed[st], ph);
             base = s_prefix[st];
 #pragma unroll
             for (int s = 0; s < W; ++s)
                 if (s < w) base += s_seg[st][s];
         }
-        if (tracer) tr_ready = clock64();
+        if (tracer) {
+            tr_ready = clock64();
+            if (kCopy) tr_reduced = tr_ready;
+        }
         const std::size_t seg_base = static_cast<std::size_t>(t) * TILE + static_cast<std::size_t>(w) * SEG;
         uint4* stage4 = reinterpret_cast<uint4*>(s_stage + st * TILE) + w * (SEG / 4);
         if (full) {
@@ -485,7 +517,8 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             tr_last_ns = dev::globaltimer();
             if (k == 0) tr_first_ns = tr_last_ns;
             tr_data += tr_landed - tr_prev;
-            tr_prefix += tr_ready - tr_landed;
+            tr_reduce += tr_reduced - tr_landed;
+            tr_prefix += tr_ready - tr_reduced;
             tr_work += now - tr_ready;
             tr_prev = now;
             ++tr_tiles;
@@ -497,6 +530,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
         trace[kLastStoredNs] = tr_last_ns;
         trace[kTiles] = tr_tiles;
         trace[kWaitDataCycles] = tr_data;
+        trace[kWaitReduceCycles] = tr_reduce;
         trace[kWaitPrefixCycles] = tr_prefix;
         trace[kWorkCycles] = tr_work;
         trace[kLastStoredCycle] = tr_prev;  // the CTA's start cycle when it scanned no tile

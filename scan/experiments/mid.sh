@@ -5,13 +5,13 @@
 #     ws_scan_mid.csv  experiments/ws_scan.cu at 2^20 .. 2^28 and 5-20 M: the copy of the same n
 #                      ints, CUB, lookback, the chosen ws variant and its pipeline alone (wscopy),
 #                      both scans; a `process` column first
-#     ws_trace.csv     the same processes' --trace: per launch and CTA, where the time goes
+#     ws_trace.csv     the first process's --trace: per launch and CTA, where the time goes
 #     la_switch.csv    the program: lookahead forced to each kernel (--la-kernel=ws, lookback)
 #                      beside lookback, 5-20 M, both scans
 # CW_MID_RANGE=K passes --range=K to ws_scan (its input in [-K, K]; the program's is [-1000, 1000]).
 # The files are written whole or not at all: each goes to a temporary name first.
 set -euo pipefail
-[ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
+[ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
 cd "$(dirname "$0")/.."
 out=${OUT:-results${1:+/$1}}
 ws=build/experiments/ws_scan scan=bin/scan
@@ -28,8 +28,8 @@ chosen=ws_t4096_s12_r2_w8_st0_d0_l2,wscopy_t4096_s12_r2_w8_st0_d0_l2
 for p in 1 2 3; do
   "$ws" --csv="$tmp/ws$p.csv" --sizes="$mid_sizes" --check-sizes= --repeat=20 --warmup=3 --only="$chosen" \
     ${CW_MID_RANGE:+--range="$CW_MID_RANGE"} >"$tmp/ws$p.log"
-  "$ws" --csv="$tmp/tr$p-ws.csv" --trace="$tmp/tr$p.csv" --sizes="$trace_sizes" --check-sizes= --repeat=1 \
-    --warmup=1 --only=nothing-else ${CW_MID_RANGE:+--range="$CW_MID_RANGE"} >"$tmp/tr$p.log"
+  [ "$p" != 1 ] || "$ws" --csv="$tmp/tr-ws.csv" --trace="$tmp/tr1.csv" --sizes="$trace_sizes" --check-sizes= \
+    --repeat=1 --warmup=1 --only=nothing-else ${CW_MID_RANGE:+--range="$CW_MID_RANGE"} >"$tmp/tr.log"
   for k in ws lookback; do
     "$scan" --only=lookahead,lookback --la-kernel=$k --sizes="$switch_sizes" --repeat=50 --warmup=5 \
       --csv="$tmp/la.csv" >"$tmp/la-$k-$p.log"
@@ -37,12 +37,12 @@ for p in 1 2 3; do
   echo "mid.sh: process $p done"
 done
 # One header, then every process's rows with its number in front.
-with_process() {  # name: the files $tmp/<name>1.csv .. 3
+with_process() {  # name, output, processes: the files $tmp/<name>1.csv ...
   { echo "process,$(head -n 1 "$tmp/${1}1.csv")"
-    for p in 1 2 3; do tail -n +2 "$tmp/$1$p.csv" | sed "s/^/$p,/"; done; } >"$tmp/$2"
+    for p in $3; do tail -n +2 "$tmp/$1$p.csv" | sed "s/^/$p,/"; done; } >"$tmp/$2"
 }
-with_process ws ws_scan_mid.csv
-with_process tr ws_trace.csv
+with_process ws ws_scan_mid.csv "1 2 3"
+with_process tr ws_trace.csv 1
 mv "$tmp/ws_scan_mid.csv" "$tmp/ws_trace.csv" "$out/"
 mv "$tmp/la.csv" "$out/la_switch.csv"
 echo "mid.sh: $out/ws_scan_mid.csv, ws_trace.csv, la_switch.csv"

@@ -5,7 +5,7 @@
 # second GPU, kept beside the first). CW_TUNING_FILTER=word,word runs only the variants whose
 # names contain one of the words (a quick look; not for the committed CSV).
 set -euo pipefail
-[ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
+[ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
 cd "$(dirname "$0")"
 out=${OUT:-../results${1:+/$1}}
 mkdir -p ../build "$out"

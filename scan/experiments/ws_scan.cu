@@ -63,9 +63,9 @@ struct Shape {
     int smem = 0;
 };
 
-template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C, bool T = false>
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C, bool T = false, int F = 0, int LA = 16>
 void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
-    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C, 4, 16, T>;
+    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C, 4, LA, T, F>;
     constexpr int kThreads = (1 + LW + R + W) * 32;
     const int smem = S * TILE * static_cast<int>(sizeof(unsigned));
     static int per_sm = -1;
@@ -91,13 +91,13 @@ void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out
     CUDA_CHECK_LAUNCH();
 }
 
-template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C, bool T = false>
+template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C, bool T = false, int F = 0, int LA = 16>
 void launch_ws(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
                cudaStream_t s) {
     if (exclusive)
-        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C, T>(ws, shape, in, out, n, s);
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C, T, F, LA>(ws, shape, in, out, n, s);
     else
-        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C, T>(ws, shape, in, out, n, s);
+        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C, T, F, LA>(ws, shape, in, out, n, s);
 }
 
 using WsFn = void (*)(WsState&, Shape&, const unsigned*, unsigned*, std::size_t, bool, cudaStream_t);
@@ -115,6 +115,18 @@ struct Variant {
     Variant {                                                                                    \
         "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWs,           \
             launch_ws<TILE, S, R, W, ST, D, LW, false>                                           \
+    }
+// The first fill ramped: at most F copies of a CTA in flight until its stages are full.
+#define WSRAMP(TILE, S, R, W, ST, D, LW, F)                                                      \
+    Variant {                                                                                    \
+        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW "_f" #F, Variant::kWs,   \
+            launch_ws<TILE, S, R, W, ST, D, LW, false, false, F>                                 \
+    }
+// LA descriptors per lane per look-ahead round (16 elsewhere).
+#define WSLA(TILE, S, R, W, ST, D, LW, LA)                                                       \
+    Variant {                                                                                    \
+        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW "_la" #LA, Variant::kWs, \
+            launch_ws<TILE, S, R, W, ST, D, LW, false, false, 0, LA>                             \
     }
 #define WSCOPY(TILE, S, R, W, ST, D, LW)                                                         \
     Variant {                                                                                    \
@@ -182,6 +194,9 @@ int run(int argc, char** argv) {
         WS(4096, 13, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 1, 0, 2), WS(4096, 12, 2, 8, 0, 1, 2),
         WS(4096, 6, 2, 8, 0, 0, 2),  WS(8192, 6, 2, 8, 0, 0, 1),  WS(8192, 6, 2, 8, 0, 0, 2),
         WS(2048, 24, 2, 4, 0, 0, 4), WSCOPY(4096, 12, 2, 8, 0, 0, 2),
+        WSRAMP(4096, 12, 2, 8, 0, 0, 2, 2), WSRAMP(4096, 12, 2, 8, 0, 0, 2, 4), WSRAMP(4096, 12, 2, 8, 0, 0, 2, 6),
+        WSRAMP(4096, 12, 2, 8, 0, 1, 2, 4), WSLA(4096, 12, 2, 8, 0, 0, 2, 2), WSLA(4096, 12, 2, 8, 0, 0, 2, 4),
+        WSLA(4096, 12, 2, 8, 0, 0, 2, 8),
     };
     {
         std::vector<Variant> kept;
@@ -437,7 +452,8 @@ int run(int argc, char** argv) {
         FILE* tf = std::fopen(trace_csv.c_str(), "w");
         if (tf == nullptr) throw cw::UsageError("cannot write " + trace_csv);
         std::fprintf(tf, "variant,n,launch,event_ms,ok,grid,cta,sm,tiles,enter_ns,first_landed_ns,first_stored_ns,"
-                         "last_stored_ns,wait_data_cycles,wait_prefix_cycles,work_cycles,cycles,range,device\n");
+                         "last_stored_ns,wait_data_cycles,wait_reduce_cycles,wait_prefix_cycles,work_cycles,cycles,first_tile,"
+                         "look_start_ns,look_done_ns,look_first_rounds,look_rounds,look_tiles,range,device\n");
         struct Traced {
             const char* name;
             bool copy;
@@ -476,12 +492,19 @@ int run(int argc, char** argv) {
                         const unsigned long long* w = &words[c * ws::kTraceWords];
                         const bool any = w[ws::kTiles] > 0;  // a CTA that drew no tile has no tile times
                         auto rel = [&](int k) { return any ? static_cast<long long>(w[k] - t0) : -1LL; };
-                        std::fprintf(tf, "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%lld,%s\n",
+                        const bool looked = w[ws::kLookTiles] > 0;  // look-ahead warp 1 had a tile
+                        auto look = [&](int k) { return looked ? static_cast<long long>(w[k] - t0) : -1LL; };
+                        std::fprintf(tf,
+                                     "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu,"
+                                     "%lld,%lld,%lld,%llu,%llu,%llu,%lld,%s\n",
                                      tv.name, n, i + 1, ms, ok ? 1 : 0, g, c, w[ws::kSm], w[ws::kTiles],
                                      w[ws::kEnterNs] - t0, rel(ws::kFirstLandedNs), rel(ws::kFirstStoredNs),
-                                     rel(ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitPrefixCycles],
-                                     w[ws::kWorkCycles], w[ws::kLastStoredCycle] - w[ws::kEnterCycle], range,
-                                     dev.name.c_str());
+                                     rel(ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitReduceCycles],
+                                     w[ws::kWaitPrefixCycles], w[ws::kWorkCycles],
+                                     w[ws::kLastStoredCycle] - w[ws::kEnterCycle],
+                                     looked ? static_cast<long long>(w[ws::kFirstTile]) : -1LL, look(ws::kLookStartNs),
+                                     look(ws::kLookDoneNs), w[ws::kLookFirstRounds], w[ws::kLookRounds],
+                                     w[ws::kLookTiles], range, dev.name.c_str());
                     }
                 }
                 if (wrong_runs(kTracedLaunches + 1) != 0) std::printf("trace %s n=%zu: WRONG\n", tv.name, n);

@@ -42,13 +42,12 @@ def rows(path):
 
 
 def test_mid_sh_assembles_three_processes_of_each_csv(tree, tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
+    out = tmp_path / "out/not-yet-made"  # $OUT need not exist (a device call's fresh $OUT/sub)
     r = run(["bash", tree / "experiments/mid.sh"], 60, env=dict(os.environ, OUT=str(out)))
     assert r.rc == 0, r.tail()
     mid, trace, switch = rows(out / "ws_scan_mid.csv"), rows(out / "ws_trace.csv"), rows(out / "la_switch.csv")
     assert [m["process"] for m in mid] == ["1", "2", "3"] and "2^20" in mid[0]["sizes"], mid
-    assert [t["process"] for t in trace] == ["1", "1", "2", "2", "3", "3"], trace
+    assert [t["process"] for t in trace] == ["1", "1"], trace  # the trace of the first process
     assert [s["la_kernel"] for s in switch] == ["ws", "lookback"] * 3, switch
 
 

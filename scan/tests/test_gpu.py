@@ -269,7 +269,8 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
     """experiments/ws_scan.cu --trace (the timeline of the chosen variant and of its pipeline alone):
     every traced launch validated, a row per CTA of the grid, the CTAs' tiles adding up to the
     launch's, each CTA's times in order, and scan warp 0's waits and work adding up exactly to the
-    CTA's cycles from its start to its last store (nothing counted twice or left out)."""
+    CTA's cycles from its start to its last store (nothing counted twice or left out); look-ahead
+    warp 1's first tile, its look-ahead after the tile landed, its rounds counted."""
     binary = ROOT / NAME / "build/experiments/ws_scan"
     need_built(binary)
     trace, sizes = tmp_path / "trace.csv", (1000003, 1 << 22)
@@ -283,8 +284,8 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
     launches = {}
     for row in rows:
         launches.setdefault((row["variant"], int(row["n"]), row["launch"]), []).append(row)
-    assert {(v, n) for v, n, _ in launches} == {(v, n) for v in ("ws_t4096_s12_r2_w8_st0_d0_l2",
-                                                                "wscopy_t4096_s12_r2_w8_st0_d0_l2") for n in sizes}
+    traced = ("ws_t4096_s12_r2_w8_st0_d0_l2", "wscopy_t4096_s12_r2_w8_st0_d0_l2")
+    assert {(v, n) for v, n, _ in launches} == {(v, n) for v in traced for n in sizes}
     for (variant, n, launch), ctas in launches.items():
         where = f"{variant} n={n} launch {launch}"
         assert all(c["ok"] == "1" for c in ctas) and len(ctas) == int(ctas[0]["grid"]), where
@@ -295,8 +296,19 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
                 continue
             t = [int(c[k]) for k in ("enter_ns", "first_landed_ns", "first_stored_ns", "last_stored_ns")]
             assert t == sorted(t) and int(c["cycles"]) > 0, (where, c)
-            spent = sum(int(c[k]) for k in ("wait_data_cycles", "wait_prefix_cycles", "work_cycles"))
+            spent = sum(int(c[k]) for k in ("wait_data_cycles", "wait_reduce_cycles", "wait_prefix_cycles",
+                                            "work_cycles"))
             assert spent == int(c["cycles"]), (where, c)
+        looked = [c for c in ctas if int(c["look_tiles"]) > 0]  # look-ahead warp 1's view
+        if variant.startswith("wscopy"):
+            assert not looked, where  # no look-ahead in the pipeline alone
+            continue
+        assert looked and sum(int(c["look_tiles"]) for c in ctas) <= sum(int(c["tiles"]) for c in ctas), where
+        assert len({int(c["first_tile"]) for c in looked}) == len(looked), where  # a tile is drawn once
+        for c in looked:
+            assert int(c["enter_ns"]) <= int(c["look_start_ns"]) <= int(c["look_done_ns"]), (where, c)
+            assert int(c["look_first_rounds"]) <= int(c["look_rounds"]), (where, c)
+            assert int(c["look_first_rounds"]) >= 1 or int(c["first_tile"]) == 0, (where, c)  # tile 0 needs none
         assert max(int(c["last_stored_ns"]) for c in ctas) <= 1e6 * float(ctas[0]["event_ms"]) + 2000, where
 
 

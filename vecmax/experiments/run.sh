@@ -5,7 +5,7 @@
 # Output: results/single_pass_tuning.csv (or $OUT/single_pass_tuning.csv when OUT is set),
 # replaced only when the whole experiment succeeded; a failed run leaves it as it was.
 set -euo pipefail
-[ -n "${OUT:-}" ] && OUT=$(cd "$OUT" && pwd)  # absolute before the cd below
+[ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
 cd "$(dirname "$0")/.."
 out=${OUT:-results}
 mkdir -p build/experiments "$out"
