@@ -89,6 +89,47 @@ def switch_rows(d):  # la_switch.csv (H200, three processes): medians in µs of 
         ("lookback", "kernel_ms", lambda r: r["version"] == "lookback"), ("ws", "kernel_ms", lambda r: r["k1_name"] == "ws_scan_kernel"),
         ("cub", "baseline_ms", lambda r: True), ("copy", "copy_n_ms", lambda r: True))}) for n, m in dict.fromkeys((r["n"], r["mode"]) for r in rs)]
 
+def tries_rows(d):  # ws_scan_mid.csv (H200), inclusive: each tried variant's median time over the chosen one's
+    rs = [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
+    med = lambda n, v: statistics.median(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v)  # noqa: E731
+    tried = [v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(WS + "_")]
+    return [dict(n=n, ws=1000 * med(n, WS), **{v[len(WS) + 1:]: med(n, v) / med(n, WS) for v in tried})
+            for n in dict.fromkeys(r["n"] for r in rs)]
+def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced launches of each launch's figures
+    rs, us = load(os.path.join(d, "h200"), "ws_trace.csv"), lambda xs: statistics.median(xs) / 1000  # noqa: E731
+    launches = {}
+    for r in rs:
+        launches.setdefault((r["variant"], r["n"], r["launch"]), []).append(r)
+    def figures(ctas):  # one launch: its CTAs' times (ns from the first CTA's start) and scan warp 0's cycles
+        run, look = [c for c in ctas if int(c["tiles"])], [c for c in ctas if int(c["look_tiles"])]
+        ints = lambda cs, k: [int(c[k]) for c in cs]  # noqa: E731
+        cycles = sum(ints(run, "cycles"))
+        f = dict(event=1000 * ctas[0].f("event_ms"), landed=us(ints(run, "first_landed_ns")),
+                 stored=us(ints(run, "first_stored_ns")), done_med=us(ints(run, "last_stored_ns")),
+                 done_max=max(ints(run, "last_stored_ns")) / 1000,
+                 **{k: 100 * sum(ints(run, k + "_cycles")) / cycles for k in ("wait_data", "wait_reduce", "wait_prefix", "work")})
+        f["after"] = f["event"] - f["done_max"]
+        if look:
+            f.update(looked=us(ints(look, "look_done_ns")), rounds1=statistics.median(ints(look, "look_first_rounds")),
+                     rounds=sum(ints(look, "look_rounds")) / sum(ints(look, "look_tiles")))
+        return f
+    out = []
+    for n in dict.fromkeys(r["n"] for r in rs):
+        per = {v: [f for (vv, nn, _), c in launches.items() if vv.startswith(v + "_t") and nn == n for f in [figures(c)]]
+               for v in ("ws", "wscopy")}
+        row = {k: statistics.median(f[k] for f in per["ws"]) for k in per["ws"][0]}
+        row.update(n=n, copy_event=statistics.median(f["event"] for f in per["wscopy"]),
+                   copy_stored=statistics.median(f["stored"] for f in per["wscopy"]))
+        out.append(row)
+    return out
+SMALL = {"data path": "tile_copy_smem 256x32", "scan, no look-back": "local 256x32 minb6",
+         "whole scan": "256x32 minb6 tid0 sleep100 hint0 stash1"}  # lookback_small.csv's variants, by heading
+def small_rows(d):  # lookback_small.csv (H200): per size, medians over processes and rounds, in µs
+    rs, med = load(os.path.join(d, "h200"), "lookback_small.csv"), lambda xs: 1000 * statistics.median(xs)  # noqa: E731
+    return [dict(n=n, copy=med(r.f("copy_ms") for r in rs if r["n"] == n),
+                 **{k: med(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v) for k, v in SMALL.items()})
+            for n in dict.fromkeys(r["n"] for r in rs)]
+
 def table1_1(name, csv, modes):  # Table 1.1's sizes, every version
     return Table(name, csv, [
         Col(lambda r: SIZES[r["n"]], "size"), Col("mode", "scan"), Col("version"), Col(lambda r: "0 (exact)" if r[
@@ -165,7 +206,23 @@ TABLES = [
         "specialised kernel (--la-kernel=ws); copy: the same n ints."),
     Table("mid", mid_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in list(MID)[1:]],
-          caption="Each cell: µs (× the copy); pipeline: the ws kernel moving the data unscanned.")]
+          caption="Each cell: µs (× the copy); pipeline: the ws kernel moving the data unscanned."),
+    Table("tries", tries_rows, lambda rows: [Col("n", "n", "{:,.0f}"), Col("ws", "ws kernel (µs)", F2)] + [
+        Col(k, k, "{:.3f}") for k in series(rows, "n", "ws")], caption="Each: time / the ws kernel's. f2, f4, f6: at most 2, 4, "
+        "6 copies of a CTA in flight\nuntil its stages are full; la2, la4, la8: rounds of 2, 4, 8 descriptors a lane "
+        "(ws kernel: 16)."),
+    Table("trace", trace_rows, [
+        Col("n", "n", "{:,.0f}"), Col("event", "launch (µs)", F2), Col("landed", "first tile landed", F2),
+        Col("looked", "its prefix known", F2), Col("rounds1", "in rounds", "{:.0f}"), Col("stored", "first store", F2),
+        Col("copy_stored", "pipeline's first store", F2), Col("done_med", "CTAs done: median", F2),
+        Col("done_max", "last", F2), Col("after", "launch − last store", F2), Col("rounds", "rounds per tile", F2),
+        Col(lambda r: "%.0f / %.0f / %.0f / %.0f" % (r["wait_data"], r["wait_reduce"], r["wait_prefix"], r["work"]),
+            "scan warp 0: data / totals / prefix / work (%)")],
+          caption="Times in µs from the first CTA's start (%globaltimer), medians over the CTAs, then over the\n"
+          "traced launches; rounds: look-ahead warp 1's polls of the descriptors."),
+    Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
+        o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints, timed "
+        "beside it);\ndata path and scan without look-back: not scans.")]
 
 if __name__ == "__main__":
     run(TABLES)
