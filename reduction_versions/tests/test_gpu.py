@@ -116,12 +116,23 @@ def test_memcheck_grid_of_3_blocks(v):
 
 def test_memory_latency_shared_below_l2_below_dram(tmp_path):
     """make report's step 6: four rows, shared memory the fastest and DRAM the slowest (an ordering any
-    GPU must show; the factors are what the README reports)."""
+    GPU must show; the factors are what the README reports). Up to three runs: the GPU tier runs other
+    folders' tests at once (gpu_session.sh CW_FOLDER_JOBS), and their traffic through the shared L2
+    (an L2 flush writes hundreds of MiB) can evict the 4 MiB chain mid-chase and put the "L2" latency
+    above DRAM's (seen on an H200: 824 against 716 cycles). Interference only adds latency, so one
+    run with the ordering is the GPU's; every run wrong fails."""
     need_gpu()
     need_built(ROOT / NAME / "build/experiments/memory_latency")
-    r = run([ROOT / NAME / "build/experiments/memory_latency", tmp_path / "lat.csv"])
-    c = {row["memory"]: float(row["cycles_per_load"]) for row in csv_rows(tmp_path / "lat.csv")}
-    assert r.rc == 0 and len(c) == 4 and 0 < c["shared"] < c["L2"] < c["DRAM"] and c["L1"] < c["L2"], (c, r.tail())
+    seen = []
+    for attempt in range(3):
+        r = run([ROOT / NAME / "build/experiments/memory_latency", tmp_path / f"lat{attempt}.csv"])
+        assert r.rc == 0, r.tail()
+        c = {row["memory"]: float(row["cycles_per_load"]) for row in csv_rows(tmp_path / f"lat{attempt}.csv")}
+        assert len(c) == 4 and c["shared"] > 0, (c, r.tail())
+        seen.append(c)
+        if c["shared"] < c["L2"] < c["DRAM"] and c["L1"] < c["L2"]:
+            return
+    pytest.fail(f"no run with shared < L2 < DRAM and L1 < L2: {seen}")
 
 
 def test_make_profile_each_version_its_own_kernel(tmp_path):
