@@ -2,6 +2,7 @@
 // labels. All arithmetic is on unsigned int, so the wrap-around at 2^32 is defined.
 #include "scan_kernels.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -302,12 +303,16 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 }
 
 // version=lookback: one read and one write of the data, in a single launch.
-// - tile id from a global counter (atomicAdd), not blockIdx.x: a block only ever waits for
-//   tiles handed out before its own, i.e. to blocks that are already running, so progress
-//   never depends on the order in which the hardware schedules blocks (no deadlock even if
-//   blocks ran one at a time). The block that draws the last id resets the counter for the
-//   next launch (every other block has drawn its id by then). (blockIdx.x, as CUB does,
-//   saves one atomic round trip per block: kept out for the guarantee; README, "tuning".)
+// - tile id from a global counter (atomicAdd) where the grid is larger than what the device
+//   holds at once: a block only ever waits for tiles handed out before its own, i.e. to
+//   blocks that are already running, so progress never depends on the order in which the
+//   hardware schedules blocks (no deadlock even if blocks ran one at a time). The block that
+//   draws the last id resets the counter for the next launch (every other block has drawn its
+//   id by then). Where the whole grid fits at once (LookbackPolicy::block_ids: grid <= the
+//   occupancy API's blocks per SM x SMs), blockIdx.x, as CUB does, saving the draw's round
+//   trip: a block that waits occupies a slot, but there are slots for every block of the grid,
+//   so no block it waits for is kept from starting by this grid's waiters (only by other work,
+//   which ends); CUB's assumption that blocks start in index order is not needed.
 // - the tile shape is LookbackPolicy's (scan_policy.h): 256 threads x kItems ints, 32 where
 //   enough such blocks are resident per SM to keep the memory system busy, else 16; one
 //   look-back per tile, so a larger tile pays for fewer look-backs.
@@ -332,7 +337,8 @@ constexpr int kCompiledArch = __CUDA_ARCH__;
 #else
 constexpr int kCompiledArch = 0;  // host pass: __launch_bounds__ is not used
 #endif
-template <bool kExclusive, int kItems>
+// kBlockIds: the tile id is blockIdx.x (the host launches it only where the grid is resident).
+template <bool kExclusive, int kItems, bool kBlockIds = false>
 __global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(kCompiledArch, kItems))
     scan_decoupled_lookback(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
                             unsigned long long* descriptors, unsigned* tile_counter, unsigned num_tiles,
@@ -347,7 +353,7 @@ __global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
 
-    const unsigned tile = scan_tile::draw_tile(tile_counter, num_tiles, s_tile);
+    const unsigned tile = kBlockIds ? blockIdx.x : scan_tile::draw_tile(tile_counter, num_tiles, s_tile);
     const std::size_t warp_base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
     const bool full_tile = (static_cast<std::size_t>(tile) + 1) * kTile <= n;
     unsigned* ws = s_items + warp * kWarpSmem;
@@ -731,24 +737,28 @@ unsigned lookback_grid(std::size_t n) {
     return static_cast<unsigned>(scan_plan::ceil_div(n, static_cast<std::size_t>(LbTile<kItems>::kSize)));
 }
 
+// The kernel for (exclusive, block_ids): tile ids by blockIdx.x only where the caller checked
+// that the grid is resident (LookbackPolicy::block_ids).
 template <int kItems>
-void launch_lookback(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, unsigned long long* descriptors,
-                     unsigned* tile_counter, unsigned epoch, cudaStream_t s) {
+auto lookback_kernel(bool exclusive, bool block_ids) -> decltype(&scan_decoupled_lookback<false, kItems>) {
+    if (block_ids)
+        return exclusive ? scan_decoupled_lookback<true, kItems, true> : scan_decoupled_lookback<false, kItems, true>;
+    return exclusive ? scan_decoupled_lookback<true, kItems> : scan_decoupled_lookback<false, kItems>;
+}
+
+template <int kItems>
+void launch_lookback(const unsigned* in, unsigned* out, std::size_t n, bool exclusive, bool block_ids,
+                     unsigned long long* descriptors, unsigned* tile_counter, unsigned epoch, cudaStream_t s) {
     const unsigned grid = lookback_grid<kItems>(n);
-    if (exclusive)
-        scan_decoupled_lookback<true, kItems><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors, tile_counter, grid,
-                                                                          epoch);
-    else
-        scan_decoupled_lookback<false, kItems><<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors, tile_counter, grid,
-                                                                           epoch);
+    lookback_kernel<kItems>(exclusive, block_ids)<<<grid, kLbThreads, 0, s>>>(in, out, n, descriptors, tile_counter,
+                                                                             grid, epoch);
     CUDA_CHECK_LAUNCH();
 }
 
 template <int kItems>
-KernelLaunch describe_lookback(std::size_t n, bool exclusive) {
-    const long long grid = lookback_grid<kItems>(n);
-    return exclusive ? describe("scan_decoupled_lookback", scan_decoupled_lookback<true, kItems>, grid, kLbThreads, 0)
-                     : describe("scan_decoupled_lookback", scan_decoupled_lookback<false, kItems>, grid, kLbThreads, 0);
+KernelLaunch describe_lookback(std::size_t n, bool exclusive, bool block_ids) {
+    return describe("scan_decoupled_lookback", lookback_kernel<kItems>(exclusive, block_ids), lookback_grid<kItems>(n),
+                    kLbThreads, 0);
 }
 
 // The kernel exists for the policy's two tile shapes only; any other is a loud failure,
@@ -763,12 +773,29 @@ void check_policy(const LookbackPolicy& p) {
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
+// The blocks of the block-id kernels for `items` the current device holds at once (the fewer
+// of the two scans'): the occupancy API's blocks per SM x SMs.
+template <int kItems>
+long long lookback_resident_blocks() {
+    int device = 0, sms = 0, inclusive = 0, exclusive = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&inclusive, lookback_kernel<kItems>(false, true),
+                                                             kLbThreads, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&exclusive, lookback_kernel<kItems>(true, true),
+                                                             kLbThreads, 0));
+    return static_cast<long long>(std::min(inclusive, exclusive)) * sms;
+}
+
 }  // namespace
 
 LookbackScan::LookbackScan(std::size_t max_n, const LookbackPolicy& policy)
     : policy_(policy),
       max_tiles_(scan_plan::ceil_div(max_n > 0 ? max_n : 1, static_cast<std::size_t>(policy.tile() > 0 ? policy.tile() : 1))) {
     check_policy(policy_);
+    resident_blocks_ = policy_.items == LookbackPolicy::kItemsLarge
+                           ? lookback_resident_blocks<LookbackPolicy::kItemsLarge>()
+                           : lookback_resident_blocks<LookbackPolicy::kItemsSmall>();
     CUDA_CHECK(cudaMalloc(&descriptors_, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(descriptors_, 0, max_tiles_ * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc(&tile_counter_, sizeof(unsigned)));
@@ -791,21 +818,30 @@ void LookbackScan::run(const unsigned* in, unsigned* out, std::size_t n, bool ex
         epoch_ = 1;
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
     }
+    const bool ids = block_ids(n);
+    unsigned* const counter = tile_counter_;
     switch (policy_.items) {
         case LookbackPolicy::kItemsLarge:
-            launch_lookback<LookbackPolicy::kItemsLarge>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
+            launch_lookback<LookbackPolicy::kItemsLarge>(in, out, n, exclusive, ids, descriptors_, counter, epoch_, s);
             break;
         case LookbackPolicy::kItemsSmall:
-            launch_lookback<LookbackPolicy::kItemsSmall>(in, out, n, exclusive, descriptors_, tile_counter_, epoch_, s);
+            launch_lookback<LookbackPolicy::kItemsSmall>(in, out, n, exclusive, ids, descriptors_, counter, epoch_, s);
             break;
         default: check_policy(policy_);
     }
 }
 
+bool LookbackScan::block_ids(std::size_t n) const {
+    const std::size_t tiles = scan_plan::ceil_div(n, static_cast<std::size_t>(policy_.tile()));
+    return LookbackPolicy::block_ids(static_cast<long long>(tiles), resident_blocks_);
+}
+
 std::vector<KernelLaunch> LookbackScan::launches(std::size_t n, bool exclusive) const {
     switch (policy_.items) {
-        case LookbackPolicy::kItemsLarge: return {describe_lookback<LookbackPolicy::kItemsLarge>(n, exclusive)};
-        case LookbackPolicy::kItemsSmall: return {describe_lookback<LookbackPolicy::kItemsSmall>(n, exclusive)};
+        case LookbackPolicy::kItemsLarge:
+            return {describe_lookback<LookbackPolicy::kItemsLarge>(n, exclusive, block_ids(n))};
+        case LookbackPolicy::kItemsSmall:
+            return {describe_lookback<LookbackPolicy::kItemsSmall>(n, exclusive, block_ids(n))};
         default: check_policy(policy_);
     }
     return {};

@@ -210,11 +210,13 @@ class LookbackScan : public Launcher {
     const scan_policy::LookbackPolicy& policy() const { return policy_; }
 
   private:
+    bool block_ids(std::size_t n) const;  // tile ids by blockIdx.x at n (the grid is resident)
     scan_policy::LookbackPolicy policy_;
     std::size_t max_tiles_;
     unsigned long long* descriptors_ = nullptr;
     unsigned* tile_counter_ = nullptr;
     unsigned epoch_ = 0;
+    long long resident_blocks_ = 0;  // of its kernel on the device at once: tile ids by blockIdx.x up to it
 };
 
 // lookahead: where policy.use_ws(n), the warp-specialised persistent scan of ws_scan.cuh

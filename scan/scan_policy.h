@@ -54,6 +54,13 @@ struct LookbackPolicy {
         return p;
     }
 
+    // Tile ids: a block's blockIdx.x where the whole grid fits on the device at once
+    // (`resident`: the kernel's blocks per SM x SMs, the occupancy API's), which saves every
+    // block the atomic round trip of a draw (results/h200/lookback_ids.csv: tid1 against tid0);
+    // drawn from a counter above that. scan_kernels.cu says why both keep the look-back's
+    // forward progress.
+    static bool block_ids(long long grid, long long resident) { return grid <= resident; }
+
     // __launch_bounds__' minimum resident blocks per SM, per architecture (`arch` is
     // __CUDA_ARCH__, 0 in the host pass): as many blocks as the threads and the shared memory
     // of an SM allow, so that the register allocation never limits them below that.
