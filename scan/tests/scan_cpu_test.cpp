@@ -224,6 +224,15 @@ TEST(ScanPolicy, LookbackTileChoice) {
     EXPECT_EQ(LookbackPolicy::choose(1).threads, 256);
 }
 
+// Tile ids by blockIdx.x only where the whole grid fits on the device at once.
+TEST(ScanPolicy, LookbackBlockIdsOnlyWhereTheGridIsResident) {
+    using scan_policy::LookbackPolicy;
+    EXPECT_TRUE(LookbackPolicy::block_ids(1, 792));
+    EXPECT_TRUE(LookbackPolicy::block_ids(792, 792));    // 6 blocks x 132 SMs: every block has a slot
+    EXPECT_FALSE(LookbackPolicy::block_ids(793, 792));   // one block more: drawn from the counter
+    EXPECT_FALSE(LookbackPolicy::block_ids(1, 0));       // no occupancy known: drawn
+}
+
 // version=lookahead: whether the warp-specialised kernel can run (the code the driver loaded,
 // the opt-in shared memory, the occupancy), and from which n it runs.
 TEST(ScanPolicy, LookaheadDeviceChoice) {
