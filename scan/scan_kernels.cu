@@ -311,8 +311,10 @@ __device__ unsigned look_back(const unsigned long long* descriptors, unsigned ti
 //   id by then). Where the whole grid fits at once (LookbackPolicy::block_ids: grid <= the
 //   occupancy API's blocks per SM x SMs), blockIdx.x, as CUB does, saving the draw's round
 //   trip: a block that waits occupies a slot, but there are slots for every block of the grid,
-//   so no block it waits for is kept from starting by this grid's waiters (only by other work,
-//   which ends); CUB's assumption that blocks start in index order is not needed.
+//   so no block it waits for is kept from starting by this grid's waiters. That holds while no
+//   other work on the GPU spins (work that ends frees its slots); on a GPU shared with spinning
+//   work (another such scan in another stream, MPS) it relies on in-order dispatch, CUB's
+//   assumption. A cooperative launch would have the driver guarantee co-residency (not done).
 // - the tile shape is LookbackPolicy's (scan_policy.h): 256 threads x kItems ints, 32 where
 //   enough such blocks are resident per SM to keep the memory system busy, else 16; one
 //   look-back per tile, so a larger tile pays for fewer look-backs.

@@ -216,7 +216,7 @@ class LookbackScan : public Launcher {
     unsigned long long* descriptors_ = nullptr;
     unsigned* tile_counter_ = nullptr;
     unsigned epoch_ = 0;
-    long long resident_blocks_ = 0;  // of its kernel on the device at once: tile ids by blockIdx.x up to it
+    long long resident_blocks_ = 0;  // of its kernel on the device current at construction: block ids up to it
 };
 
 // lookahead: where policy.use_ws(n), the warp-specialised persistent scan of ws_scan.cuh

@@ -57,7 +57,7 @@ struct LookbackPolicy {
     // Tile ids: a block's blockIdx.x where the whole grid fits on the device at once
     // (`resident`: the kernel's blocks per SM x SMs, the occupancy API's), which saves every
     // block the atomic round trip of a draw (results/h200/lookback_ids.csv: tid1 against tid0);
-    // drawn from a counter above that. scan_kernels.cu says why both keep the look-back's
+    // drawn from a counter above that. scan_kernels.cu says when each keeps the look-back's
     // forward progress.
     static bool block_ids(long long grid, long long resident) { return grid <= resident; }
 

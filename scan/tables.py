@@ -215,14 +215,14 @@ TABLES = [
         Col("n", "n", "{:,.0f}"), Col("event", "launch (µs)", F2), Col("landed", "first tile landed", F2),
         Col("looked", "its prefix known", F2), Col("rounds1", "in rounds", "{:.0f}"), Col("stored", "first store", F2),
         Col("copy_stored", "pipeline's first store", F2), Col("done_med", "CTAs done: median", F2),
-        Col("done_max", "last", F2), Col("after", "launch − last store", F2), Col("rounds", "rounds per tile", F2),
+        Col("done_max", "last", F2), Col("after", "launch − CTAs' span", F2), Col("rounds", "rounds per tile", F2),
         Col(lambda r: "%.0f / %.0f / %.0f / %.0f" % (r["wait_data"], r["wait_reduce"], r["wait_prefix"], r["work"]),
             "scan warp 0: data / totals / prefix / work (%)")],
-          caption="Times in µs from the first CTA's start (%globaltimer), medians over the CTAs, then over the\n"
-          "traced launches; rounds: look-ahead warp 1's polls of the descriptors."),
+          caption="µs from the first CTA's start (%globaltimer): medians over the CTAs (last: the latest), then over"
+          "\nthe launches; rounds per tile and the shares: sums over the CTAs; rounds: look-ahead warp 1's polls."),
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
-        o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints, timed "
-        "beside it);\ndata path and scan without look-back: not scans.")]
+        o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
+        "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]
 
 if __name__ == "__main__":
     run(TABLES)

@@ -116,23 +116,24 @@ def test_memcheck_grid_of_3_blocks(v):
 
 def test_memory_latency_shared_below_l2_below_dram(tmp_path):
     """make report's step 6: four rows, shared memory the fastest and DRAM the slowest (an ordering any
-    GPU must show; the factors are what the README reports). Up to three runs: the GPU tier runs other
-    folders' tests at once (gpu_session.sh CW_FOLDER_JOBS), and their traffic through the shared L2
-    (an L2 flush writes hundreds of MiB) can evict the 4 MiB chain mid-chase and put the "L2" latency
-    above DRAM's (seen on an H200: 824 against 716 cycles). Interference only adds latency, so one
-    run with the ordering is the GPU's; every run wrong fails."""
+    GPU must show; the factors are what the README reports), the L2 clearly below DRAM (at most 0.8 of
+    it: a chain that spilled to DRAM must fail, not pass on a lucky run). Up to three runs, each level's
+    minimum over them: the GPU tier runs other folders' tests at once (gpu_session.sh CW_FOLDER_JOBS),
+    and their traffic through the shared L2 (an L2 flush writes hundreds of MiB) can evict the 4 MiB
+    chain mid-chase (seen on an H200: "L2" 824 cycles against DRAM's 716). Interference only adds
+    latency, so the minimum is the GPU's own."""
     need_gpu()
     need_built(ROOT / NAME / "build/experiments/memory_latency")
-    seen = []
+    low = {}
     for attempt in range(3):
         r = run([ROOT / NAME / "build/experiments/memory_latency", tmp_path / f"lat{attempt}.csv"])
         assert r.rc == 0, r.tail()
         c = {row["memory"]: float(row["cycles_per_load"]) for row in csv_rows(tmp_path / f"lat{attempt}.csv")}
-        assert len(c) == 4 and c["shared"] > 0, (c, r.tail())
-        seen.append(c)
-        if c["shared"] < c["L2"] < c["DRAM"] and c["L1"] < c["L2"]:
+        assert sorted(c) == ["DRAM", "L1", "L2", "shared"] and min(c.values()) > 0, (c, r.tail())
+        low = {k: min(v, low.get(k, v)) for k, v in c.items()}
+        if low["shared"] < low["L2"] and low["L1"] < low["L2"] < 0.8 * low["DRAM"]:
             return
-    pytest.fail(f"no run with shared < L2 < DRAM and L1 < L2: {seen}")
+    pytest.fail(f"each level's minimum over three runs: {low}; expected shared, L1 < L2 < 0.8 x DRAM")
 
 
 def test_make_profile_each_version_its_own_kernel(tmp_path):

@@ -4,6 +4,8 @@
 #   bash experiments/mid.sh [TAG]    writes results[/TAG]/ (or $OUT/ when set):
 #     ws_scan_mid.csv  experiments/ws_scan.cu at 2^20 .. 2^28 and 5-20 M: the copy of the same n
 #                      ints, CUB, lookback, the chosen ws variant and its pipeline alone (wscopy),
+#                      and the tried variants named after the chosen one (--only matches words
+#                      within names: its _f2/_f4/_f6 ramps and _la2/_la4/_la8 rounds),
 #                      both scans; a `process` column first
 #     ws_trace.csv     the first process's --trace: per launch and CTA, where the time goes
 #     la_switch.csv    the program: lookahead forced to each kernel (--la-kernel=ws, lookback)
