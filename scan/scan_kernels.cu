@@ -10,6 +10,7 @@
 #include "cuda_check.cuh"
 #include "device_info.cuh"
 #include "exit_codes.h"
+#include "gpu_clock.cuh"
 #include "scan_plan.h"
 #include "tile_io.cuh"
 #include "ws_scan.cuh"
@@ -103,18 +104,12 @@ __global__ void map_scan_chunks(const unsigned* in, unsigned* out, unsigned* tot
 // experiments/sm_activity.cu only): thread 0 records the block's SM and start time, every
 // thread its end time (atomicMax: threads that have no chunk return early, so there is no
 // barrier to wait at). %globaltimer is the GPU's nanosecond clock, common to all SMs.
-__device__ __forceinline__ unsigned long long global_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
+using gpu_clock::global_ns;
 
 __global__ void map_scan_chunks_traced(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
                                        int per_thread, BlockTrace* trace) {
     if (threadIdx.x == 0) {
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        trace[blockIdx.x].sm = sm;
+        trace[blockIdx.x].sm = gpu_clock::sm_id();
         trace[blockIdx.x].start_ns = global_ns();
     }
     map_scan_chunk<false>(in, out, totals, n, per_thread);
@@ -821,13 +816,14 @@ void LookbackScan::run(const unsigned* in, unsigned* out, std::size_t n, bool ex
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
     }
     const bool ids = block_ids(n);
-    unsigned* const counter = tile_counter_;
     switch (policy_.items) {
         case LookbackPolicy::kItemsLarge:
-            launch_lookback<LookbackPolicy::kItemsLarge>(in, out, n, exclusive, ids, descriptors_, counter, epoch_, s);
+            launch_lookback<LookbackPolicy::kItemsLarge>(in, out, n, exclusive, ids, descriptors_,
+                                                         tile_counter_, epoch_, s);
             break;
         case LookbackPolicy::kItemsSmall:
-            launch_lookback<LookbackPolicy::kItemsSmall>(in, out, n, exclusive, ids, descriptors_, counter, epoch_, s);
+            launch_lookback<LookbackPolicy::kItemsSmall>(in, out, n, exclusive, ids, descriptors_,
+                                                         tile_counter_, epoch_, s);
             break;
         default: check_policy(policy_);
     }

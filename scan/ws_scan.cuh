@@ -93,6 +93,7 @@
 #include <cstddef>
 
 #include "bulk_async.cuh"
+#include "gpu_clock.cuh"
 
 namespace ws {
 
@@ -149,16 +150,8 @@ __device__ __forceinline__ void bulk_wait_read() {
 }
 __device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 
-__device__ __forceinline__ unsigned long long globaltimer() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ unsigned smid() {
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    return id;
-}
+using gpu_clock::global_ns;
+using gpu_clock::sm_id;
 
 __device__ __forceinline__ unsigned long long load_desc(const unsigned long long* d) {
     return *reinterpret_cast<const volatile unsigned long long*>(d);
@@ -270,8 +263,8 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
         if (kTrace) {
             trace[kEnterCycle] = clock64();
             for (int w = kFirstTile; w <= kLookTiles; ++w) trace[w] = 0;  // look-ahead warp 1 may see no tile
-            trace[kEnterNs] = dev::globaltimer();
-            trace[kSm] = dev::smid();
+            trace[kEnterNs] = dev::global_ns();
+            trace[kSm] = dev::sm_id();
         }
         for (int st = 0; st < S; ++st) {
             dev::bar_init(&s_full[st], 1);
@@ -346,7 +339,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
             bulk::wait(&s_full[st], (k / S) & 1u);
             const unsigned t = s_tile[st];
             if (t >= num_tiles) break;
-            const unsigned long long tr_start = tracer && k == 0 ? dev::globaltimer() : 0;
+            const unsigned long long tr_start = tracer && k == 0 ? dev::global_ns() : 0;
             unsigned rounds = 0;
             // prefix(t) = prefix(prev) + aggregates of tiles prev .. t - 1 (0 .. t - 1 at first).
             const unsigned prefix = dev::look_ahead<LA>(p.desc, have_prev ? prev : 0u, t, have_prev ? prev_prefix : 0u,
@@ -355,7 +348,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
                 if (k == 0) {
                     trace[kFirstTile] = t;
                     trace[kLookStartNs] = tr_start;
-                    trace[kLookDoneNs] = dev::globaltimer();
+                    trace[kLookDoneNs] = dev::global_ns();
                     trace[kLookFirstRounds] = rounds;
                 }
                 tr_rounds += rounds;
@@ -433,7 +426,8 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     // written by thread 0 before the barrier above), this tile landed, ready; the sums and times.
     const bool tracer = kTrace && w == 0 && lane == 0;
     unsigned long long tr_prev = tracer ? trace[kEnterCycle] : 0, tr_landed = 0, tr_reduced = 0, tr_ready = 0;
-    unsigned long long tr_data = 0, tr_reduce = 0, tr_prefix = 0, tr_work = 0, tr_landed_ns = 0, tr_first_ns = 0, tr_last_ns = 0;
+    unsigned long long tr_data = 0, tr_reduce = 0, tr_prefix = 0, tr_work = 0;
+    unsigned long long tr_landed_ns = 0, tr_first_ns = 0, tr_last_ns = 0;
     unsigned tr_tiles = 0;
     for (unsigned k = 0;; ++k) {
         const int st = static_cast<int>(k % S);
@@ -443,7 +437,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
         if (t >= num_tiles) break;
         if (tracer) {
             tr_landed = clock64();
-            if (k == 0) tr_landed_ns = dev::globaltimer();
+            if (k == 0) tr_landed_ns = dev::global_ns();
         }
         const bool full = is_full(t);
         unsigned base = 0;  // the sum of everything before this warp's segment
@@ -514,7 +508,7 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
         }
         if (tracer) {  // this warp's part of tile t is stored (issued)
             const unsigned long long now = clock64();
-            tr_last_ns = dev::globaltimer();
+            tr_last_ns = dev::global_ns();
             if (k == 0) tr_first_ns = tr_last_ns;
             tr_data += tr_landed - tr_prev;
             tr_reduce += tr_reduced - tr_landed;
