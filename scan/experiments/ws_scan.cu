@@ -111,27 +111,27 @@ struct Variant {
     bool copies() const { return kind == kWsCopy || kind == kMemcpy; }  // output == input
 };
 
-#define WS(TILE, S, R, W, ST, D, LW)                                                             \
-    Variant {                                                                                    \
-        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWs,           \
-            launch_ws<TILE, S, R, W, ST, D, LW, false>                                           \
-    }
+// A variant's shape in its name: _t<tile>_s<stages>_r<reduce warps>_w<scan warps>_st<store>
+// _d<sched>_l<look-ahead warps>.
+#define WS_SHAPE(TILE, S, R, W, ST, D, LW) "_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW
+#define WS(TILE, S, R, W, ST, D, LW) \
+    Variant { "ws" WS_SHAPE(TILE, S, R, W, ST, D, LW), Variant::kWs, launch_ws<TILE, S, R, W, ST, D, LW, false> }
 // The first fill ramped: at most F copies of a CTA in flight until its stages are full.
-#define WSRAMP(TILE, S, R, W, ST, D, LW, F)                                                      \
-    Variant {                                                                                    \
-        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW "_f" #F, Variant::kWs,   \
-            launch_ws<TILE, S, R, W, ST, D, LW, false, false, F>                                 \
+#define WSRAMP(TILE, S, R, W, ST, D, LW, F)                                   \
+    Variant {                                                                 \
+        "ws" WS_SHAPE(TILE, S, R, W, ST, D, LW) "_f" #F, Variant::kWs,        \
+            launch_ws<TILE, S, R, W, ST, D, LW, false, false, F>              \
     }
 // LA descriptors per lane per look-ahead round (16 elsewhere).
-#define WSLA(TILE, S, R, W, ST, D, LW, LA)                                                       \
-    Variant {                                                                                    \
-        "ws_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW "_la" #LA, Variant::kWs, \
-            launch_ws<TILE, S, R, W, ST, D, LW, false, false, 0, LA>                             \
+#define WSLA(TILE, S, R, W, ST, D, LW, LA)                                    \
+    Variant {                                                                 \
+        "ws" WS_SHAPE(TILE, S, R, W, ST, D, LW) "_la" #LA, Variant::kWs,      \
+            launch_ws<TILE, S, R, W, ST, D, LW, false, false, 0, LA>          \
     }
-#define WSCOPY(TILE, S, R, W, ST, D, LW)                                                         \
-    Variant {                                                                                    \
-        "wscopy_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW, Variant::kWsCopy,   \
-            launch_ws<TILE, S, R, W, ST, D, LW, true>                                            \
+#define WSCOPY(TILE, S, R, W, ST, D, LW)                                      \
+    Variant {                                                                 \
+        "wscopy" WS_SHAPE(TILE, S, R, W, ST, D, LW), Variant::kWsCopy,        \
+            launch_ws<TILE, S, R, W, ST, D, LW, true>                         \
     }
 
 bool matches_filter(const std::string& name, const std::vector<std::string>& words) {
@@ -491,19 +491,20 @@ int run(int argc, char** argv) {
                     for (std::size_t c = 0; c < g; ++c) {
                         const unsigned long long* w = &words[c * ws::kTraceWords];
                         const bool any = w[ws::kTiles] > 0;  // a CTA that drew no tile has no tile times
-                        auto rel = [&](int k) { return any ? static_cast<long long>(w[k] - t0) : -1LL; };
                         const bool looked = w[ws::kLookTiles] > 0;  // look-ahead warp 1 had a tile
-                        auto look = [&](int k) { return looked ? static_cast<long long>(w[k] - t0) : -1LL; };
+                        // Word k relative to the launch's first start where `had` (the warp had a tile), else -1.
+                        auto rel = [&](bool had, int k) { return had ? static_cast<long long>(w[k] - t0) : -1LL; };
                         std::fprintf(tf,
                                      "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu,"
                                      "%lld,%lld,%lld,%llu,%llu,%llu,%lld,%s\n",
                                      tv.name, n, i + 1, ms, ok ? 1 : 0, g, c, w[ws::kSm], w[ws::kTiles],
-                                     w[ws::kEnterNs] - t0, rel(ws::kFirstLandedNs), rel(ws::kFirstStoredNs),
-                                     rel(ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitReduceCycles],
+                                     w[ws::kEnterNs] - t0, rel(any, ws::kFirstLandedNs), rel(any, ws::kFirstStoredNs),
+                                     rel(any, ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitReduceCycles],
                                      w[ws::kWaitPrefixCycles], w[ws::kWorkCycles],
                                      w[ws::kLastStoredCycle] - w[ws::kEnterCycle],
-                                     looked ? static_cast<long long>(w[ws::kFirstTile]) : -1LL, look(ws::kLookStartNs),
-                                     look(ws::kLookDoneNs), w[ws::kLookFirstRounds], w[ws::kLookRounds],
+                                     looked ? static_cast<long long>(w[ws::kFirstTile]) : -1LL,
+                                     rel(looked, ws::kLookStartNs), rel(looked, ws::kLookDoneNs),
+                                     w[ws::kLookFirstRounds], w[ws::kLookRounds],
                                      w[ws::kLookTiles], range, dev.name.c_str());
                     }
                 }
