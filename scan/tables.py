@@ -71,12 +71,19 @@ def budget_rows(d):  # experiments/copy_budget.cu: % of the copy per shape and i
     return pivot([dict(r, shape="%s (%s blocks/SM, %s KiB/SM)" % (r["shape"], r["blocks_per_sm"], r["inflight_KiB_per_sm"]),
                        cycles=r["injected_cycles"] + " cycles") for r in load(d, "copy_budget.csv") if r["validated"] == "1"],
                  "shape", "cycles", "pct_of_copy")
+def medians(rs, col="ms"):  # the median of `col` per (n, variant) over the rows (processes, rounds)
+    groups = {}
+    for r in rs:
+        groups.setdefault((r["n"], r["variant"]), []).append(r.f(col))
+    return {k: statistics.median(v) for k, v in groups.items()}
+def mid_inclusive(d):  # ws_scan_mid.csv (H200), inclusive rows
+    return [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
 MID = {"copy": "memcpy_d2d", "pipeline": "wscopy_t4096_s12_r2_w8_st0_d0_l2", "ws kernel": WS,
        "lookback": "lookback", "CUB": "cub"}  # ws_scan_mid.csv's variants, by column heading
 def mid_rows(d):  # ws_scan_mid.csv (H200), inclusive: per size, each row's median over the processes, in µs
-    rs = [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
-    return [dict(n=n, **{k: 1000 * statistics.median(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v)
-                         for k, v in MID.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
+    rs = mid_inclusive(d)
+    med = medians(rs)
+    return [dict(n=n, **{k: 1000 * med[n, v] for k, v in MID.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
 
 def copy_rows(d):  # per size from 2^20 (and 80 MB) and scan, the fastest validated version against the same-size copy
     rs = [r for f in ("sweep.csv", "table1_1.csv") for r in load(d, f) if r["validated"] == "1" and r["is_baseline"] == "0"
@@ -90,10 +97,10 @@ def switch_rows(d):  # la_switch.csv (H200, three processes): medians in µs of 
         ("cub", "baseline_ms", lambda r: True), ("copy", "copy_n_ms", lambda r: True))}) for n, m in dict.fromkeys((r["n"], r["mode"]) for r in rs)]
 
 def tries_rows(d):  # ws_scan_mid.csv (H200), inclusive: each tried variant's median time over the chosen one's
-    rs = [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
-    med = lambda n, v: statistics.median(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v)  # noqa: E731
+    rs = mid_inclusive(d)
+    med = medians(rs)
     tried = [v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(WS + "_")]
-    return [dict(n=n, ws=1000 * med(n, WS), **{v[len(WS) + 1:]: med(n, v) / med(n, WS) for v in tried})
+    return [dict(n=n, ws=1000 * med[n, WS], **{v[len(WS) + 1:]: med[n, v] / med[n, WS] for v in tried})
             for n in dict.fromkeys(r["n"] for r in rs)]
 def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced launches of each launch's figures
     rs, us = load(os.path.join(d, "h200"), "ws_trace.csv"), lambda xs: statistics.median(xs) / 1000  # noqa: E731
@@ -115,7 +122,7 @@ def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced lau
         return f
     out = []
     for n in dict.fromkeys(r["n"] for r in rs):
-        per = {v: [f for (vv, nn, _), c in launches.items() if vv.startswith(v + "_t") and nn == n for f in [figures(c)]]
+        per = {v: [figures(c) for (vv, nn, _), c in launches.items() if vv.startswith(v + "_t") and nn == n]
                for v in ("ws", "wscopy")}
         row = {k: statistics.median(f[k] for f in per["ws"]) for k in per["ws"][0]}
         row.update(n=n, copy_event=statistics.median(f["event"] for f in per["wscopy"]),
@@ -125,10 +132,10 @@ def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced lau
 SMALL = {"data path": "tile_copy_smem 256x32", "scan, no look-back": "local 256x32 minb6",
          "whole scan": "256x32 minb6 tid0 sleep100 hint0 stash1"}  # lookback_small.csv's variants, by heading
 def small_rows(d):  # lookback_small.csv (H200): per size, medians over processes and rounds, in µs
-    rs, med = load(os.path.join(d, "h200"), "lookback_small.csv"), lambda xs: 1000 * statistics.median(xs)  # noqa: E731
-    return [dict(n=n, copy=med(r.f("copy_ms") for r in rs if r["n"] == n),
-                 **{k: med(r.f("ms") for r in rs if r["n"] == n and r["variant"] == v) for k, v in SMALL.items()})
-            for n in dict.fromkeys(r["n"] for r in rs)]
+    rs = load(os.path.join(d, "h200"), "lookback_small.csv")
+    med = medians(rs)
+    return [dict(n=n, copy=1000 * statistics.median(r.f("copy_ms") for r in rs if r["n"] == n),
+                 **{k: 1000 * med[n, v] for k, v in SMALL.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
 
 def table1_1(name, csv, modes):  # Table 1.1's sizes, every version
     return Table(name, csv, [
