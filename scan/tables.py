@@ -116,6 +116,9 @@ def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced lau
                  done_max=max(ints(run, "last_stored_ns")) / 1000,
                  **{k: 100 * sum(ints(run, k + "_cycles")) / cycles for k in ("wait_data", "wait_reduce", "wait_prefix", "work")})
         f["after"] = f["event"] - f["done_max"]
+        preds = [c for c in look if int(c.get("preds_published_ns", -1)) >= 0]
+        if preds:
+            f.update(preds=us(ints(preds, "preds_published_ns")))
         if look:
             f.update(looked=us(ints(look, "look_done_ns")), rounds1=statistics.median(ints(look, "look_first_rounds")),
                      rounds=sum(ints(look, "look_rounds")) / sum(ints(look, "look_tiles")))
@@ -124,7 +127,8 @@ def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced lau
     for n in dict.fromkeys(r["n"] for r in rs):
         per = {v: [figures(c) for (vv, nn, _), c in launches.items() if vv.startswith(v + "_t") and nn == n]
                for v in ("ws", "wscopy")}
-        row = {k: statistics.median(f[k] for f in per["ws"]) for k in per["ws"][0]}
+        keys = set.intersection(*(set(f) for f in per["ws"]))  # preds: only where every launch has it
+        row = {k: statistics.median(f[k] for f in per["ws"]) for k in keys}
         row.update(n=n, copy_event=statistics.median(f["event"] for f in per["wscopy"]),
                    copy_stored=statistics.median(f["stored"] for f in per["wscopy"]))
         out.append(row)
@@ -220,7 +224,7 @@ TABLES = [
         "(ws kernel: 16)."),
     Table("trace", trace_rows, [
         Col("n", "n", "{:,.0f}"), Col("event", "launch (µs)", F2), Col("landed", "first tile landed", F2),
-        Col("looked", "its prefix known", F2), Col("rounds1", "in rounds", "{:.0f}"), Col("stored", "first store", F2),
+        Col(lambda r: r.get("preds"), "its predecessors published", F2), Col("looked", "its prefix known", F2), Col("rounds1", "in rounds", "{:.0f}"), Col("stored", "first store", F2),
         Col("copy_stored", "pipeline's first store", F2), Col("done_med", "CTAs done: median", F2),
         Col("done_max", "last", F2), Col("after", "launch − CTAs' span", F2), Col("rounds", "rounds per tile", F2),
         Col(lambda r: "%.0f / %.0f / %.0f / %.0f" % (r["wait_data"], r["wait_reduce"], r["wait_prefix"], r["work"]),

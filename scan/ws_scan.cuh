@@ -119,6 +119,10 @@ struct Params {
 // its look-ahead began (the tile landed) and ended, in how many rounds; its rounds and tiles in
 // all. *Ns: %globaltimer (ns, one clock for the whole GPU); *Cycle(s): clock64 of the CTA's SM.
 // The sums stay in registers until the end. Without kTrace the kernel's code is what it was before.
+// After the grid's words (at trace + kTraceWords * gridDim.x), per tile t < kTracedTiles: the
+// %globaltimer when reduce warp 0 saw it land and when its aggregate was published (two words),
+// so that the host can tell when every predecessor of a CTA's first tile was published.
+constexpr unsigned kTracedTiles = 4096;
 enum TraceWord { kEnterNs, kSm, kFirstLandedNs, kFirstStoredNs, kLastStoredNs, kTiles, kWaitDataCycles,
                  kWaitReduceCycles, kWaitPrefixCycles, kWorkCycles, kEnterCycle, kLastStoredCycle, kFirstTile,
                  kLookStartNs, kLookDoneNs, kLookFirstRounds, kLookRounds, kLookTiles, kTraceWords };
@@ -372,11 +376,15 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
     if (warp < kFirstScan) {
         // ----------------------------------------------------------------- reduce
         const int r = warp - kFirstReduce;
+        unsigned long long* const tile_times =
+            kTrace ? p.trace + kTraceWords * static_cast<std::size_t>(gridDim.x) : nullptr;
         for (unsigned k = 0;; ++k) {
             const int st = static_cast<int>(k % S);
             bulk::wait(&s_full[st], (k / S) & 1u);
             const unsigned t = s_tile[st];
             if (t >= num_tiles) break;
+            const bool tile_traced = kTrace && r == 0 && lane == 0 && t < kTracedTiles;
+            if (tile_traced) tile_times[2 * t] = dev::global_ns();
             const bool full = is_full(t);
             const uint4* stage4 = reinterpret_cast<const uint4*>(s_stage + st * TILE);
             const std::size_t tile_base = static_cast<std::size_t>(t) * TILE;
@@ -411,9 +419,11 @@ __global__ void __launch_bounds__((1 + LW + R + W) * 32, 1) ws_scan_kernel(Param
 #pragma unroll
                     for (int s = 0; s < W; ++s) agg += s_seg[st][s];
                     dev::publish(p.desc + t, p.epoch, agg);
+                    if (tile_traced) tile_times[2 * t + 1] = dev::global_ns();
                 }
             } else if (lane == 0) {
                 dev::publish(p.desc + t, p.epoch, warp_sum);
+                if (tile_traced) tile_times[2 * t + 1] = dev::global_ns();
             }
         }
         return;

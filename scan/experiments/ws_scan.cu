@@ -256,7 +256,9 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaMemset(ws.counter, 0, 2 * sizeof(unsigned)));
     // Room for the trace of any resident grid (at most 32 CTAs per SM on any GPU so far).
     ws.trace_ctas = 32 * static_cast<std::size_t>(dev.sm_count);
-    CUDA_CHECK(cudaMalloc(&ws.trace, ws.trace_ctas * ws::kTraceWords * sizeof(unsigned long long)));
+    // The grid's words, then two per traced tile (ws_scan.cuh, kTracedTiles).
+    const std::size_t trace_words = ws.trace_ctas * ws::kTraceWords + 2 * ws::kTracedTiles;
+    CUDA_CHECK(cudaMalloc(&ws.trace, trace_words * sizeof(unsigned long long)));
 
     scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_device(dev));
     void* cub_temp = nullptr;
@@ -453,7 +455,8 @@ int run(int argc, char** argv) {
         if (tf == nullptr) throw cw::UsageError("cannot write " + trace_csv);
         std::fprintf(tf, "variant,n,launch,event_ms,ok,grid,cta,sm,tiles,enter_ns,first_landed_ns,first_stored_ns,"
                          "last_stored_ns,wait_data_cycles,wait_reduce_cycles,wait_prefix_cycles,work_cycles,cycles,first_tile,"
-                         "look_start_ns,look_done_ns,look_first_rounds,look_rounds,look_tiles,range,device\n");
+                         "look_start_ns,look_done_ns,look_first_rounds,look_rounds,look_tiles,preds_landed_ns,preds_published_ns,"
+                         "range,device\n");
         struct Traced {
             const char* name;
             bool copy;
@@ -461,7 +464,7 @@ int run(int argc, char** argv) {
         };
         const Traced traced[] = {{"ws_t4096_s12_r2_w8_st0_d0_l2", false, launch_ws<4096, 12, 2, 8, 0, 0, 2, false, true>},
                                  {"wscopy_t4096_s12_r2_w8_st0_d0_l2", true, launch_ws<4096, 12, 2, 8, 0, 0, 2, true, true>}};
-        std::vector<unsigned long long> words(ws.trace_ctas * ws::kTraceWords);
+        std::vector<unsigned long long> words(ws.trace_ctas * ws::kTraceWords), tiles(2 * ws::kTracedTiles);
         for (long long nn : sizes) {
             const std::size_t n = static_cast<std::size_t>(nn);
             for (const Traced& tv : traced) {
@@ -473,6 +476,7 @@ int run(int argc, char** argv) {
                 compare_on_gpu(n, kTracedLaunches, 0);
                 for (int i = 0; i < kTracedLaunches; ++i) {
                     CUDA_CHECK(cudaMemsetAsync(dout, 0xff, n * sizeof(unsigned), 0));  // each launch's own result
+                    CUDA_CHECK(cudaMemsetAsync(ws.trace, 0, trace_words * sizeof(unsigned long long), 0));
                     flusher.flush(0);
                     cw::GpuTimer timer;
                     timer.start(0);
@@ -482,6 +486,11 @@ int run(int argc, char** argv) {
                     const std::size_t g = static_cast<std::size_t>(shape.grid);
                     CUDA_CHECK(cudaMemcpy(words.data(), ws.trace, g * ws::kTraceWords * sizeof(unsigned long long),
                                           cudaMemcpyDeviceToHost));
+                    // The tile times sit right after this grid's words (the kernel's gridDim.x).
+                    const std::size_t tile = static_cast<std::size_t>(shape.tile);
+                    const std::size_t traced_tiles = std::min<std::size_t>((n + tile - 1) / tile, ws::kTracedTiles);
+                    CUDA_CHECK(cudaMemcpy(tiles.data(), ws.trace + g * ws::kTraceWords,
+                                          2 * traced_tiles * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
                     unsigned long long wrong = 0;
                     CUDA_CHECK(cudaMemcpy(&wrong, dcount + i, sizeof wrong, cudaMemcpyDeviceToHost));
                     const bool ok = wrong == 0;
@@ -494,9 +503,27 @@ int run(int argc, char** argv) {
                         const bool looked = w[ws::kLookTiles] > 0;  // look-ahead warp 1 had a tile
                         // Word k relative to the launch's first start where `had` (the warp had a tile), else -1.
                         auto rel = [&](bool had, int k) { return had ? static_cast<long long>(w[k] - t0) : -1LL; };
+                        // When the last of the first tile's predecessors landed and was published
+                        // (-1: no look-ahead, as in the pipeline alone, a first tile past
+                        // kTracedTiles, or a predecessor not recorded).
+                        long long preds_landed = -1, preds_published = -1;
+                        const unsigned long long first = looked ? w[ws::kFirstTile] : ~0ull;
+                        if (looked && first <= traced_tiles) {
+                            unsigned long long landed = t0, published = t0;
+                            bool all = true;
+                            for (unsigned long long t = 0; t < first && all; ++t) {
+                                all = tiles[2 * t] != 0 && tiles[2 * t + 1] != 0;
+                                landed = std::max(landed, tiles[2 * t]);
+                                published = std::max(published, tiles[2 * t + 1]);
+                            }
+                            if (all) {
+                                preds_landed = static_cast<long long>(landed - t0);
+                                preds_published = static_cast<long long>(published - t0);
+                            }
+                        }
                         std::fprintf(tf,
                                      "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu,"
-                                     "%lld,%lld,%lld,%llu,%llu,%llu,%lld,%s\n",
+                                     "%lld,%lld,%lld,%llu,%llu,%llu,%lld,%lld,%lld,%s\n",
                                      tv.name, n, i + 1, ms, ok ? 1 : 0, g, c, w[ws::kSm], w[ws::kTiles],
                                      w[ws::kEnterNs] - t0, rel(any, ws::kFirstLandedNs), rel(any, ws::kFirstStoredNs),
                                      rel(any, ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitReduceCycles],
@@ -505,7 +532,7 @@ int run(int argc, char** argv) {
                                      looked ? static_cast<long long>(w[ws::kFirstTile]) : -1LL,
                                      rel(looked, ws::kLookStartNs), rel(looked, ws::kLookDoneNs),
                                      w[ws::kLookFirstRounds], w[ws::kLookRounds],
-                                     w[ws::kLookTiles], range, dev.name.c_str());
+                                     w[ws::kLookTiles], preds_landed, preds_published, range, dev.name.c_str());
                     }
                 }
                 if (wrong_runs(kTracedLaunches + 1) != 0) std::printf("trace %s n=%zu: WRONG\n", tv.name, n);

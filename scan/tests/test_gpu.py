@@ -309,6 +309,11 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
             assert int(c["enter_ns"]) <= int(c["look_start_ns"]) <= int(c["look_done_ns"]), (where, c)
             assert int(c["look_first_rounds"]) <= int(c["look_rounds"]), (where, c)
             assert int(c["look_first_rounds"]) >= 1 or int(c["first_tile"]) == 0, (where, c)  # tile 0 needs none
+            # Every predecessor of the first tile landed before it was published, and all were
+            # published before the look-ahead could end (it sums their aggregates).
+            landed, published = int(c["preds_landed_ns"]), int(c["preds_published_ns"])
+            if int(c["first_tile"]) > 0:
+                assert 0 <= landed <= published <= int(c["look_done_ns"]) + 1000, (where, c)
         assert max(int(c["last_stored_ns"]) for c in ctas) <= 1e6 * float(ctas[0]["event_ms"]) + 2000, where
 
 
