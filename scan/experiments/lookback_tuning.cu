@@ -543,6 +543,39 @@ struct State {
     unsigned epoch = 0;
 };
 
+// tid1 (blockIdx.x as the tile id) launched cooperatively: the driver guarantees that every block
+// of the grid is resident at once, or refuses the launch (cudaErrorCooperativeLaunchTooLarge), so
+// the look-back's waits end whatever else runs on the GPU. Only where the grid fits (coop_fits).
+template <int T, int I, int MINB>
+void launch_coop(State& st, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    auto kernel = lb_kernel<T, I, MINB, 1, 100, 0, 1, false, 0>;
+    unsigned tiles = static_cast<unsigned>((n + T * I - 1) / (T * I));
+    const int smem = (T / 32) * (32 * I + I) * static_cast<int>(sizeof(unsigned));
+    static bool attr_set = false;
+    if (!attr_set) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        attr_set = true;
+    }
+    ++st.epoch;
+    void* args[] = {&in, &out, &n, &st.desc, &st.counter, &tiles, &st.epoch};
+    CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(tiles), dim3(T), args,
+                                           static_cast<std::size_t>(smem), s));
+}
+// Whether launch_coop's grid at n fits on the device at once (occupancy API x SMs), and the
+// device can launch cooperatively at all.
+template <int T, int I, int MINB>
+bool coop_fits(std::size_t n) {
+    int device = 0, coop = 0, sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int smem = (T / 32) * (32 * I + I) * static_cast<int>(sizeof(unsigned));
+    auto kernel = lb_kernel<T, I, MINB, 1, 100, 0, 1, false, 0>;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, T, smem));
+    return coop != 0 && (n + T * I - 1) / (T * I) <= static_cast<std::size_t>(per_sm) * sms;
+}
+
 template <int T, int I, int MINB, int kTileId, int kSleep, int kHint, int kStash, bool kLocal = false,
           int kLbMode = 0>
 void launch(State& st, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
@@ -657,6 +690,7 @@ struct Variant {
     enum Check { kScan, kCopy, kTileLocal } check = kScan;  // what the output is checked against
     int tile = 0;                                             // ints per tile (kTileLocal)
     bool sm90_only = false;                                   // bulk copies: compute capability 9.0+
+    bool (*fits)(std::size_t n) = nullptr;                    // else every n (a cooperative grid: coop_fits)
 };
 
 #define V(T, I, M, TID, SL, H, ST) \
@@ -671,6 +705,9 @@ struct Variant {
 #define B(S, I, M) \
     Variant { "bulk 256x" #I " stages" #S " lb" #M, "bulk_async," "256," #I ",," "0,100,0,0", launch_bulk<S, I, M>, \
               Variant::kScan, 0, true }
+#define CO(T, I, M) \
+    Variant { #T "x" #I " minb" #M " tid1 sleep100 hint0 stash1 coop", "per_tile," #T "," #I "," #M ",1,100,0,1", \
+              launch_coop<T, I, M>, Variant::kScan, 0, false, coop_fits<T, I, M> }
 #define VC(T, I, M) \
     Variant { #T "x" #I " minb" #M " tid0 sleep100 hint0 stash1 lb1", "per_tile," #T "," #I "," #M ",0,100,0,1", \
               launch<T, I, M, 0, 100, 0, 1, false, 1> }
@@ -692,7 +729,7 @@ int main(int argc, char** argv) {
         // the steps of the README's table
         V(256, 16, 8, 0, 0, 0, 0), V(256, 16, 8, 0, 100, 0, 0), V(256, 16, 8, 0, 100, 0, 1), V(256, 32, 6, 0, 100, 0, 1),
         // one change at a time from the committed kernel (the previous entry)
-        V(256, 32, 6, 1, 100, 0, 1), V(256, 32, 6, 0, 0, 0, 1), V(256, 32, 6, 0, 50, 0, 1), V(256, 32, 6, 0, 300, 0, 1),
+        V(256, 32, 6, 1, 100, 0, 1), CO(256, 32, 6), V(256, 32, 6, 0, 0, 0, 1), V(256, 32, 6, 0, 50, 0, 1), V(256, 32, 6, 0, 300, 0, 1),
         V(256, 32, 6, 0, 100, 1, 1), V(256, 32, 4, 0, 100, 0, 1), V(128, 32, 12, 0, 100, 0, 1), V(128, 64, 6, 0, 100, 0, 1),
         V(256, 12, 8, 0, 100, 0, 1), V(256, 16, 8, 0, 0, 0, 1), V(256, 20, 6, 0, 100, 0, 1), V(256, 24, 6, 0, 100, 0, 1),
         V(512, 16, 4, 0, 100, 0, 1),
@@ -778,6 +815,10 @@ int main(int argc, char** argv) {
         };
         for (int round = 0; round < 2; ++round) {
             for (const Variant& v : variants) {
+                if (v.fits != nullptr && !v.fits(n)) {
+                    std::printf("%-36s n=%-10zu skipped: its grid does not fit on the device at once\n", v.name.c_str(), n);
+                    continue;
+                }
                 CUDA_CHECK(cudaMemset(dout, 0xff, n * 4));
                 v.fn(st, din, dout, n, 0);
                 CUDA_CHECK(cudaMemcpy(got.data(), dout, n * 4, cudaMemcpyDeviceToHost));
