@@ -7,7 +7,7 @@
 // loads into shared-memory stages (sm_90) and a look-back that waits only for the nearest
 // unfinished predecessor (round 4); the scan in registers without the shared-memory transpose,
 // the committed data path alone (tile_copy_smem) and the no-look-back variant without the
-// tile-id draw (round 5). Each variant is validated against the CPU (exact) before
+// tile-id draw (round 5); a look-back warp with a window of 32 * K predecessors (round 6). Each variant is validated against the CPU (exact) before
 // it is timed, and timed (median of 15, L2 flushed) alternately with CUB and with a
 // device-to-device cudaMemcpy of the same bytes in the same run, two rounds.
 // The kernels are parameterised copies of scan_decoupled_lookback on purpose: the committed
@@ -98,6 +98,50 @@ __device__ unsigned look_back_contig(const unsigned long long* d, unsigned tile,
     }
 }
 
+// A wider window for one warp: K descriptors a lane (slot k * 32 + lane, slot 0 the nearest
+// predecessor), all K loads in flight at once, so that a tile far from any inclusive prefix
+// (early in a launch whose tiles all start together: block ids at 2^20-2^22) walks back 32 * K
+// tiles per round trip instead of 32, with no block barrier (the block-wide look-back of
+// DETAILS' "tried" list paid barriers every round). Waits, like look_back, for the whole window.
+template <int kSleep, int K>
+__device__ unsigned look_back_wide(const unsigned long long* d, unsigned tile, unsigned epoch, int lane) {
+    unsigned prefix = 0;
+    long long window = static_cast<long long>(tile) - 1;
+    while (true) {
+        unsigned long long w[K];
+        while (true) {
+            bool stale = false;
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                w[k] = read_descriptor(d, window - (k * 32 + lane), epoch);
+                stale |= static_cast<unsigned>(w[k] >> 34) != epoch;
+            }
+            if (!__any_sync(kFull, stale)) break;
+#if __CUDA_ARCH__ >= 700
+            if (kSleep > 0) __nanosleep(kSleep);
+#endif
+        }
+        // The nearest P: the first row k with one, its first lane; each lane adds its slots
+        // before it, then one warp sum.
+        unsigned part = 0;
+        bool found = false;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            if (!found) {
+                const unsigned pl = __ballot_sync(kFull, (static_cast<unsigned>(w[k] >> 32) & 3u) == kP);
+                const int last = pl != 0 ? __ffs(pl) - 1 : 31;
+                part += lane <= last ? static_cast<unsigned>(w[k]) : 0u;
+                found = pl != 0;
+            }
+        }
+#pragma unroll
+        for (int s = 16; s > 0; s >>= 1) part += __shfl_xor_sync(kFull, part, s);
+        prefix += part;
+        if (found) return prefix;
+        window -= 32 * K;
+    }
+}
+
 // Thread-serial scan of the thread's I consecutive ints of its warp's padded region (the
 // blocked reading after the striped transpose): inclusive values in x, the total returned.
 template <int I>
@@ -138,8 +182,8 @@ __device__ __forceinline__ void warp_offsets(const unsigned* s_wt, int warp, uns
 }
 
 // Warp 0 of a tile: publish the aggregate, look back (kLbMode 0: the whole window of 32
-// awaited; 1: look_back_contig), publish the inclusive prefix; returns the tile's exclusive
-// prefix (in every lane).
+// awaited; 1: look_back_contig; K >= 2: look_back_wide, a window of 32 * K), publish the
+// inclusive prefix; returns the tile's exclusive prefix (in every lane).
 template <int kSleep, int kLbMode>
 __device__ __forceinline__ unsigned tile_prefix(unsigned long long* desc, unsigned tile, unsigned epoch, int lane,
                                                 unsigned agg) {
@@ -148,8 +192,9 @@ __device__ __forceinline__ unsigned tile_prefix(unsigned long long* desc, unsign
         return 0;
     }
     if (lane == 0) publish(desc, tile, epoch, kA, agg);
-    const unsigned prefix = kLbMode == 1 ? look_back_contig<kSleep>(desc, tile, epoch, lane)
-                                         : look_back<kSleep>(desc, tile, epoch, lane);
+    const unsigned prefix = kLbMode == 1   ? look_back_contig<kSleep>(desc, tile, epoch, lane)
+                            : kLbMode >= 2 ? look_back_wide<kSleep, (kLbMode >= 2 ? kLbMode : 2)>(desc, tile, epoch, lane)
+                                           : look_back<kSleep>(desc, tile, epoch, lane);
     if (lane == 0) publish(desc, tile, epoch, kP, prefix + agg);
     return prefix;
 }
@@ -711,6 +756,9 @@ struct Variant {
 #define VC(T, I, M) \
     Variant { #T "x" #I " minb" #M " tid0 sleep100 hint0 stash1 lb1", "per_tile," #T "," #I "," #M ",0,100,0,1", \
               launch<T, I, M, 0, 100, 0, 1, false, 1> }
+#define WV(T, I, M, TID, K) \
+    Variant { #T "x" #I " minb" #M " tid" #TID " sleep100 hint0 stash1 win" #K "x32", \
+              "per_tile," #T "," #I "," #M "," #TID ",100,0,1", launch<T, I, M, TID, 100, 0, 1, false, K> }
 #define S(T, I, M) \
     Variant { "striped " #T "x" #I " minb" #M, "striped," #T "," #I "," #M ",0,100,0,0", launch_striped<T, I, M> }
 #define CS(T, I) \
@@ -750,6 +798,8 @@ int main(int argc, char** argv) {
         // round 4: the look-back that waits only for the nearest unfinished predecessor
         VC(256, 32, 6), VC(512, 32, 3), V(256, 32, 6, 2, 100, 0, 1), V(512, 32, 3, 2, 100, 0, 1),
         V(384, 32, 4, 2, 100, 0, 1), B(2, 32, 1), B(3, 32, 1), B(4, 32, 1), B(6, 32, 1), B(3, 16, 1), B(6, 16, 1),
+        // round 6: a wider window for the one look-back warp (K descriptors a lane), block ids and drawn
+        WV(256, 32, 6, 1, 2), WV(256, 32, 6, 1, 4), WV(256, 32, 6, 1, 8), WV(256, 32, 6, 0, 4),
     };
     // Optional filter (argv[2]): only the variants whose name contains one of its
     // comma-separated words (e.g. "bulk,stash1,tile_copy"), for a quick look at a few.
