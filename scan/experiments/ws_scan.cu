@@ -4,7 +4,7 @@
 //
 //   build/experiments/ws_scan --csv=FILE [--sizes=20000000,2^28] [--check-sizes=1,1000,...]
 //                             [--repeat=30] [--warmup=3] [--only=word,word] [--range=K]
-//                             [--trace=FILE]
+//                             [--trace=FILE] [--trace-only=word,word]
 //
 // For each timed size and each mode (inclusive, exclusive): a cudaMemcpy of the same n ints
 // is timed before and after the variants (its mean is the copy reference), then CUB
@@ -25,7 +25,9 @@
 // by events and validated on the GPU: one CSV row per launch and CTA (its words; times in ns
 // relative to the launch's first CTA start, the waits and work in SM cycles), so that where a
 // launch's time goes (CTA start skew, the wait for the first tile, the waits for data and for
-// prefixes, the last CTA's tail) is measured. Where no ws variant can run, nothing is traced.
+// prefixes, the last CTA's tail) is measured. --trace-only=word,...: the traced variants by name
+// instead (also the fixed first tiles, _d1_l2, and with a ramped first fill, _d1_l2_f2). Where
+// no ws variant can run, nothing is traced.
 // Exit status 1 if any run of any variant is wrong.
 #include <cub/device/device_scan.cuh>
 
@@ -142,7 +144,7 @@ bool matches_filter(const std::string& name, const std::vector<std::string>& wor
 }
 
 int run(int argc, char** argv) {
-    std::string csv, only, trace_csv;
+    std::string csv, only, trace_csv, trace_only;
     long long range = 1000000;
     std::vector<long long> sizes = {20000000, 1LL << 28};
     std::vector<long long> check_sizes = {1, 1000, 1000003, 4096, 8192 * 7, (1 << 20) + 1, 3 * 16384 + 5};
@@ -166,22 +168,29 @@ int run(int argc, char** argv) {
             range = cw::parse_integer("range", v, 0, 1LL << 30);
         } else if (const char* v = value("--trace")) {
             trace_csv = v;
+        } else if (const char* v = value("--trace-only")) {
+            trace_only = v;
         } else if (arg == "--help") {
             std::printf("usage: ws_scan --csv=FILE [--sizes=LIST] [--check-sizes=LIST] [--repeat=R] [--warmup=W]\n"
                         "               [--only=word,word]  (variants whose name holds a word; baselines always)\n"
-                        "               [--range=K]  (input uniform in [-K, K])  [--trace=FILE]  (per-CTA timelines)\n");
+                        "               [--range=K]  (input uniform in [-K, K])  [--trace=FILE]  (per-CTA timelines)\n"
+                        "               [--trace-only=word,word]  (traced variants by name; default the chosen one)\n");
             return 0;
         } else {
             throw cw::UsageError("unknown option " + arg + " (--help lists them)");
         }
     }
     if (csv.empty()) throw cw::UsageError("option --csv=FILE is required");
-    std::vector<std::string> words;
-    for (std::size_t start = 0; start <= only.size() && !only.empty();) {
-        const std::size_t comma = std::min(only.find(',', start), only.size());
-        words.push_back(only.substr(start, comma - start));
-        start = comma + 1;
-    }
+    auto split_words = [](const std::string& list) {
+        std::vector<std::string> out;
+        for (std::size_t start = 0; start <= list.size() && !list.empty();) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            out.push_back(list.substr(start, comma - start));
+            start = comma + 1;
+        }
+        return out;
+    };
+    const std::vector<std::string> words = split_words(only), trace_names = split_words(trace_only);
 
     // Name: ws_t<tile ints>_s<stages>_r<reduce warps>_w<scan warps>_st<store: 0 16-byte stores
     // from registers, 1 bulk stores>_d<0 every tile drawn from the counter, 1 each CTA's first
@@ -196,7 +205,7 @@ int run(int argc, char** argv) {
         WS(2048, 24, 2, 4, 0, 0, 4), WSCOPY(4096, 12, 2, 8, 0, 0, 2),
         WSRAMP(4096, 12, 2, 8, 0, 0, 2, 2), WSRAMP(4096, 12, 2, 8, 0, 0, 2, 4), WSRAMP(4096, 12, 2, 8, 0, 0, 2, 6),
         WSRAMP(4096, 12, 2, 8, 0, 1, 2, 4), WSLA(4096, 12, 2, 8, 0, 0, 2, 2), WSLA(4096, 12, 2, 8, 0, 0, 2, 4),
-        WSLA(4096, 12, 2, 8, 0, 0, 2, 8),
+        WSLA(4096, 12, 2, 8, 0, 0, 2, 8), WSRAMP(4096, 12, 2, 8, 0, 1, 2, 2), WSRAMP(4096, 12, 2, 8, 0, 1, 2, 3),
     };
     {
         std::vector<Variant> kept;
@@ -461,9 +470,18 @@ int run(int argc, char** argv) {
             const char* name;
             bool copy;
             WsFn fn;
+            bool by_default;  // traced without --trace-only
         };
-        const Traced traced[] = {{"ws_t4096_s12_r2_w8_st0_d0_l2", false, launch_ws<4096, 12, 2, 8, 0, 0, 2, false, true>},
-                                 {"wscopy_t4096_s12_r2_w8_st0_d0_l2", true, launch_ws<4096, 12, 2, 8, 0, 0, 2, true, true>}};
+        // The chosen variant and its pipeline by default; --trace-only=word,... picks by name
+        // among these (the fixed first tiles, d1, alone and with a first fill ramped to 2 copies).
+        const Traced all_traced[] = {
+            {"ws_t4096_s12_r2_w8_st0_d0_l2", false, launch_ws<4096, 12, 2, 8, 0, 0, 2, false, true>, true},
+            {"wscopy_t4096_s12_r2_w8_st0_d0_l2", true, launch_ws<4096, 12, 2, 8, 0, 0, 2, true, true>, true},
+            {"ws_t4096_s12_r2_w8_st0_d1_l2", false, launch_ws<4096, 12, 2, 8, 0, 1, 2, false, true>, false},
+            {"ws_t4096_s12_r2_w8_st0_d1_l2_f2", false, launch_ws<4096, 12, 2, 8, 0, 1, 2, false, true, 2>, false}};
+        std::vector<Traced> traced;
+        for (const Traced& tv : all_traced)
+            if (trace_only.empty() ? tv.by_default : matches_filter(tv.name, trace_names)) traced.push_back(tv);
         std::vector<unsigned long long> words(ws.trace_ctas * ws::kTraceWords), tiles(2 * ws::kTracedTiles);
         for (long long nn : sizes) {
             const std::size_t n = static_cast<std::size_t>(nn);
