@@ -11,6 +11,7 @@ MS, F0, F1, F2 = "{:.4f}", "{:.0f}", "{:.1f}", "{:.2f}"
 STALL = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
 STALLS = ("long_scoreboard", "barrier", "short_scoreboard", "lg_throttle")  # the reasons the README discusses
 WS = "ws_t4096_s12_r2_w8_st0_d0_l2"  # the variant of experiments/ws_scan.cu that `lookahead` runs
+WSCOPY = "wscopy" + WS[2:]  # its pipeline alone
 H200 = lambda rows_of: lambda d: rows_of(os.path.join(d, "h200"))  # noqa: E731 (the same rows, results/h200/)
 HS = lambda r: r["version"].startswith("hs_")  # noqa: E731 (the report's Hillis-Steele kernel)
 
@@ -78,7 +79,7 @@ def medians(rs, col="ms"):  # the median of `col` per (n, variant) over the rows
     return {k: statistics.median(v) for k, v in groups.items()}
 def mid_inclusive(d):  # ws_scan_mid.csv (H200), inclusive rows
     return [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
-MID = {"copy": "memcpy_d2d", "pipeline": "wscopy_t4096_s12_r2_w8_st0_d0_l2", "ws kernel": WS,
+MID = {"copy": "memcpy_d2d", "pipeline": WSCOPY, "ws kernel": WS,
        "lookback": "lookback", "CUB": "cub"}  # ws_scan_mid.csv's variants, by column heading
 def mid_rows(d):  # ws_scan_mid.csv (H200), inclusive: per size, each row's median over the processes, in µs
     rs = mid_inclusive(d)
@@ -102,37 +103,53 @@ def tries_rows(d):  # ws_scan_mid.csv (H200), inclusive: each tried variant's me
     tried = [v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(WS + "_")]
     return [dict(n=n, ws=1000 * med[n, WS], **{v[len(WS) + 1:]: med[n, v] / med[n, WS] for v in tried})
             for n in dict.fromkeys(r["n"] for r in rs)]
-def trace_rows(d):  # ws_trace.csv (H200): per size, medians over the traced launches of each launch's figures
-    rs, us = load(os.path.join(d, "h200"), "ws_trace.csv"), lambda xs: statistics.median(xs) / 1000  # noqa: E731
-    launches = {}
-    for r in rs:
+def launch_figures(ctas):  # one traced launch: its CTAs' times (µs from the first CTA's start) and scan warp 0's cycles
+    us = lambda xs: statistics.median(xs) / 1000  # noqa: E731
+    run, look = [c for c in ctas if int(c["tiles"])], [c for c in ctas if int(c["look_tiles"])]
+    ints = lambda cs, k: [int(c[k]) for c in cs]  # noqa: E731
+    cycles = sum(ints(run, "cycles"))
+    f = dict(event=1000 * ctas[0].f("event_ms"), landed=us(ints(run, "first_landed_ns")),
+             stored=us(ints(run, "first_stored_ns")), done_med=us(ints(run, "last_stored_ns")),
+             done_max=max(ints(run, "last_stored_ns")) / 1000,
+             **{k: 100 * sum(ints(run, k + "_cycles")) / cycles for k in ("wait_data", "wait_reduce", "wait_prefix", "work")})
+    f["after"] = f["event"] - f["done_max"]
+    preds = [c for c in look if int(c.get("preds_published_ns", -1)) >= 0]
+    if preds:
+        f.update(preds=us(ints(preds, "preds_published_ns")))
+    if look:
+        f.update(looked=us(ints(look, "look_done_ns")), rounds1=statistics.median(ints(look, "look_first_rounds")),
+                 rounds=sum(ints(look, "look_rounds")) / sum(ints(look, "look_tiles")))
+    return f
+def traced(d, csv):  # a trace CSV (H200): {(variant, n): the figures of each of its launches}
+    launches, out = {}, {}
+    for r in load(os.path.join(d, "h200"), csv):
         launches.setdefault((r["variant"], r["n"], r["launch"]), []).append(r)
-    def figures(ctas):  # one launch: its CTAs' times (ns from the first CTA's start) and scan warp 0's cycles
-        run, look = [c for c in ctas if int(c["tiles"])], [c for c in ctas if int(c["look_tiles"])]
-        ints = lambda cs, k: [int(c[k]) for c in cs]  # noqa: E731
-        cycles = sum(ints(run, "cycles"))
-        f = dict(event=1000 * ctas[0].f("event_ms"), landed=us(ints(run, "first_landed_ns")),
-                 stored=us(ints(run, "first_stored_ns")), done_med=us(ints(run, "last_stored_ns")),
-                 done_max=max(ints(run, "last_stored_ns")) / 1000,
-                 **{k: 100 * sum(ints(run, k + "_cycles")) / cycles for k in ("wait_data", "wait_reduce", "wait_prefix", "work")})
-        f["after"] = f["event"] - f["done_max"]
-        preds = [c for c in look if int(c.get("preds_published_ns", -1)) >= 0]
-        if preds:
-            f.update(preds=us(ints(preds, "preds_published_ns")))
-        if look:
-            f.update(looked=us(ints(look, "look_done_ns")), rounds1=statistics.median(ints(look, "look_first_rounds")),
-                     rounds=sum(ints(look, "look_rounds")) / sum(ints(look, "look_tiles")))
-        return f
-    out = []
-    for n in dict.fromkeys(r["n"] for r in rs):
-        per = {v: [figures(c) for (vv, nn, _), c in launches.items() if vv.startswith(v + "_t") and nn == n]
-               for v in ("ws", "wscopy")}
-        keys = set.intersection(*(set(f) for f in per["ws"]))  # preds: only where every launch has it
-        row = {k: statistics.median(f[k] for f in per["ws"]) for k in keys}
-        row.update(n=n, copy_event=statistics.median(f["event"] for f in per["wscopy"]),
-                   copy_stored=statistics.median(f["stored"] for f in per["wscopy"]))
-        out.append(row)
+    for (v, n, _), ctas in launches.items():
+        out.setdefault((v, n), []).append(launch_figures(ctas))
     return out
+def over_launches(fs):  # the median of each figure over the launches (a figure only where every launch has it)
+    return {k: statistics.median(f[k] for f in fs) for k in set.intersection(*(set(f) for f in fs))}
+def trace_rows(d):  # ws_trace.csv: per size, the chosen variant's medians and its pipeline's
+    t = traced(d, "ws_trace.csv")
+    return [dict(over_launches(t[WS, n]), n=n, copy_event=statistics.median(f["event"] for f in t[WSCOPY, n]),
+                 copy_stored=statistics.median(f["stored"] for f in t[WSCOPY, n])) for n in dict.fromkeys(n for _, n in t)]
+FILL = {"d0 (chosen)": WS, "d1": WS.replace("_d0_", "_d1_"), "d1, f2": WS.replace("_d0_", "_d1_") + "_f2"}
+def fill_trace_rows(d):  # ws_trace_first_fill.csv: per size and first fill, medians over the launches
+    t = traced(d, "ws_trace_first_fill.csv")
+    return [dict(over_launches(t[v, n]), n=n, fill=k) for n in dict.fromkeys(n for _, n in t) for k, v in FILL.items()]
+def fill_rows(d):  # ws_first_fill.csv (H200), inclusive: each variant's median over the chosen one's, three processes
+    rs = [r for r in load(os.path.join(d, "h200"), "ws_first_fill.csv") if r["mode"] == "inclusive"]
+    med = medians(rs)
+    tried = ["lookback"] + sorted(v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(FILL["d1"]))
+    label = lambda v: v.replace(FILL["d1"], "d1").replace("_f", ", f")  # noqa: E731
+    return [dict(n=n, ws=1000 * med[n, WS], **{label(v): med[n, v] / med[n, WS] for v in tried})
+            for n in dict.fromkeys(r["n"] for r in rs)]
+def window_rows(d):  # lookback_window.csv (H200): per size, each variant's median over processes and rounds, in µs
+    rs = load(os.path.join(d, "h200"), "lookback_window.csv")
+    med = medians(rs)
+    short = lambda v: v.replace("256x32 minb6 ", "").replace(" sleep100 hint0 stash1", "")  # noqa: E731
+    return [dict(n=n, copy=1000 * statistics.median(r.f("copy_ms") for r in rs if r["n"] == n),
+                 **{short(v): 1000 * med[n, v] for (nn, v) in sorted(med) if nn == n}) for n in dict.fromkeys(r["n"] for r in rs)]
 SMALL = {"data path": "tile_copy_smem 256x32", "scan, no look-back": "local 256x32 minb6",
          "whole scan": "256x32 minb6 tid0 sleep100 hint0 stash1"}  # lookback_small.csv's variants, by heading
 def small_rows(d):  # lookback_small.csv (H200): per size, medians over processes and rounds, in µs
@@ -231,6 +248,19 @@ TABLES = [
             "scan warp 0: data / totals / prefix / work (%)")],
           caption="µs from the first CTA's start (%globaltimer): medians over the CTAs (last: the latest), then over"
           "\nthe launches; rounds per tile and the shares: sums over the CTAs; rounds: look-ahead warp 1's polls."),
+    Table("fill", fill_rows, lambda rows: [Col("n", "n", "{:,.0f}"), Col("ws", "ws kernel (µs)", F2)] + [
+        Col(k, k, "{:.3f}") for k in series(rows, "n", "ws")], caption="Each: time / the ws kernel's (d0: every tile drawn "
+        "from the counter); d1: each CTA's first 12\ntiles fixed (CTA c: c, c + G, ...); f2, f3, f4: its first fill "
+        "ramped to 2, 3, 4 copies."),
+    Table("fill-trace", fill_trace_rows, [
+        Col("n", "n", "{:,.0f}"), Col("fill", "first fill"), Col("event", "launch (µs)", F2),
+        Col(lambda r: r.get("preds"), "first tile's predecessors published", F2), Col("looked", "its prefix known", F2),
+        Col("rounds1", "in rounds", "{:.0f}"), Col("stored", "first store", F2), Col("done_max", "last CTA done", F2)],
+          caption="µs from the first CTA's start: medians over the CTAs (last: the latest), then over five launches."),
+    Table("window", window_rows, lambda rows: [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [
+        Col(k, k, F2) for k in series(rows, "n", "copy")], caption="µs, medians; tid1: tile ids from blockIdx.x (coop: a "
+        "cooperative launch), tid0: drawn (lb1: waits\nonly for the nearest unpublished predecessor); winKx32: K "
+        "descriptors a lane, 32 × K a round."),
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
         "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]

@@ -1,6 +1,6 @@
-"""scan's experiment scripts without a GPU: experiments/mid.sh on stand-in programs (a ws_scan and a
-scan that write rows naming their arguments): three processes of each, the CSVs assembled with a
-process column, and nothing written when a process fails."""
+"""scan's experiment scripts without a GPU: experiments/mid.sh and start.sh on stand-in programs (a
+ws_scan, a scan and a lookback_tuning that write rows naming their arguments): the processes of each,
+the CSVs assembled with a process column, and nothing written when a process fails."""
 import csv
 import os
 import shutil
@@ -20,6 +20,11 @@ n=$(cat "$(dirname "$0")/calls" 2>/dev/null || echo 0); echo $((n + 1)) >"$(dirn
 [ -f "$c" ] || echo "version,la_kernel" >"$c"
 echo "lookahead,$k" >>"$c"
 """
+LOOKBACK_TUNING = r"""#!/usr/bin/env bash
+n=$(cat "$(dirname "$0")/calls" 2>/dev/null || echo 0); echo $((n + 1)) >"$(dirname "$0")/calls"
+[ "$((n + 1))" != "${FAIL_AT:-0}" ] || exit 1
+printf 'variant,n\n"%s",%s\n' "$2" "$CW_TUNING_N" >"$1"
+"""
 
 
 @pytest.fixture
@@ -29,8 +34,10 @@ def tree(tmp_path):
     (root / "experiments").mkdir(parents=True)
     (root / "build/experiments").mkdir(parents=True)
     (root / "bin").mkdir()
-    shutil.copy2(ROOT / "scan/experiments/mid.sh", root / "experiments")
-    for path, text in ((root / "build/experiments/ws_scan", WS_SCAN), (root / "bin/scan", SCAN)):
+    for script in ("mid.sh", "start.sh"):
+        shutil.copy2(ROOT / "scan/experiments" / script, root / "experiments")
+    for path, text in ((root / "build/experiments/ws_scan", WS_SCAN), (root / "bin/scan", SCAN),
+                       (root / "build/experiments/lookback_tuning", LOOKBACK_TUNING)):
         path.write_text(text)
         path.chmod(0o755)
     return root
@@ -62,3 +69,25 @@ def test_mid_sh_stops_with_one_line_when_a_program_is_not_built(tree, tmp_path):
     (tree / "bin/scan").unlink()
     r = run(["bash", tree / "experiments/mid.sh"], 60, env=dict(os.environ, OUT=str(tmp_path)))
     assert r.rc == 2 and len(r.err.splitlines()) == 1 and "not built" in r.err, r.tail()
+
+
+def test_start_sh_assembles_the_processes_of_each_csv(tree, tmp_path):
+    out = tmp_path / "out/not-yet-made"
+    r = run(["bash", tree / "experiments/start.sh"], 60, env=dict(os.environ, OUT=str(out)))
+    assert r.rc == 0, r.tail()
+    window, fill = rows(out / "lookback_window.csv"), rows(out / "ws_first_fill.csv")
+    trace = rows(out / "ws_trace_first_fill.csv")
+    small = [(w["process"], w["n"]) for w in window if w["n"] in ("65536", "4194304")]
+    assert small == [(p, n) for p in "123" for n in ("65536", "4194304")], window
+    large = [(w["process"], w["n"]) for w in window if int(w["n"]) >= 20000000]
+    assert large == [(p, n) for p in "12" for n in ("20000000", "268435456")], window
+    assert all("tid1" in w["variant"] for w in window if int(w["n"]) < 20000000), window
+    assert [f["process"] for f in fill] == ["1", "2", "3"] and "2^28" in fill[0]["sizes"], fill
+    assert len(trace) == 2, trace
+
+
+def test_start_sh_writes_nothing_when_a_process_fails(tree, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    r = run(["bash", tree / "experiments/start.sh"], 60, env=dict(os.environ, OUT=str(out), FAIL_AT="17"))
+    assert r.rc != 0 and sorted(os.listdir(out)) == [], (r.tail(), os.listdir(out))
