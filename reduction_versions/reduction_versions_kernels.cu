@@ -258,8 +258,9 @@ __device__ __forceinline__ unsigned lanes_sum(const uint4& a) { return (a.x + a.
 //   device (grid-stride), a few waves of it on large inputs (kPolicy); warp shuffles replace
 //   the shared-memory tree (no bank traffic, no __syncthreads but one).
 //   How the block sums meet without a second pass and without zeroing anything first:
-//   - one block (n fits one tile of 16 ints per thread, single_tile_grid): its sum is the
-//     result, written directly (one launch, no atomic);
+//   - n fits one tile of 16 ints per thread: reduce_single_tile below sums it in one block and
+//     writes the result directly (one launch, no atomic; enqueue_one_launch chooses it); a
+//     single block asked for by --blocks=1 on a larger n writes its sum directly too;
 //   - several blocks: each block adds ((its sum) << 32) + 1 to one 64-bit word with a single
 //     atomicAdd, which returns the word before the addition. The low half counts the blocks
 //     done (never more than the grid, so it never carries), the high half is the sum modulo
@@ -324,6 +325,32 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
     }
 }
 REDUCE_ONE_LAUNCH_KERNEL(reduce_vectorized_shuffle_atomic);
+
+// The single tile of every one-launch version (enqueue_one_launch: n fits one block of 4
+// vectors per thread): the 4 loads unrolled with 32-bit indices, no loop, no atomic; a kernel
+// of its own and a small one. why: the L2 flush before each timed run evicts the code as well
+// as the data, and the loop kernel above, one block at n = 4,096, took 0.95-0.98x the time of
+// CUB's single-tile kernel where this shape matched it (experiments/single_tile.cu).
+__global__ void reduce_single_tile(const unsigned* __restrict__ in, unsigned n, unsigned* __restrict__ result) {
+    const uint4* __restrict__ in4 = reinterpret_cast<const uint4*>(in);
+    const unsigned n4 = n / 4, t = threadIdx.x, T = blockDim.x;
+    const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+    const uint4 a = t < n4 ? __ldg(in4 + t) : zero;
+    const uint4 b = t + T < n4 ? __ldg(in4 + t + T) : zero;
+    const uint4 c = t + 2 * T < n4 ? __ldg(in4 + t + 2 * T) : zero;
+    const uint4 d = t + 3 * T < n4 ? __ldg(in4 + t + 3 * T) : zero;
+    unsigned sum = (lanes_sum(a) + lanes_sum(b)) + (lanes_sum(c) + lanes_sum(d));
+    if (t < n - 4 * n4) sum += __ldg(in + 4 * n4 + t);  // the n % 4 last elements
+    __shared__ unsigned warp_sums[32];
+    const unsigned lane = t & 31u, warp = t >> 5;
+    sum = warp_sum_shuffle(sum);
+    if (lane == 0) warp_sums[warp] = sum;
+    __syncthreads();
+    if (warp == 0) {
+        sum = warp_sum_shuffle(lane < (T >> 5) ? warp_sums[lane] : 0u);
+        if (lane == 0) *result = sum;
+    }
+}
 
 // ---------------------------------------------------------------------------------------
 // Host side: the launches (the versions that make them are in reduction_versions_versions.cu).
@@ -493,7 +520,10 @@ const unsigned* enqueue_one_launch(const Launch& l, OneLaunchKernel kernel, cons
                                cw::format("%p", static_cast<const void*>(l.in)));
     unsigned* result = static_cast<unsigned*>(l.workspace);
     const std::size_t grid = vectorized_grid(l.n, l.threads, l.grid);
-    kernel<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
+    if (grid == 1 && l.n <= static_cast<std::size_t>(l.threads) * Policy::kIntsPerVector * Policy::kVectorsInFlight)
+        reduce_single_tile<<<1, l.threads, 0, stream>>>(l.in, static_cast<unsigned>(l.n), result);
+    else
+        kernel<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
     CUDA_CHECK_LAUNCH();
     if (plan != nullptr) {
         plan->first_grid = static_cast<long long>(grid);
