@@ -146,13 +146,19 @@ def version_params(name, where=lambda v: True):
 RESULT = re.compile(r"^(\S+) version=(\S+?)[\s:].*(?:Result = PASS|: demonstration, not validated)$", re.M)
 
 
-def _log_versions(r):
-    # "test file, program, label" per version that passed or ran as a demonstration: the closing
-    # check of a module counts its own lines only.
+def version_ran(pairs):
+    """Logs (program, label) pairs as having run a case of the current test's module, for
+    every_version_ran: "test file, program, label" per line (the closing check of a module counts
+    its own lines only). gpu_case logs the versions it saw pass; a case that checks something else
+    (a version that must stop cleanly where its library is a stand-in) logs its own."""
     path, test = os.environ.get("CW_VERSION_LOG"), os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[0]
     if path:
         with open(path, "a") as f:
-            f.writelines(f"{test} {prog} {label}\n" for prog, label in RESULT.findall(r.out))
+            f.writelines(f"{test} {prog} {label}\n" for prog, label in pairs)
+
+
+def _log_versions(r):  # every version that passed or ran as a demonstration
+    version_ran(RESULT.findall(r.out))
 
 
 def gpu_case(cmd, timeout=None, **kwargs):

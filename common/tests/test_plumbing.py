@@ -77,10 +77,12 @@ def test_fault_case_fails_a_file_left_behind(fake, tmp_path):
 
 
 def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch):
-    """gpu_case logs the versions it saw pass or demonstrate, with the test file that ran them;
+    """gpu_case logs the versions it saw pass or demonstrate (version_ran those of another kind of
+    case), with the test file that ran them;
     every_version_ran compares this module's with the registry (another module's lines do not
     count), and skips when only part of the module was selected or xdist may split it."""
     gpu_case([fake([PLAN2, PASS, DEMO])])
+    cwtest.version_ran([("fake", "e")])  # a case that checks something else than a PASS line
     monkeypatch.setenv("PYTEST_CURRENT_TEST", "other/tests/test_other.py::test_x (call)")
     gpu_case([fake([PLAN2, PASS, PASS.replace("version=a", "version=c")])])  # c, but in another module
     module = "common/tests/test_plumbing.py"
@@ -91,6 +93,8 @@ def test_every_version_ran_fails_a_version_without_a_case(fake, monkeypatch):
     registry = lambda *labels: lambda name: tuple(  # noqa: E731
         cwtest.Version(v, True, False, True, False, frozenset(), "") for v in labels)
     monkeypatch.setattr(cwtest, "versions", registry("a", "d"))
+    cwtest.every_version_ran("fake", request)
+    monkeypatch.setattr(cwtest, "versions", registry("a", "d", "e"))  # e: logged by version_ran
     cwtest.every_version_ran("fake", request)
     monkeypatch.setattr(cwtest, "versions", registry("a", "d", "c"))
     with pytest.raises(AssertionError, match=r"\['c'\]"):

@@ -218,14 +218,17 @@ int run(int argc, char** argv) {
     bool ws_runs = false;  // the device runs the ws kernels (sm_90 code loaded)
     std::printf("%s\n", dev.describe().c_str());
     // The ws kernels exist only as sm_90 code: without it (an older GPU, or a binary built
-    // without an sm_90 target) only the baselines run.
+    // without an sm_90 target, whose older compute_XX PTX the driver JIT-compiles for this GPU:
+    // binaryVersion is then this GPU's, ptxVersion the older one, and the kernel body is empty,
+    // as LookaheadPolicy::choose says) only the baselines run.
     {
         cudaFuncAttributes attr{};
         CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<4096, 12, 1, 4, 0, 0, 2, false>));
-        ws_runs = !(dev.cc_major < 9 || attr.binaryVersion < 90);
+        ws_runs = !(dev.cc_major < 9 || attr.binaryVersion < 90 || attr.ptxVersion < 90);
         if (!ws_runs) {
-            std::printf("no sm_90 code for this device (compute capability %d.%d, binary sm_%d): ws variants skipped\n",
-                        dev.cc_major, dev.cc_minor, attr.binaryVersion);
+            std::printf("no sm_90 code for this device (compute capability %d.%d, sm_%d code from compute_%d): "
+                        "ws variants skipped\n",
+                        dev.cc_major, dev.cc_minor, attr.binaryVersion, attr.ptxVersion);
             variants.clear();
         }
     }
