@@ -11,18 +11,10 @@
 #     la_switch.csv    the program: lookahead forced to each kernel (--la-kernel=ws, lookback)
 #                      beside lookback, 5-20 M, both scans
 # CW_MID_RANGE=K passes --range=K to ws_scan (its input in [-K, K]; the program's is [-1000, 1000]).
-# The files are written whole or not at all: each goes to a temporary name first.
-set -euo pipefail
-[ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
-cd "$(dirname "$0")/.."
-out=${OUT:-results${1:+/$1}}
+# The files are written whole or not at all (staging.sh: each goes to a temporary name first).
 ws=build/experiments/ws_scan scan=bin/scan
-for b in "$ws" "$scan"; do
-  [ -x "$b" ] || { echo "mid.sh: $b is not built (make experiments)" >&2; exit 2; }
-done
-mkdir -p "$out"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scan-mid.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+programs="$ws $scan"
+source "$(dirname "$0")/staging.sh"
 mid_sizes=2^20,2^21,2^22,5000000,7500000,2^23,10000000,12500000,15000000,2^24,20000000,2^25,2^26,2^27,2^28
 trace_sizes=2^20,2^22,2^23,2^24,20000000,2^26,2^28
 switch_sizes=5000000,7500000,10000000,12500000,15000000,20000000
@@ -38,13 +30,8 @@ for p in 1 2 3; do
   done
   echo "mid.sh: process $p done"
 done
-# One header, then every process's rows with its number in front.
-with_process() {  # name, output, processes: the files $tmp/<name>1.csv ...
-  { echo "process,$(head -n 1 "$tmp/${1}1.csv")"
-    for p in $3; do tail -n +2 "$tmp/$1$p.csv" | sed "s/^/$p,/"; done; } >"$tmp/$2"
-}
-with_process ws ws_scan_mid.csv "1 2 3"
-with_process tr ws_trace.csv 1
+with_process ws_scan_mid.csv 1 "$tmp/ws1.csv" 2 "$tmp/ws2.csv" 3 "$tmp/ws3.csv"
+with_process ws_trace.csv 1 "$tmp/tr1.csv"
 mv "$tmp/ws_scan_mid.csv" "$tmp/ws_trace.csv" "$out/"
 mv "$tmp/la.csv" "$out/la_switch.csv"
 echo "mid.sh: $out/ws_scan_mid.csv, ws_trace.csv, la_switch.csv"

@@ -12,28 +12,12 @@
 #                             the fixed first tiles (d1) with and without a ramped first fill
 #                             (_f2, _f3, _f4), the pipeline alone, CUB, lookback, the copy
 #     ws_trace_first_fill.csv its --trace of d0, d1 and d1_f2 (one process, five launches each)
-# The files are written whole or not at all: each goes to a temporary name first.
-set -euo pipefail
-[ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
-cd "$(dirname "$0")/.."
-out=${OUT:-results${1:+/$1}}
+# The files are written whole or not at all (staging.sh: each goes to a temporary name first).
 lt=build/experiments/lookback_tuning ws=build/experiments/ws_scan
-for b in "$lt" "$ws"; do
-  [ -x "$b" ] || { echo "start.sh: $b is not built (make experiments)" >&2; exit 2; }
-done
-mkdir -p "$out"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scan-start.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+programs="$lt $ws"
+source "$(dirname "$0")/staging.sh"
 small="minb6 tid1 sleep100 hint0 stash1,256x32 minb6 tid0 sleep100 hint0 stash1"
 large="256x32 minb6 tid0 sleep100 hint0 stash1"
-# One header, then each file's rows with its process number in front: name, then "process file" pairs.
-with_process() {
-  local name=$1 first=1; shift
-  while [ $# -gt 0 ]; do
-    [ $first = 1 ] && echo "process,$(head -n 1 "$2")" >"$tmp/$name" && first=0
-    tail -n +2 "$2" | sed "s/^/$1,/" >>"$tmp/$name"; shift 2
-  done
-}
 pairs=()
 for p in 1 2 3; do
   for n in 65536 262144 1048576 2097152 4194304; do

@@ -34,7 +34,7 @@ def tree(tmp_path):
     (root / "experiments").mkdir(parents=True)
     (root / "build/experiments").mkdir(parents=True)
     (root / "bin").mkdir()
-    for script in ("mid.sh", "start.sh"):
+    for script in ("mid.sh", "start.sh", "staging.sh"):
         shutil.copy2(ROOT / "scan/experiments" / script, root / "experiments")
     for path, text in ((root / "build/experiments/ws_scan", WS_SCAN), (root / "bin/scan", SCAN),
                        (root / "build/experiments/lookback_tuning", LOOKBACK_TUNING)):

@@ -1,0 +1,26 @@
+# The shared start of mid.sh and start.sh (sourced, with the caller's "$@"): $OUT made absolute,
+# the working directory scan/, $out the output folder (made), $tmp a scratch folder removed on exit
+# (files are written whole or not at all: each goes to $tmp first), every program in $programs
+# checked (one line and exit 2 when one is not built), and with_process to assemble a CSV.
+set -euo pipefail
+script=$(basename "$0")
+[ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
+cd "$(dirname "$0")/.."
+out=${OUT:-results${1:+/$1}}
+for b in $programs; do
+  [ -x "$b" ] || { echo "$script: $b is not built (make experiments)" >&2; exit 2; }
+done
+mkdir -p "$out"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scan-${script%.sh}.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# with_process NAME P1 FILE1 P2 FILE2 ...: $tmp/NAME, the first file's header with a `process`
+# column in front, then every file's rows with its process number in front.
+with_process() {
+  local name=$1 first=1
+  shift
+  while [ $# -gt 0 ]; do
+    [ $first = 0 ] || { echo "process,$(head -n 1 "$2")" >"$tmp/$name"; first=0; }
+    tail -n +2 "$2" | sed "s/^/$1,/" >>"$tmp/$name"
+    shift 2
+  done
+}
