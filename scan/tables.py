@@ -113,7 +113,7 @@ def launch_figures(ctas):  # one traced launch: its CTAs' times (µs from the fi
              done_max=max(ints(run, "last_stored_ns")) / 1000,
              **{k: 100 * sum(ints(run, k + "_cycles")) / cycles for k in ("wait_data", "wait_reduce", "wait_prefix", "work")})
     f["after"] = f["event"] - f["done_max"]
-    preds = [c for c in look if int(c.get("preds_published_ns", -1)) >= 0]
+    preds = [c for c in look if int(c.get("preds_published_ns", -1)) >= 0 and int(c["first_tile"]) > 0]  # tile 0: none
     if preds:
         f.update(preds=us(ints(preds, "preds_published_ns")))
     if look:

@@ -12,7 +12,16 @@ for b in $programs; do
 done
 mkdir -p "$out"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scan-${script%.sh}.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# On a failure, the last lines of the newest program log (a WRONG line, an error) before it goes.
+on_exit() {
+  local rc=$? last
+  if [ "$rc" != 0 ]; then
+    last=$(ls -t "$tmp"/*.log 2>/dev/null | head -n 1)
+    [ -z "$last" ] || { echo "$script: stopped (exit $rc); the last lines of ${last##*/}:" >&2; tail -n 5 "$last" >&2; }
+  fi
+  rm -rf "$tmp"
+}
+trap on_exit EXIT
 # with_process NAME P1 FILE1 P2 FILE2 ...: $tmp/NAME, the first file's header with a `process`
 # column in front, then every file's rows with its process number in front.
 with_process() {

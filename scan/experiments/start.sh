@@ -5,8 +5,8 @@
 #     lookback_window.csv     experiments/lookback_tuning.cu, three processes at 2^16 .. 2^22 of
 #                             lookback's kernel with block ids (tid1), launched cooperatively
 #                             (coop), with a look-back window of 32 x K predecessors (winKx32),
-#                             and with drawn ids (tid0, tid0 win4x32); two processes at 20,000,000
-#                             and 2^28 of the drawn-id kernels; a `process` column first
+#                             and with drawn ids (tid0, tid0 lb1, tid0 win4x32); two processes at
+#                             20,000,000 and 2^28 of the drawn-id kernels; a `process` column first
 #     ws_first_fill.csv       experiments/ws_scan.cu, three processes at 2^20 .. 2^28 and 5-20 M:
 #                             the chosen ws variant (every tile drawn, d0) and its tried variants,
 #                             the fixed first tiles (d1) with and without a ramped first fill

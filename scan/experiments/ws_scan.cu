@@ -525,11 +525,11 @@ int run(int argc, char** argv) {
                         // Word k relative to the launch's first start where `had` (the warp had a tile), else -1.
                         auto rel = [&](bool had, int k) { return had ? static_cast<long long>(w[k] - t0) : -1LL; };
                         // When the last of the first tile's predecessors landed and was published
-                        // (-1: no look-ahead, as in the pipeline alone, a first tile past
-                        // kTracedTiles, or a predecessor not recorded).
+                        // (-1: no look-ahead, as in the pipeline alone, first tile 0, a first tile
+                        // past kTracedTiles, or a predecessor not recorded).
                         long long preds_landed = -1, preds_published = -1;
                         const unsigned long long first = looked ? w[ws::kFirstTile] : ~0ull;
-                        if (looked && first <= traced_tiles) {
+                        if (looked && first > 0 && first <= traced_tiles) {  // tile 0 has no predecessor
                             unsigned long long landed = t0, published = t0;
                             bool all = true;
                             for (unsigned long long t = 0; t < first && all; ++t) {

@@ -22,7 +22,7 @@ echo "lookahead,$k" >>"$c"
 """
 LOOKBACK_TUNING = r"""#!/usr/bin/env bash
 n=$(cat "$(dirname "$0")/calls" 2>/dev/null || echo 0); echo $((n + 1)) >"$(dirname "$0")/calls"
-[ "$((n + 1))" != "${FAIL_AT:-0}" ] || exit 1
+[ "$((n + 1))" != "${FAIL_AT:-0}" ] || { echo "WRONG at $((n + 1))"; exit 1; }
 printf 'variant,n\n"%s",%s\n' "$2" "$CW_TUNING_N" >"$1"
 """
 
@@ -81,7 +81,9 @@ def test_start_sh_assembles_the_processes_of_each_csv(tree, tmp_path):
     assert small == [(p, n) for p in "123" for n in ("65536", "4194304")], window
     large = [(w["process"], w["n"]) for w in window if int(w["n"]) >= 20000000]
     assert large == [(p, n) for p in "12" for n in ("20000000", "268435456")], window
-    assert all("tid1" in w["variant"] for w in window if int(w["n"]) < 20000000), window
+    small = "minb6 tid1 sleep100 hint0 stash1,256x32 minb6 tid0 sleep100 hint0 stash1"  # the filters it passes
+    large = "256x32 minb6 tid0 sleep100 hint0 stash1"
+    assert all(w["variant"] == (small if int(w["n"]) < 20000000 else large) for w in window), window
     assert [f["process"] for f in fill] == ["1", "2", "3"] and "2^28" in fill[0]["sizes"], fill
     assert len(trace) == 2, trace
 
@@ -91,3 +93,4 @@ def test_start_sh_writes_nothing_when_a_process_fails(tree, tmp_path):
     out.mkdir()
     r = run(["bash", tree / "experiments/start.sh"], 60, env=dict(os.environ, OUT=str(out), FAIL_AT="17"))
     assert r.rc != 0 and sorted(os.listdir(out)) == [], (r.tail(), os.listdir(out))
+    assert "start.sh: stopped (exit 1); the last lines of lt.log:" in r.err and "WRONG at 17" in r.err, r.tail()
