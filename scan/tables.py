@@ -77,12 +77,24 @@ def medians(rs, col="ms"):  # the median of `col` per (n, variant) over the rows
     for r in rs:
         groups.setdefault((r["n"], r["variant"]), []).append(r.f(col))
     return {k: statistics.median(v) for k, v in groups.items()}
-def mid_inclusive(d):  # ws_scan_mid.csv (H200), inclusive rows
-    return [r for r in load(os.path.join(d, "h200"), "ws_scan_mid.csv") if r["mode"] == "inclusive"]
+def inclusive(d, csv):  # an H200 experiment CSV's inclusive rows
+    return [r for r in load(os.path.join(d, "h200"), csv) if r["mode"] == "inclusive"]
+def over_ws(rs, tried, label):  # per size: the ws kernel's median (µs) and each tried variant's median over it
+    med = medians(rs)
+    return [dict(n=n, ws=1000 * med[n, WS], **{label(v): med[n, v] / med[n, WS] for v in tried})
+            for n in dict.fromkeys(r["n"] for r in rs)]
+def per_size(d, csv, columns):  # a lookback_tuning CSV (H200): per size, the copy's median and each column's, in µs
+    rs = load(os.path.join(d, "h200"), csv)
+    med, copies = medians(rs), {}
+    for r in rs:
+        copies.setdefault(r["n"], []).append(r.f("copy_ms"))
+    # columns(the variants timed at n, sorted): {heading: variant}
+    return [dict(n=n, copy=1000 * statistics.median(c), **{k: 1000 * med[n, v] for k, v in columns(
+        sorted(v for nn, v in med if nn == n)).items()}) for n, c in copies.items()]
 MID = {"copy": "memcpy_d2d", "pipeline": WSCOPY, "ws kernel": WS,
        "lookback": "lookback", "CUB": "cub"}  # ws_scan_mid.csv's variants, by column heading
 def mid_rows(d):  # ws_scan_mid.csv (H200), inclusive: per size, each row's median over the processes, in µs
-    rs = mid_inclusive(d)
+    rs = inclusive(d, "ws_scan_mid.csv")
     med = medians(rs)
     return [dict(n=n, **{k: 1000 * med[n, v] for k, v in MID.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
 
@@ -98,11 +110,9 @@ def switch_rows(d):  # la_switch.csv (H200, three processes): medians in µs of 
         ("cub", "baseline_ms", lambda r: True), ("copy", "copy_n_ms", lambda r: True))}) for n, m in dict.fromkeys((r["n"], r["mode"]) for r in rs)]
 
 def tries_rows(d):  # ws_scan_mid.csv (H200), inclusive: each tried variant's median time over the chosen one's
-    rs = mid_inclusive(d)
-    med = medians(rs)
-    tried = [v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(WS + "_")]
-    return [dict(n=n, ws=1000 * med[n, WS], **{v[len(WS) + 1:]: med[n, v] / med[n, WS] for v in tried})
-            for n in dict.fromkeys(r["n"] for r in rs)]
+    rs = inclusive(d, "ws_scan_mid.csv")
+    return over_ws(rs, [v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(WS + "_")],
+                   lambda v: v[len(WS) + 1:])
 def launch_figures(ctas):  # one traced launch: its CTAs' times (µs from the first CTA's start) and scan warp 0's cycles
     us = lambda xs: statistics.median(xs) / 1000  # noqa: E731
     run, look = [c for c in ctas if int(c["tiles"])], [c for c in ctas if int(c["look_tiles"])]
@@ -138,25 +148,16 @@ def fill_trace_rows(d):  # ws_trace_first_fill.csv: per size and first fill, med
     t = traced(d, "ws_trace_first_fill.csv")
     return [dict(over_launches(t[v, n]), n=n, fill=k) for n in dict.fromkeys(n for _, n in t) for k, v in FILL.items()]
 def fill_rows(d):  # ws_first_fill.csv (H200), inclusive: each variant's median over the chosen one's, three processes
-    rs = [r for r in load(os.path.join(d, "h200"), "ws_first_fill.csv") if r["mode"] == "inclusive"]
-    med = medians(rs)
+    rs = inclusive(d, "ws_first_fill.csv")
     tried = ["lookback"] + sorted(v for v in dict.fromkeys(r["variant"] for r in rs) if v.startswith(FILL["d1"]))
-    label = lambda v: v.replace(FILL["d1"], "d1").replace("_f", ", f")  # noqa: E731
-    return [dict(n=n, ws=1000 * med[n, WS], **{label(v): med[n, v] / med[n, WS] for v in tried})
-            for n in dict.fromkeys(r["n"] for r in rs)]
-def window_rows(d):  # lookback_window.csv (H200): per size, each variant's median over processes and rounds, in µs
-    rs = load(os.path.join(d, "h200"), "lookback_window.csv")
-    med = medians(rs)
+    return over_ws(rs, tried, lambda v: v.replace(FILL["d1"], "d1").replace("_f", ", f"))
+def window_rows(d):  # lookback_window.csv (H200): per size, every variant's median over processes and rounds, in µs
     short = lambda v: v.replace("256x32 minb6 ", "").replace(" sleep100 hint0 stash1", "")  # noqa: E731
-    return [dict(n=n, copy=1000 * statistics.median(r.f("copy_ms") for r in rs if r["n"] == n),
-                 **{short(v): 1000 * med[n, v] for (nn, v) in sorted(med) if nn == n}) for n in dict.fromkeys(r["n"] for r in rs)]
+    return per_size(d, "lookback_window.csv", lambda variants: {short(v): v for v in variants})
 SMALL = {"data path": "tile_copy_smem 256x32", "scan, no look-back": "local 256x32 minb6",
          "whole scan": "256x32 minb6 tid0 sleep100 hint0 stash1"}  # lookback_small.csv's variants, by heading
 def small_rows(d):  # lookback_small.csv (H200): per size, medians over processes and rounds, in µs
-    rs = load(os.path.join(d, "h200"), "lookback_small.csv")
-    med = medians(rs)
-    return [dict(n=n, copy=1000 * statistics.median(r.f("copy_ms") for r in rs if r["n"] == n),
-                 **{k: 1000 * med[n, v] for k, v in SMALL.items()}) for n in dict.fromkeys(r["n"] for r in rs)]
+    return per_size(d, "lookback_small.csv", lambda variants: SMALL)
 
 def table1_1(name, csv, modes):  # Table 1.1's sizes, every version
     return Table(name, csv, [
