@@ -22,8 +22,12 @@
 #include <string>
 #include <vector>
 
+#include <cooperative_groups.h>
+
 #include "common.cuh"
 #include "experiment.cuh"
+
+namespace cg = cooperative_groups;
 
 namespace {
 
@@ -192,7 +196,8 @@ struct Args {
     const unsigned* in;
     unsigned* out;
     std::size_t n;
-    unsigned long long* desc;  // lookback: a descriptor per tile; barrier: an aggregate per tile
+    unsigned long long* desc;  // lookback: a descriptor per tile; cluster: one per cluster
+    unsigned* aggs;            // barrier: an aggregate per tile
     unsigned* counter;         // barrier: arrivals, never reset (target = launch x grid)
     unsigned epoch;            // lookback: new per launch; barrier: the launch's number (1, 2, ...)
     unsigned long long* trace; // kWords per tile (traced kernels)
@@ -284,7 +289,7 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
         // Publish (the aggregate, then a release fence, then the arrival), wait for every
         // block's arrival (acquire: the fence after the spin), read the earlier aggregates.
         if (lane == 0) {
-            *reinterpret_cast<volatile unsigned*>(reinterpret_cast<unsigned*>(a.desc) + tile) = agg;
+            *reinterpret_cast<volatile unsigned*>(a.aggs + tile) = agg;
             __threadfence();
             atomicAdd(a.counter, 1u);
             const unsigned target = a.epoch * gridDim.x;
@@ -293,7 +298,7 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
         }
         __syncwarp();
         unsigned part = 0;
-        const volatile unsigned* aggs = reinterpret_cast<const volatile unsigned*>(a.desc);
+        const volatile unsigned* aggs = a.aggs;
 #pragma unroll
         for (int k = 0; k < kPerLane; ++k) {
             const unsigned t = static_cast<unsigned>(k * 32 + lane);
@@ -307,10 +312,64 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
     Tile::store<kItems>(a.out, a.n, base, full, lane, ws, s_prefix + warp_prefix);
 }
 
+
+// ---------------------------------------------------------------------------------------
+// 4. Thread-block clusters (sm_90): the kCluster blocks of a cluster exchange their tile
+// aggregates through distributed shared memory; rank 0 looks back over the clusters before
+// it (one descriptor per cluster: kCluster times fewer, the same look_back) and writes each
+// rank's exclusive prefix into that rank's shared memory; two cluster barriers in all (the
+// second also ends every access to a peer's shared memory before any block exits). The grid
+// is whole clusters (blocks past the last tile load nothing and store nothing).
+template <int kItems, int kCluster>
+__global__ void __launch_bounds__(kThreads) cluster_scan(Args a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32, kTile = kThreads * kItems;
+    __shared__ unsigned s_items[kWarps * kWarpSmem];
+    __shared__ unsigned s_wt[kWarps];
+    __shared__ unsigned s_agg, s_prefix;
+    cg::cluster_group cluster = cg::this_cluster();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned tile = blockIdx.x, rank = cluster.block_rank(), cid = blockIdx.x / kCluster;
+    const std::size_t base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
+    const bool full = (static_cast<std::size_t>(tile) + 1) * kTile <= a.n;
+    unsigned* ws = s_items + warp * kWarpSmem;
+    Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
+    __syncwarp();
+    const unsigned total = Tile::scan_warp<kItems>(ws, lane);
+    if (lane == 0) s_wt[warp] = total;
+    __syncthreads();
+    unsigned warp_prefix;
+    const unsigned agg = block_aggregate<kItems>(s_wt, warp, warp_prefix);
+    if (threadIdx.x == 0) s_agg = agg;
+    cluster.sync();
+    if (rank == 0 && warp == 0) {
+        const unsigned v = lane < kCluster ? *cluster.map_shared_rank(&s_agg, lane) : 0u;
+        unsigned inc = v;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const unsigned y = __shfl_up_sync(kFull, inc, d);
+            if (lane >= d) inc += y;
+        }
+        const unsigned cluster_total = __shfl_sync(kFull, inc, kCluster - 1);
+        unsigned prefix = 0, polls = 0, windows = 0;
+        if (cid == 0) {
+            if (lane == 0) publish(a.desc, 0, a.epoch, kP, cluster_total);
+        } else {
+            if (lane == 0) publish(a.desc, cid, a.epoch, kA, cluster_total);
+            prefix = look_back(a.desc, cid, a.epoch, lane, polls, windows);
+            if (lane == 0) publish(a.desc, cid, a.epoch, kP, prefix + cluster_total);
+        }
+        if (lane < kCluster) *cluster.map_shared_rank(&s_prefix, lane) = prefix + inc - v;
+    }
+    cluster.sync();
+    Tile::store<kItems>(a.out, a.n, base, full, lane, ws, s_prefix + warp_prefix);
+#endif
+}
+
 // ---------------------------------------------------------------------------------------
 // Host side.
 struct Buffers {
-    unsigned *in = nullptr, *out = nullptr, *counter = nullptr;
+    unsigned *in = nullptr, *out = nullptr, *counter = nullptr, *aggs = nullptr;
     unsigned long long *desc = nullptr, *trace = nullptr;
     unsigned epoch = 0, barrier_launches = 0;
 };
@@ -328,7 +387,7 @@ template <int kItems, bool kTrace>
 void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    lookback_traced<kItems, kTrace><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.counter, b.epoch, b.trace});
+    lookback_traced<kItems, kTrace><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
 
@@ -337,8 +396,53 @@ void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
     ++b.barrier_launches;
     barrier_scan<kItems><<<tiles, kThreads, 0, s>>>(
-        Args{b.in, b.out, n, b.desc, b.counter, b.barrier_launches, nullptr});
+        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.barrier_launches, nullptr});
     CUDA_CHECK_LAUNCH();
+}
+
+
+template <int kItems, int kCluster>
+unsigned cluster_grid(std::size_t n) {
+    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    return (tiles + kCluster - 1) / kCluster * kCluster;
+}
+
+template <int kItems, int kCluster>
+cudaLaunchConfig_t cluster_config(unsigned grid, cudaStream_t s, cudaLaunchAttribute* attr) {
+    cudaLaunchConfig_t c = {};
+    c.gridDim = dim3(grid);
+    c.blockDim = dim3(kThreads);
+    c.stream = s;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = kCluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    c.attrs = attr;
+    c.numAttrs = 1;
+    return c;
+}
+
+template <int kItems, int kCluster>
+void run_cluster(Buffers& b, std::size_t n, cudaStream_t s) {
+    b.epoch = (b.epoch + 1) & 0x3fffffffu;
+    cudaLaunchAttribute attr[1];
+    const cudaLaunchConfig_t c = cluster_config<kItems, kCluster>(cluster_grid<kItems, kCluster>(n), s, attr);
+    CUDA_CHECK(cudaLaunchKernelEx(&c, cluster_scan<kItems, kCluster>,
+                                  Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, nullptr}));
+    CUDA_CHECK_LAUNCH();
+}
+
+// The blocks of whole clusters resident at once (0 below sm_90: not run).
+template <int kItems, int kCluster>
+int cluster_resident(const cw::DeviceInfo& dev) {
+    if (dev.cc_major < 9) return 0;
+    if (kCluster > 8)
+        CUDA_CHECK(cudaFuncSetAttribute(cluster_scan<kItems, kCluster>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchAttribute attr[1];
+    const cudaLaunchConfig_t c = cluster_config<kItems, kCluster>(kCluster * 64, 0, attr);
+    int clusters = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_scan<kItems, kCluster>, &c));
+    return clusters * kCluster;
 }
 
 struct Variant {
@@ -415,6 +519,7 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&b.out, maxn * 4));
     CUDA_CHECK(cudaMalloc(&b.desc, (maxn / 1024 + 1) * 8));
     CUDA_CHECK(cudaMemset(b.desc, 0, (maxn / 1024 + 1) * 8));
+    CUDA_CHECK(cudaMalloc(&b.aggs, (maxn / 1024 + 1) * 4));
     CUDA_CHECK(cudaMalloc(&b.counter, 8));
     CUDA_CHECK(cudaMemset(b.counter, 0, 8));
     CUDA_CHECK(cudaMalloc(&b.trace, (maxn / 1024 + 1) * kWords * 8));
@@ -429,6 +534,10 @@ int run(int argc, char** argv) {
         {"lookback 256x16 traced", 16, run_lookback<16, true>, resident_blocks(lookback_traced<16, true>)},
         {"barrier 256x32", 32, run_barrier<32>, std::min(1024, resident_blocks(barrier_scan<32>))},
         {"barrier 256x16", 16, run_barrier<16>, std::min(1024, resident_blocks(barrier_scan<16>))},
+        {"cluster8 256x32", 32, run_cluster<32, 8>, cluster_resident<32, 8>(dev)},
+        {"cluster16 256x32", 32, run_cluster<32, 16>, cluster_resident<32, 16>(dev)},
+        {"cluster8 256x16", 16, run_cluster<16, 8>, cluster_resident<16, 8>(dev)},
+        {"cluster16 256x16", 16, run_cluster<16, 16>, cluster_resident<16, 16>(dev)},
     };
     FILE* times = std::fopen((dir + "/start_cost.csv").c_str(), "w");
     FILE* parts = std::fopen((dir + "/start_trace.csv").c_str(), "w");
