@@ -29,3 +29,10 @@ set key top left box opaque
 set style data linespoints
 # Rows of one version: usage: plot input using (col_if("version","2","threads")):...
 col_if(key, value, name) = (strcol(key) eq value ? column(name) : NaN)
+# A path for the shell, in single quotes (a path with blanks or '$' stays one word).
+shell_quoted(s) = "'".s."'"
+# DEVICE: the GPU that made the input, the device column of its first data row ("" for a CSV
+# without one, such as a figure computed without a GPU). Every title names it (on_gpu), so
+# that a figure of an assignment with two GPUs' runs says whose data it draws.
+DEVICE = system("awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) if ($i == \"device\") c = i; next } c { print $c; exit }' ".shell_quoted(input))
+on_gpu = (DEVICE eq "" ? "" : " on the ".DEVICE)

@@ -16,13 +16,12 @@ if (strstrt(output, ".pdf") > 0) {
 set output output
 
 # The versions profiled, in the order of the file (awk: gnuplot has no distinct()).
-versions = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } !($k in s) { s[$k] = 1; printf \"%%s \", $k }' '%s'", input))
+versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } !($k in s) { s[$k] = 1; printf \"%s \", $k }' ".shell_quoted(input))
 nver = words(versions)
 vpos(v) = (sum [i = 1:nver] (word(versions, i) eq v ? i : 0)) - 1
 # The sizes profiled, "MxN" in the order of the file (awk: gnuplot has no distinct()).
-sizes = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == \"m\") a = i; if ($i == \"n\") b = i }; next } !(($a \"x\" $b) in s) { s[$a \"x\" $b] = 1; printf \"%%s \", $a \"x\" $b }' '%s'", input))
+sizes = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == \"m\") a = i; if ($i == \"n\") b = i }; next } !(($a \"x\" $b) in s) { s[$a \"x\" $b] = 1; printf \"%s \", $a \"x\" $b }' ".shell_quoted(input))
 nsizes = words(sizes)
-device = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"device\") d = i; next } { print $d; exit }' '%s'", input))
 spos(mn) = (sum [i = 1:nsizes] (word(sizes, i) eq mn ? i : 0)) - 1
 bw = 0.8 / (nsizes > 0 ? nsizes : 1)
 # x of a row of metric `metric` (NaN for other metrics, versions and sizes not listed)
@@ -44,7 +43,7 @@ set ytics 0, 20, 100
 set grid noxtics ytics
 set key off
 # Two panels side by side above a strip that holds the key.
-set multiplot title sprintf("Speed of light (Nsight Compute, %s): throughput as %% of peak, one bar per version and size", device) noenhanced
+set multiplot title "Speed of light (Nsight Compute".on_gpu."): throughput as % of peak, one bar per version and size" noenhanced
 set size 0.5, 0.82
 set origin 0, 0.11
 set title "achieved DRAM throughput (% of peak)"

@@ -15,13 +15,13 @@
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 
 # The versions with validated rows, in the order of the CSV (awk: gnuplot has no distinct()).
-csv_versions = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == \"version\") k = i; if ($i == \"validated\") d = i }; next } (!d || $d != 0) && !($k in s) { s[$k] = 1; printf \"%%s \", $k }' '%s'", input))
+csv_versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == \"version\") k = i; if ($i == \"validated\") d = i }; next } (!d || $d != 0) && !($k in s) { s[$k] = 1; printf \"%s \", $k }' ".shell_quoted(input))
 nver = words(csv_versions)
 panels = nver + 1
 cols = (panels + 1) / 2
-has_column(c) = strstrt(",".system(sprintf("head -n 1 '%s' | tr -d '\\r'", input)).",", ",".c.",") > 0
-context_csv = system("dirname '".input."'")."/context.csv"
-context_rows = int(system(sprintf("[ -f '%s' ] && awk 'END { print NR - 1 }' '%s' || echo 0", context_csv, context_csv)))
+has_column(c) = strstrt(",".system("head -n 1 ".shell_quoted(input)." | tr -d '\\r'").",", ",".c.",") > 0
+context_csv = system("dirname ".shell_quoted(input))."/context.csv"
+context_rows = int(system("[ -f ".shell_quoted(context_csv)." ] && awk 'END { print NR - 1 }' ".shell_quoted(context_csv)." || echo 0"))
 
 # Panels of 2 rows: a page wide enough for `cols` of them.
 if (strstrt(output, ".pdf") > 0) {
@@ -59,7 +59,7 @@ ms_label(t) = t < 10 ? sprintf("%.2f", t) : sprintf("%.0f", t)
 panel_w = 1.0 / cols
 panel_h = 0.43
 key_h = 0.08
-set multiplot title "GPU total time split, % of each bar's total (the total in ms above the bar): allocation, copies, kernel, free; context creation of a process (last panel)" font ",12"
+set multiplot title "GPU total time split".on_gpu.", % of each bar's total (the total in ms above the bar): allocation, copies, kernel, free; context creation of a process (last panel)" font ",12"
 set size panel_w, panel_h
 place(i) = sprintf("set origin %g, %g", ((i - 1) % cols) * panel_w, key_h + (1 - (i - 1) / cols) * panel_h)
 do for [i = 1:nver] {

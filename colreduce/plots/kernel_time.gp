@@ -3,7 +3,7 @@
 #   gnuplot -c plots/kernel_time.gp results/colreduce.csv figures/kernel_time.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
-set title "Column sums of an m x n double matrix: kernel time (median; L2 flushed before each run)"
+set title "Column sums of an m x n double matrix".on_gpu.":\nkernel time (median; L2 flushed before each run)"
 set xlabel "matrix m x n"
 set ylabel "kernel time (ms, log scale)"
 set logscale y
@@ -19,7 +19,7 @@ set xtics ()
 do for [i = 1:|$sizes|] { set xtics add (word($sizes[i], 2) int(word($sizes[i], 1))) }
 # The versions, from the CSV itself (its rows, in their order; awk: gnuplot has no
 # distinct()): each keeps its place, point type and colour from that order.
-versions = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } !($k in s) { s[$k] = 1; printf \"%%s \", $k }' '%s'", input))
+versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") k = i; next } !($k in s) { s[$k] = 1; printf \"%s \", $k }' ".shell_quoted(input))
 place(v) = sum [k = 1:words(versions)] (word(versions, k) eq v ? k : 0)
 # Points (sizes are categories), each version shifted a little so that none hides another.
 plot for [i = 1:words(versions)] input \

@@ -6,11 +6,16 @@ which a best version is slower than its library.
 
 (`make summary`; --root: the folder that holds the README.md and the assignments, default the
 repository's).
-The best version is the fastest validated one that passed at the largest size of its
-assignment's CSVs; its speed-up is the CSV's speedup_vs_baseline (baseline and version timed in
-the same run). Only the core columns every program writes are read, never a version's name.
+The best version comes from the assignment's benchmark CSV (BENCHMARK below: repeated timed runs,
+never an accuracy sweep or a profile): the fastest validated version that passed at the largest
+size of that CSV; its speed-up is the CSV's speedup_vs_baseline (baseline and version timed in the
+same run). The validation count covers every CSV of the set that has the core columns every
+program writes (CORE): the rows that could fail and how many passed; a row whose `tolerance` is not
+finite has no error bound, cannot fail, and is counted apart, as are demonstration rows
+(validated = 0). Only these columns are read, never a version's name.
 """
 import glob
+import math
 import os
 import sys
 
@@ -20,10 +25,31 @@ from mdtables import Col, Row, Table, fill_docs, load  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CORE = {"version", "validated", "is_baseline", "kernel_ms", "speedup_vs_baseline", "result_ok"}
+# Each assignment's benchmark: the CSV of its reference sets whose rows are medians of repeated
+# timed runs of every version at the assignment's largest size. An assignment not named here
+# must have exactly one CSV with the core columns per set.
+BENCHMARK = {
+    "vecmax": "bench.csv",
+    "pi": "bench.csv",
+    "scan": "sweep.csv",
+    "colreduce": "colreduce.csv",
+    "reduction_versions": "size_sweep.csv",
+}
 
 
 def passed(r):
     return r.get("result_ok", "").strip().lower() in ("1", "true", "pass", "yes", "ok")
+
+
+def bounded(r):
+    """False for a row whose error bound is not finite (pi's `tolerance` inf): it cannot fail."""
+    t = r.get("tolerance")
+    if t is None or t.strip() == "":
+        return True
+    try:
+        return math.isfinite(float(t))
+    except ValueError:
+        return True
 
 
 def size(r):
@@ -32,39 +58,63 @@ def size(r):
 
 
 def sets(name):
-    """(folder, rows) of each reference set of an assignment: results/, then results/TAG/."""
+    """(folder, {csv name: rows}) of each reference set of an assignment: results/, then
+    results/TAG/; only the CSVs with the core columns."""
     for folder in [os.path.join(ROOT, name, "results")] + sorted(glob.glob(os.path.join(ROOT, name, "results", "*/"))):
-        rows = []
+        csvs = {}
         for path in sorted(glob.glob(os.path.join(folder, "*.csv"))):
             part = load(folder, os.path.basename(path))
             if part and CORE <= set(part[0]):
-                rows += [Row(r, file=path) for r in part]
-        if rows:
-            yield os.path.normpath(folder), rows
+                csvs[os.path.basename(path)] = [Row(r, file=path) for r in part]
+        if csvs:
+            yield os.path.normpath(folder), csvs
+
+
+def benchmark(name, folder, csvs):
+    """The rows of the set's benchmark CSV (BENCHMARK, or the set's only core CSV)."""
+    want = BENCHMARK.get(name) or (next(iter(csvs)) if len(csvs) == 1 else None)
+    if want not in csvs:
+        sys.exit(f"results_summary.py: {os.path.relpath(folder, ROOT)} has no benchmark CSV "
+                 f"({want or 'none declared in BENCHMARK, and more than one core CSV'})")
+    return want, csvs[want]
+
+
+def validation(rows):
+    """How many of the rows that could fail passed, and what could not fail."""
+    checked = [r for r in rows if r["validated"] == "1"]
+    could_fail = [r for r in checked if bounded(r)]
+    failed = sorted({r["version"] for r in could_fail if not passed(r)})
+    nfailed = sum(not passed(r) for r in could_fail)
+    unbounded, demos = len(checked) - len(could_fail), len(rows) - len(checked)
+    return (f"{len(could_fail) - nfailed} of {len(could_fail)} PASS"
+            + (f" (FAIL: {', '.join(failed)})" if failed else "")
+            + (f", {unbounded} without a bound" if unbounded else "")
+            + (f", {demos} demonstration rows" if demos else ""))
 
 
 def best_rows(names):
-    """One Row per (assignment, reference set): its best version and its validation count."""
+    """One Row per (assignment, reference set): its best version in its benchmark CSV, and the
+    validation count of the set's core CSVs."""
     out = []
     for name in names:
-        for folder, rows in sets(name):
-            checked = [r for r in rows if r["validated"] == "1"]
-            ours = [r for r in checked if r["is_baseline"] != "1" and passed(r) and r.f("speedup_vs_baseline")]
-            failed = sorted({r["version"] for r in checked if not passed(r)})
-            nfailed = sum(not passed(r) for r in checked)
+        for folder, csvs in sets(name):
+            bench_name, rows = benchmark(name, folder, csvs)
+            ours = [r for r in rows if r["validated"] == "1" and r["is_baseline"] != "1" and passed(r)
+                    and r.f("speedup_vs_baseline")]
             if not ours:
                 continue
             largest = max(size(r)[0] for r in ours)
             best = max((r for r in ours if size(r)[0] == largest), key=lambda r: r.f("speedup_vs_baseline"))
-            base = next((r for r in rows if r["is_baseline"] == "1" and r["file"] == best["file"]
-                         and size(r)[0] == largest), Row())
+            base = next((r for r in rows if r["is_baseline"] == "1" and size(r)[0] == largest), Row())
             scope = base.get("kernel_ms_scope", "kernels") or "kernels"
+            library = base.get("version", "") + ("" if scope == "kernels" else f", {scope}")
+            runs = best.get("repeat", "")
             out.append(Row(best, assignment=f"[{name}]({name}/README.md)", name=name, size_label=size(best)[1],
-                           results=os.path.relpath(folder, ROOT), slower=slower(rows, best),
-                           baseline=base.get("version", "") + ("" if scope == "kernels" else f" ({scope})"),
-                           checks=f"{len(checked) - nfailed} of {len(checked)} PASS"
-                           + (f" (FAIL: {', '.join(failed)})" if failed else "")
-                           + (f", {len(rows) - len(checked)} demonstration rows" if len(rows) > len(checked) else "")))
+                           slower=slower(rows, best), library=library,
+                           best_at=f"{best['version']}, {size(best)[1]}",
+                           csv=os.path.relpath(os.path.join(folder, bench_name), ROOT)
+                           + (f" ({runs} runs)" if runs else ""),
+                           checks=validation([r for part in csvs.values() for r in part])))
     return out
 
 
@@ -90,11 +140,11 @@ def tables(names):
     behind = [Row(s, assignment=b["assignment"], size_label=size(s)[1]) for b in best for s in b["slower"]]
     return [
         Table("results-summary", lambda d: best, [
-            Col("assignment"), Col("device", "GPU"), Col("version", "best version"), Col("size_label", "size"),
-            Col("kernel_ms", "kernel (ms)", "{:.4f}"), Col("baseline", "library"),
-            Col("baseline_ms", "library (ms)", "{:.4f}"), Col("speedup_vs_baseline", "× library", "{:.2f}"),
-            Col("bandwidth_GBps", "GB/s", "{:.1f}"), Col("pct_of_copy_bw", "% of copy", "{:.1f}"),
-            Col("checks", "validation"), Col("results", "CSVs")]),
+            Col("assignment"), Col("device", "GPU"), Col("best_at", "best version, size"),
+            Col("kernel_ms", "kernel (ms)", "{:.4f}"),
+            Col(lambda r: f"{r.f('baseline_ms'):.4f}" + (f" ({r['library']})" if r["library"] else ""), "library (ms)"),
+            Col("speedup_vs_baseline", "× library", "{:.2f}"), Col("pct_of_copy_bw", "% of copy", "{:.1f}"),
+            Col("checks", "validation (every core CSV of the set)"), Col("csv", "benchmark CSV")]),
         Table("side-by-side", lambda d: pairs, pair_cols),
         Table("slower-than-library", lambda d: behind, [
             Col("assignment"), Col("device", "GPU"), Col("version"), Col("size_label", "size"),

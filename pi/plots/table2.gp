@@ -48,7 +48,7 @@ set key outside right top Left reverse
 # Top panel: the kernel times.
 set tmargin at screen 0.95
 set bmargin at screen 0.56
-set title "pi, report table 2: kernel 1 against kernel 2 (chunk 64, float)"
+set title "pi, report table 2".on_gpu.": kernel 1 against kernel 2 (chunk 64, float)"
 set ylabel "kernel time (us)"
 set logscale y 10
 set format y "10^{%L}"

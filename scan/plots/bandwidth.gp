@@ -13,13 +13,12 @@
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(output, ".pdf") == 0) { eval raster_terminal("Helvetica,11", "1100,640") }
 set output output
-versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") c = i; next } !s[$c]++ { printf \"%s \", $c }' ".input)
+versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") c = i; next } !s[$c]++ { printf \"%s \", $c }' ".shell_quoted(input))
 row(v, name) = (strcol("version") eq v && strcol("mode") eq "inclusive" ? column(name) : NaN)
 # The same-size copy's series only where some row has a copy_n_ms (older runs leave it empty).
-samesize = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"copy_n_ms\") c = i; next } c && $c != \"\" { n++ } END { print n + 0 }' ".input) + 0
+samesize = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"copy_n_ms\") c = i; next } c && $c != \"\" { n++ } END { print n + 0 }' ".shell_quoted(input)) + 0
 same = samesize > 0 ? 'input using "n":(8e-6 * column("n") / row(word(versions, 1), "copy_n_ms")) title "copy of the same n ints" dt 3 lw 2 lc rgb "black" with lines,' : ""
-device = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"device\") c = i; next } { print $c; exit }' ".input)
-set title "Inclusive scan of int32 on the ".device.": effective bandwidth (8 bytes per element)" noenhanced
+set title "Inclusive scan of int32".on_gpu.": effective bandwidth (8 bytes per element)" noenhanced
 set xlabel "n (elements)"
 set ylabel "bandwidth (GB/s)"
 set logscale x 2

@@ -9,14 +9,14 @@
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 # One series per version and size found in the CSV (versions in the CSV's order, sizes largest
 # first): a colour and a point type per version, filled points and solid lines at the larger size.
-versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") c = i; next } !s[$c]++ { printf \"%s \", $c }' ".input)
-sizes = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"n\") c = i; next } !s[$c]++ { print $c }' ".input." | sort -rn | tr '\\n' ' '")
+versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"version\") c = i; next } !s[$c]++ { printf \"%s \", $c }' ".shell_quoted(input))
+sizes = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"n\") c = i; next } !s[$c]++ { print $c }' ".shell_quoted(input)." | sort -rn | tr '\\n' ' '")
 sel(v, n) = (strcol("version") eq v && column("n") == n && strcol("mode") eq "inclusive" ? column("kernel_ms") : NaN)
 COLORS = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b"
 FILLED = "7 5 9 11 13 15"  # an open point is the filled one's type minus 1
 color(i) = word(COLORS, (i - 1) % 6 + 1)
 point(i, j) = int(word(FILLED, (i - 1) % 6 + 1)) - (j > 1 ? 1 : 0)
-set title "Chunked scans: time against elements per thread (NUM\\_OF\\_ADDS\\_PER\\_THREAD)"
+set title "Chunked scans".on_gpu.":\ntime against elements per thread (NUM\\_OF\\_ADDS\\_PER\\_THREAD)"
 set xlabel "elements per thread (--per-thread)"
 set ylabel "kernel time (ms)"
 set logscale x 2

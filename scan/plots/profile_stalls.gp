@@ -23,8 +23,13 @@ reason(dummy) = sum [i=1:words(REASONS)] (strcol("metric") eq PREFIX.word(REASON
 pos(dummy) = (reason(0) > 0 ? reason(0) : NaN)
 stats input using (reason(0) > 0 ? 1 : 0) nooutput
 MEASURED = STATS_sum
-# The kernels of each panel, as "version:kernel" words, from the rows at that size.
-kernels_at(n) = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c[\"n\"] == %d && $c[\"metric\"] ~ /%s/ && !seen[$c[\"version\"] \":\" $c[\"kernel\"]]++ { printf \"%%s:%%s \", $c[\"version\"], $c[\"kernel\"] }' %s", n, SUFFIX, input))
+# The kernels of each panel, as "version:kernel" words, from the rows at that size. The awk
+# program is joined with '.', not written through sprintf: gnuplot 5.4's sprintf repeats part of
+# a format holding "%%" once its result outgrows its first buffer (a long input path), which
+# turned awk's printf "%s:%s " into "%s:%s:%s " and left every panel empty.
+kernels_at(n) = system("awk -F, -v n=".n." -v suffix=".SUFFIX." 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } " \
+    ."$c[\"n\"] == n && index($c[\"metric\"], suffix) && !seen[$c[\"version\"] \":\" $c[\"kernel\"]]++ " \
+    ."{ printf \"%s:%s \", $c[\"version\"], $c[\"kernel\"] }' ".shell_quoted(input))
 is(n, vk) = (column("n") == n && strcol("version").":".strcol("kernel") eq vk)
 COLORS = "#ff7f0e #1f77b4 #2ca02c #d62728 #9467bd"
 set xrange [0.4:words(REASONS) + 0.6]
@@ -32,20 +37,30 @@ set for [i=1:words(REASONS)] xtics add (word(REASONS, i) i)
 set xtics noenhanced rotate by -35 left nomirror
 set grid noxtics ytics
 set style fill solid 0.85 border -1
-set ylabel "stall cycles per issued instruction"
-set yrange [0:*]
+set ylabel "stall (cycles per issued instruction, log scale)"
+# A log axis: one panel holds bars of 150 cycles and of 1 cycle. It spans the data: up to twice
+# the largest value, down to three decades below the largest value's decade (150: 0.1; a bar
+# below that is not drawn, the CSV has every value).
+stats input using (reason(0) > 0 ? column("value") : 0) nooutput
+TOP = STATS_max > 0 ? 2 * STATS_max : 1
+BOTTOM = STATS_max > 0 ? 10 ** (floor(log10(STATS_max)) - 3) : 0.1
+set logscale y
+set format y "%g"
+set yrange [BOTTOM:TOP]
 set key inside top right vertical box opaque noenhanced
-set multiplot layout 2, 1 title "Issue stall reasons (Nsight Compute), cf. the report's Figure 3.3"
+set multiplot layout 2, 1 title "Issue stall reasons (Nsight Compute".on_gpu."), cf. the report's Figure 3.3"
 do for [n in "15000 1250000"] {
     K = kernels_at(int(n))
     set title sprintf("n = %s", n)
     if (MEASURED == 0 || words(K) == 0) {
         unset key
         set label 1 "not measured yet: run make profile" at graph 0.5, 0.5 center
+        unset logscale y
         set yrange [0:1]
         plot 0 notitle lc rgb "white"
         unset label 1
-        set yrange [0:*]
+        set logscale y
+        set yrange [BOTTOM:TOP]
         set key
     } else {
         w = 0.8 / words(K)
