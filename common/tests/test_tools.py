@@ -96,14 +96,14 @@ def test_results_summary_on_made_up_results(summary):
     version slower than its library at a size is listed."""
     r = py(PY / "results_summary.py", "--root", summary, "demo", "nobw")
     text = (summary / "README.md").read_text().splitlines()
-    for want in ("| [demo](demo/README.md) | GPU A | fast | n = 1,000 | 0.5000 | lib | 1.0000 | 2.00 | 1600.0 | 80.0 | "
-                 "3 of 4 PASS (FAIL: slow), 1 demonstration rows | demo/results |",
-                 "| [nobw](nobw/README.md) | GPU A | single | n = 10 | 0.2500 | other (call: alloc+kernels) | 1.0000 | 4.00 | – | – |",
+    for want in ("| [demo](demo/README.md) | GPU A | fast, n = 1,000 | 0.5000 | 1.0000 (lib) | 2.00 | 80.0 | "
+                 "3 of 4 PASS (FAIL: slow), 1 demonstration rows | demo/results/a.csv |",
+                 "| [nobw](nobw/README.md) | GPU A | single, n = 10 | 0.2500 | 1.0000 (other, call: alloc+kernels) | 4.00 | – |",
                  "| assignment | GPU A: best version, size: × library | GPU B: best version, size: × library |",
                  "| [demo](demo/README.md) | fast, n = 1,000: 2.00× | fast, n = 1,000: 4.00× |",
                  "| [demo](demo/README.md) | GPU A | fast | n = 10 | 20.00 | 10.00 | 0.500 |"):
         assert any(want in line for line in text), f"no line {want!r}\n" + r.tail()
-    assert any("| [demo](demo/README.md) | GPU B | fast |" in line for line in text), r.tail()
+    assert any("| [demo](demo/README.md) | GPU B | fast, n = 1,000 |" in line for line in text), r.tail()
 
 
 def test_results_summary_unchanged_results_leave_the_readme_untouched(summary):
