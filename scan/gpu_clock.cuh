@@ -1,5 +1,5 @@
-// The GPU's clocks for scan's traced kernels (experiments only: map_scan_chunks_traced and the
-// serial step's timing in scan_kernels.cu, the ws kernel's kTrace in ws_scan.cuh).
+// The GPU's clocks: map_as_printed's timing of its serial step (scan_kernels.cu) and the
+// experiments' traced kernels.
 #pragma once
 
 namespace gpu_clock {

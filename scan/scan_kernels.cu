@@ -11,7 +11,9 @@
 #include "device_info.cuh"
 #include "exit_codes.h"
 #include "gpu_clock.cuh"
+#include "map_chunk.cuh"
 #include "scan_plan.h"
+#include "tile_epoch.h"
 #include "tile_io.cuh"
 #include "ws_scan.cuh"
 
@@ -71,50 +73,14 @@ __global__ void hillis_steele_double_buffered_kernel(const unsigned* __restrict_
 // Section 2 of the report: the "map" scan, with separate launches.
 // ---------------------------------------------------------------------------------------
 
-// version=map, kernel 1 (and the scan of every level of totals): each thread scans
-// per_thread consecutive elements serially and writes its chunk's total.
-// - the report's bounds test lost its `break` (it added only when i >= n, out of bounds):
-//   here the chunk simply ends at min(start + per_thread, n).
-// - the report read the total from a[endPoint - 1], past the end for the last chunk: here
-//   the running sum itself is the total.
-// - out-of-place (in == out is allowed: each element is read before it is written, by the
-//   same thread), so that the timed runs all start from the same input.
-template <bool kExclusive>
-__device__ __forceinline__ void map_scan_chunk(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
-                                               int per_thread) {
-    const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const std::size_t start = t * static_cast<std::size_t>(per_thread);
-    if (start >= n) return;
-    const std::size_t end = start + per_thread < n ? start + per_thread : n;
-    unsigned run = 0;
-    for (std::size_t i = start; i < end; ++i) {
-        const unsigned v = in[i];
-        run += v;
-        out[i] = kExclusive ? run - v : run;
-    }
-    if (totals != nullptr) totals[t] = run;
-}
-
+// version=map, kernel 1 (and the scan of every level of totals): map_chunk.cuh's chunk scan.
 template <bool kExclusive>
 __global__ void map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n, int per_thread) {
-    map_scan_chunk<kExclusive>(in, out, totals, n, per_thread);
+    scan_map::scan_chunk<kExclusive>(in, out, totals, n, per_thread);
 }
 
-// The same kernel, timed block by block (report Figure 3.4, SM activity; used by
-// experiments/sm_activity.cu only): thread 0 records the block's SM and start time, every
-// thread its end time (atomicMax: threads that have no chunk return early, so there is no
-// barrier to wait at). %globaltimer is the GPU's nanosecond clock, common to all SMs.
+// %globaltimer, the GPU's nanosecond clock (common to all SMs): map_as_printed's serial part.
 using gpu_clock::global_ns;
-
-__global__ void map_scan_chunks_traced(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
-                                       int per_thread, BlockTrace* trace) {
-    if (threadIdx.x == 0) {
-        trace[blockIdx.x].sm = gpu_clock::sm_id();
-        trace[blockIdx.x].start_ns = global_ns();
-    }
-    map_scan_chunk<false>(in, out, totals, n, per_thread);
-    atomicMax(&trace[blockIdx.x].end_ns, global_ns());
-}
 
 // version=map_as_printed: report section 2's PrefixSumMap as printed, one kernel. Thread t
 // scans its chunk of per_thread elements in place and writes the chunk's total; global
@@ -334,6 +300,73 @@ constexpr int kCompiledArch = __CUDA_ARCH__;
 #else
 constexpr int kCompiledArch = 0;  // host pass: __launch_bounds__ is not used
 #endif
+
+// The warp's kItems * 32 ints in its padded shared region `ws` (striped), scanned: each thread's
+// kItems consecutive ints serially in registers, then the thread totals across the warp by
+// shuffles; the warp-local results go back to `ws`, already offset by the thread's prefix
+// within the warp. Returns the thread's inclusive total within the warp (lane 31: the warp's).
+template <bool kExclusive, int kItems>
+__device__ __forceinline__ unsigned scan_warp_items(unsigned* ws, int lane) {
+    unsigned x[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) x[i] = ws[padded(lane * kItems + i)];
+    unsigned run = 0;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+        const unsigned v = x[i];
+        run += v;
+        x[i] = kExclusive ? run - v : run;
+    }
+    unsigned inclusive = run;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const unsigned y = __shfl_up_sync(kFullMask, inclusive, d);
+        if (lane >= d) inclusive += y;
+    }
+    const unsigned thread_prefix = inclusive - run;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) ws[padded(lane * kItems + i)] = x[i] + thread_prefix;
+    return inclusive;
+}
+
+// Warp 0 of tile `tile`: publishes the tile's aggregate (A), finds the sum of every tile before
+// it by look_back, publishes the inclusive prefix (P) and returns that sum (tile 0: P at once, 0).
+__device__ __forceinline__ unsigned tile_prefix(unsigned long long* descriptors, unsigned tile, unsigned epoch,
+                                                unsigned aggregate, int lane) {
+    if (tile == 0) {
+        if (lane == 0) publish(descriptors, 0, epoch, kStatusPrefix, aggregate);
+        return 0;
+    }
+    if (lane == 0) publish(descriptors, tile, epoch, kStatusAggregate, aggregate);
+    const unsigned prefix = look_back(descriptors, tile, epoch, lane);
+    if (lane == 0) publish(descriptors, tile, epoch, kStatusPrefix, prefix + aggregate);
+    return prefix;
+}
+
+// The warp's scanned ints from `ws`, plus `offset` (its place in the whole array), striped
+// (coalesced) to global memory: uint4 stores for a full tile, else one int per lane and step
+// with bounds.
+template <int kItems>
+__device__ __forceinline__ void store_warp_items(unsigned* __restrict__ out, std::size_t n, std::size_t warp_base,
+                                                 bool full_tile, int lane, const unsigned* ws, unsigned offset) {
+    if (full_tile) {
+        uint4* out4 = reinterpret_cast<uint4*>(out + warp_base);
+#pragma unroll
+        for (int j = 0; j < kItems / 4; ++j) {
+            const int e = (j * 32 + lane) * 4;
+            out4[j * 32 + lane] = make_uint4(ws[padded(e)] + offset, ws[padded(e + 1)] + offset,
+                                             ws[padded(e + 2)] + offset, ws[padded(e + 3)] + offset);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < kItems; ++j) {
+            const int e = j * 32 + lane;
+            const std::size_t i = warp_base + e;
+            if (i < n) out[i] = ws[padded(e)] + offset;
+        }
+    }
+}
+
 // kBlockIds: the tile id is blockIdx.x (the host launches it only where the grid is resident).
 template <bool kExclusive, int kItems, bool kBlockIds = false>
 __global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(kCompiledArch, kItems))
@@ -355,32 +388,10 @@ __global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(
     const bool full_tile = (static_cast<std::size_t>(tile) + 1) * kTile <= n;
     unsigned* ws = s_items + warp * kWarpSmem;
 
-    // Load: striped (coalesced) from global, into the warp's shared region.
+    // Load: striped (coalesced) from global, into the warp's shared region; scanned in the warp.
     scan_tile::load_warp_items<kItems>(in, n, warp_base, full_tile, lane, ws);
     __syncwarp();
-
-    // Blocked: kItems consecutive elements per thread, scanned serially.
-    unsigned x[kItems];
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) x[i] = ws[padded(lane * kItems + i)];
-    unsigned run = 0;
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-        const unsigned v = x[i];
-        run += v;
-        x[i] = kExclusive ? run - v : run;
-    }
-
-    // Warp scan of the thread totals; the warp-local results go back to shared memory.
-    unsigned inclusive = run;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const unsigned y = __shfl_up_sync(kFullMask, inclusive, d);
-        if (lane >= d) inclusive += y;
-    }
-    const unsigned thread_prefix = inclusive - run;
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) ws[padded(lane * kItems + i)] = x[i] + thread_prefix;
+    const unsigned inclusive = scan_warp_items<kExclusive, kItems>(ws, lane);
     if (lane == 31) s_warp_total[warp] = inclusive;
     __syncthreads();
     unsigned warp_prefix = 0, aggregate = 0;
@@ -393,36 +404,13 @@ __global__ void __launch_bounds__(kLbThreads, LookbackPolicy::min_blocks_per_sm(
 
     // Decoupled look-back by warp 0.
     if (warp == 0) {
-        unsigned prefix = 0;
-        if (tile == 0) {
-            if (lane == 0) publish(descriptors, 0, epoch, kStatusPrefix, aggregate);
-        } else {
-            if (lane == 0) publish(descriptors, tile, epoch, kStatusAggregate, aggregate);
-            prefix = look_back(descriptors, tile, epoch, lane);
-            if (lane == 0) publish(descriptors, tile, epoch, kStatusPrefix, prefix + aggregate);
-        }
+        const unsigned prefix = tile_prefix(descriptors, tile, epoch, aggregate, lane);
         if (lane == 0) s_prefix = prefix;
     }
     __syncthreads();  // also orders this warp's blocked writes above before its striped reads
 
-    // Store: striped (coalesced) to global, plus the warp's offset within the whole array.
-    const unsigned offset = s_prefix + warp_prefix;
-    if (full_tile) {
-        uint4* out4 = reinterpret_cast<uint4*>(out + warp_base);
-#pragma unroll
-        for (int j = 0; j < kItems / 4; ++j) {
-            const int e = (j * 32 + lane) * 4;
-            out4[j * 32 + lane] = make_uint4(ws[padded(e)] + offset, ws[padded(e + 1)] + offset,
-                                             ws[padded(e + 2)] + offset, ws[padded(e + 3)] + offset);
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < kItems; ++j) {
-            const int e = j * 32 + lane;
-            const std::size_t i = warp_base + e;
-            if (i < n) out[i] = ws[padded(e)] + offset;
-        }
-    }
+    // Store, plus the warp's offset within the whole array.
+    store_warp_items<kItems>(out, n, warp_base, full_tile, lane, ws, s_prefix + warp_prefix);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -539,21 +527,6 @@ double MapAsPrinted::serial_ms() const {
     unsigned long long t[2] = {0, 0};
     CUDA_CHECK(cudaMemcpy(t, serial_ns_, sizeof t, cudaMemcpyDeviceToHost));
     return t[1] >= t[0] ? static_cast<double>(t[1] - t[0]) * 1.0e-6 : NAN;
-}
-
-std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
-                                              int threads, int per_thread) {
-    const std::size_t chunks = scan_plan::ceil_div(n, static_cast<std::size_t>(per_thread));
-    const unsigned grid = static_cast<unsigned>(grid_for(chunks, threads));
-    BlockTrace* d_trace = nullptr;
-    CUDA_CHECK(cudaMalloc(&d_trace, grid * sizeof(BlockTrace)));
-    CUDA_CHECK(cudaMemset(d_trace, 0, grid * sizeof(BlockTrace)));
-    map_scan_chunks_traced<<<grid, threads>>>(in, out, totals, n, per_thread, d_trace);
-    CUDA_CHECK_LAUNCH();
-    std::vector<BlockTrace> trace(grid);
-    CUDA_CHECK(cudaMemcpy(trace.data(), d_trace, grid * sizeof(BlockTrace), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d_trace));
-    return trace;
 }
 
 LevelBuffers::LevelBuffers(std::size_t max_n, std::size_t group) {
@@ -809,12 +782,8 @@ void LookbackScan::run(const unsigned* in, unsigned* out, std::size_t n, bool ex
         internal_error("lookback needs 16-byte aligned input and output (uint4 loads and stores)");
     if (scan_plan::ceil_div(n, static_cast<std::size_t>(policy_.tile())) > max_tiles_)
         internal_error("lookback asked for n=" + std::to_string(n) + ", more than its workspace holds");
-    // Epochs 1 .. 2^30 - 1 (0 is the cleared state); on wrap-around, clear the descriptors so
-    // that no descriptor of 2^30 launches ago can pass for this launch's.
-    if (++epoch_ >= (1u << 30)) {
-        epoch_ = 1;
+    if (tile_epoch::advance(epoch_, tile_epoch::kLookbackLimit))
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
-    }
     const bool ids = block_ids(n);
     switch (policy_.items) {
         case LookbackPolicy::kItemsLarge:
@@ -853,13 +822,11 @@ namespace {
 
 using scan_policy::LookaheadPolicy;
 
-// The one instantiation of ws_scan.cuh's kernel the version runs, per mode: the policy's shape.
+// ws_scan.cuh's kernel, per mode: compiled for LookaheadPolicy's shape.
 using WsKernel = void (*)(ws::Params);
 template <bool kExclusive>
 WsKernel ws_kernel() {
-    return ws::ws_scan_kernel<LookaheadPolicy::kTile, LookaheadPolicy::kStages, LookaheadPolicy::kReduceWarps,
-                              LookaheadPolicy::kScanWarps, LookaheadPolicy::kStore, LookaheadPolicy::kSched,
-                              LookaheadPolicy::kLookaheadWarps, kExclusive>;
+    return ws::ws_scan_kernel<kExclusive>;
 }
 
 // Both modes' kernels may use the stages' dynamic shared memory (beyond the default 48 KiB)
@@ -900,13 +867,9 @@ void LookaheadScan::run(const unsigned* in, unsigned* out, std::size_t n, bool e
     const std::size_t tiles = scan_plan::ceil_div(n, static_cast<std::size_t>(LookaheadPolicy::kTile));
     if (tiles > max_tiles_)
         internal_error("lookahead asked for n=" + std::to_string(n) + ", more than its workspace holds");
-    // Epochs 1 .. 2^32 - 1 (0 is the cleared state); on wrap-around the descriptors are cleared,
-    // so that no descriptor of 2^32 - 1 launches ago can pass for this launch's.
-    if (++epoch_ == 0) {
-        epoch_ = 1;
+    if (tile_epoch::advance(epoch_, tile_epoch::kWsLimit))
         CUDA_CHECK(cudaMemsetAsync(descriptors_, 0, max_tiles_ * sizeof(unsigned long long), s));
-    }
-    const ws::Params p{in, out, n, descriptors_, counter_, static_cast<unsigned>(tiles), epoch_, nullptr};
+    const ws::Params p{in, out, n, descriptors_, counter_, static_cast<unsigned>(tiles), epoch_};
     const unsigned grid = static_cast<unsigned>(policy_.grid(static_cast<long long>(n)));
     if (exclusive)
         ws_kernel<true>()<<<grid, LookaheadPolicy::kThreads, LookaheadPolicy::kSmemBytes, s>>>(p);

@@ -100,20 +100,6 @@ class HillisSteeleBuffered : public Launcher {
     int threads_;
 };
 
-// map (section 2): each thread scans `per_thread` consecutive elements and writes its
-// total; the totals are scanned the same way (recursively, until one thread holds them
-// all); thread t then adds the scanned total of chunks 0..t to chunk t+1.
-// One block of a traced launch (report Figure 3.4): the SM it ran on and its start and end
-// on the GPU's nanosecond clock (%globaltimer, common to every SM).
-struct BlockTrace {
-    unsigned long long start_ns, end_ns;
-    unsigned sm, pad;
-};
-// map_scan_chunks (inclusive, totals written when totals != nullptr) on n elements, one
-// BlockTrace per block (experiments/sm_activity.cu).
-std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
-                                              int threads, int per_thread);
-
 // The per-level totals of a recursive scan over groups of `group` elements: one device
 // buffer for each level of scan_plan::level_sizes(max_n, group) but the data's own;
 // (*this)[l] holds level l + 1. Freed with the object.
@@ -148,6 +134,9 @@ class MapAsPrinted : public Launcher {
     unsigned long long* serial_ns_ = nullptr;  // thread 0's clock before and after its loop
 };
 
+// map (section 2): each thread scans `per_thread` consecutive elements and writes its
+// total; the totals are scanned the same way (recursively, until one thread holds them
+// all); thread t then adds the scanned total of chunks 0..t to chunk t+1.
 class MapScan : public Launcher {
   public:
     MapScan(std::size_t max_n, int threads, int per_thread);

@@ -2,9 +2,9 @@
 // scan (version=lookahead), one struct each: the tile shape the launch uses, the launch
 // description reports and the device code is compiled for, and (lookahead) when its kernel
 // runs at all. Host and device code alike (no CUDA headers here: the unit tests include it
-// with the host compiler). The measurements behind these choices are in the README, in
-// results/lookback_tuning.csv (experiments/lookback_tuning.cu) and in results/ws_scan.csv and
-// results/h200/ws_scan.csv (experiments/ws_scan.cu).
+// with the host compiler). The experiments that time these choices include it too
+// (experiments/lookback_tuning.cu, experiments/ws_scan.cu); their measurements are in
+// experiments/README.md.
 #pragma once
 
 #include <string>
@@ -81,15 +81,20 @@ struct LookbackPolicy {
 // min(tiles, resident CTAs per SM x SMs); the workspace one 64-bit descriptor per tile and a
 // two-word counter, besides the look-back's own.
 struct LookaheadPolicy {
-    // The variant experiments/ws_scan.cu chose (ws_t4096_s12_r2_w8_st0_d0_l2; ws_scan.cuh's
-    // header says what each choice measured): 4096-int tiles in 12 stages, 2 reduce warps,
-    // 8 scan warps, 2 look-ahead warps, 16-byte stores from registers (store 0), every tile
-    // drawn from the counter (sched 0). One producer warp besides them.
+    // The shape experiments/ws_scan.cu chose (its variant named from these constants, which
+    // ws_scan.cuh's kernel is compiled for; the measurements: experiments/README.md): 4096-int
+    // tiles in 12 stages, 2 reduce warps, 8 scan warps, 2 look-ahead warps; one producer warp
+    // besides them, with 4 draws from the tile counter in flight; 16 descriptors per lane per
+    // look-ahead round. The kernel implements one store and one schedule, named here for the
+    // variant's name: 16-byte stores from registers (store 0), every tile drawn from the
+    // counter (sched 0).
     static constexpr int kTile = 4096;
     static constexpr int kStages = 12;
     static constexpr int kReduceWarps = 2;
     static constexpr int kScanWarps = 8;
     static constexpr int kLookaheadWarps = 2;
+    static constexpr int kDraws = 4;
+    static constexpr int kDescsPerLane = 16;
     static constexpr int kStore = 0;
     static constexpr int kSched = 0;
     static constexpr int kThreads = (1 + kLookaheadWarps + kReduceWarps + kScanWarps) * 32;  // 416

@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(T) copy_ring(const unsigned* __restrict__ in, 
         bulk::load(s_stage + st * TILE, in + t * TILE, kBytes, &s_bar[st]);
     };
     if (threadIdx.x == 0) {
-        bulk::init_barriers(s_bar, S);
+        init_stage_barriers(s_bar, S);
         for (int k = 0; k < S; ++k) fill(k);
     }
     __syncthreads();

@@ -527,7 +527,7 @@ __global__ void __launch_bounds__(256) lb_bulk(const unsigned* __restrict__ in, 
             bulk::load(s_stage + st * TILE, in + static_cast<std::size_t>(t) * TILE, kBytes, &s_bar[st]);
     };
     if (threadIdx.x == 0) {
-        bulk::init_barriers(s_bar, S);
+        init_stage_barriers(s_bar, S);
         for (int st = 0; st < S; ++st) fill(st, atomicAdd(counter, 1u));
     }
     __syncthreads();

@@ -2,7 +2,8 @@
 // of time each multiprocessor was active during the duration of the kernel launch").
 // Nsight Compute gives only the spread over the SMs (sm__cycles_active.min/avg/max, in
 // results/profile.csv); here every block of map_scan_chunks records its SM and its start and
-// end on the GPU's nanosecond clock (scan_gpu::trace_map_scan_chunks), and an SM is active
+// end on the GPU's nanosecond clock (trace_map_scan_chunks below, around the program's chunk
+// scan, map_chunk.cuh), and an SM is active
 // while at least one of its blocks runs: its active time is the union of its blocks'
 // intervals, shown as a percentage of the kernel's span (first block start to last block end).
 // The kernel's output is checked against the CPU (each chunk scanned on its own).
@@ -18,9 +19,44 @@
 #include <vector>
 
 #include "common.cuh"
-#include "scan_kernels.cuh"
+#include "gpu_clock.cuh"
+#include "map_chunk.cuh"
 
 namespace {
+
+// One block of a traced launch: the SM it ran on and its start and end on the GPU's nanosecond
+// clock (%globaltimer, common to every SM).
+struct BlockTrace {
+    unsigned long long start_ns, end_ns;
+    unsigned sm, pad;
+};
+
+// map_scan_chunks (inclusive), timed block by block: thread 0 records the block's SM and start
+// time, every thread its end time (atomicMax: threads that have no chunk return early, so
+// there is no barrier to wait at).
+__global__ void map_scan_chunks_traced(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
+                                       int per_thread, BlockTrace* trace) {
+    if (threadIdx.x == 0) {
+        trace[blockIdx.x].sm = gpu_clock::sm_id();
+        trace[blockIdx.x].start_ns = gpu_clock::global_ns();
+    }
+    scan_map::scan_chunk<false>(in, out, totals, n, per_thread);
+    atomicMax(&trace[blockIdx.x].end_ns, gpu_clock::global_ns());
+}
+
+// One traced launch on n elements (totals written where totals != nullptr): a BlockTrace per block.
+std::vector<BlockTrace> trace_map_scan_chunks(const unsigned* in, unsigned* out, unsigned* totals, std::size_t n,
+                                              int threads, int per_thread) {
+    const std::size_t chunks = (n + per_thread - 1) / per_thread;
+    const unsigned grid = static_cast<unsigned>((chunks + threads - 1) / threads);
+    cw::DeviceBuffer<BlockTrace> d_trace(grid);
+    CUDA_CHECK(cudaMemset(d_trace.data(), 0, grid * sizeof(BlockTrace)));
+    map_scan_chunks_traced<<<grid, threads>>>(in, out, totals, n, per_thread, d_trace.data());
+    CUDA_CHECK_LAUNCH();
+    std::vector<BlockTrace> trace(grid);
+    CUDA_CHECK(cudaMemcpy(trace.data(), d_trace.data(), grid * sizeof(BlockTrace), cudaMemcpyDeviceToHost));
+    return trace;
+}
 
 struct SmRow {
     int blocks = 0;
@@ -66,10 +102,10 @@ int run(int argc, char** argv) {
         cw::DeviceBuffer<unsigned> d_in(un), d_out(un), d_totals(un / per_thread + 1);
         CUDA_CHECK(cudaMemcpy(d_in.data(), h_in.data(), un * sizeof(unsigned), cudaMemcpyHostToDevice));
         // Warm-up (module load, first-touch), then the traced launch.
-        scan_gpu::trace_map_scan_chunks(d_in.data(), d_out.data(), d_totals.data(), un, threads, per_thread);
+        trace_map_scan_chunks(d_in.data(), d_out.data(), d_totals.data(), un, threads, per_thread);
         CUDA_CHECK(cudaMemset(d_out.data(), 0xa5, un * sizeof(unsigned)));
-        const std::vector<scan_gpu::BlockTrace> trace =
-            scan_gpu::trace_map_scan_chunks(d_in.data(), d_out.data(), d_totals.data(), un, threads, per_thread);
+        const std::vector<BlockTrace> trace =
+            trace_map_scan_chunks(d_in.data(), d_out.data(), d_totals.data(), un, threads, per_thread);
         CUDA_CHECK(cudaMemcpy(h_out.data(), d_out.data(), un * sizeof(unsigned), cudaMemcpyDeviceToHost));
         std::size_t wrong = 0;
         for (std::size_t c = 0; c < un; c += per_thread) {

@@ -8,9 +8,19 @@
 
 #include <cstddef>
 
+#include "bulk_async.cuh"
 #include "tile_io.cuh"
 
 namespace {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// One thread, before the block's first barrier: `count` stage barriers, each completed by one
+// arrival (the issuing thread's expect_tx) plus its bytes.
+__device__ __forceinline__ void init_stage_barriers(unsigned long long* bars, int count) {
+    for (int st = 0; st < count; ++st) bulk::init(&bars[st], 1);
+    bulk::fence_init();
+}
+#endif
 
 // Bank-conflict-free padding of one word per 32: the committed scan's (tile_io.cuh).
 __device__ __forceinline__ int pad(int e) { return scan_tile::padded(e); }

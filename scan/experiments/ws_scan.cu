@@ -1,6 +1,7 @@
 // The warp-specialised persistent scan of issue #24 (ws_scan.cuh: design, memory
-// model, forward progress), against CUB, the committed `lookback` and a device-to-device copy
-// of the same bytes, in one process (compiled by `make experiments`; sm_90 only at run time):
+// model, forward progress): the program's kernel and its variants (ws_variants.cuh), against
+// CUB, the committed `lookback` and a device-to-device copy of the same bytes, in one process
+// (compiled by `make experiments`; sm_90 only at run time):
 //
 //   build/experiments/ws_scan --csv=FILE [--sizes=20000000,2^28] [--check-sizes=1,1000,...]
 //                             [--repeat=30] [--warmup=3] [--only=word,word] [--range=K]
@@ -19,9 +20,9 @@
 // CSV: variant,n,mode,ms,GBps,pct_of_copy,speedup_vs_cub,ok, then the variant's shape and the
 // references (copy_ms, cub_ms) and the device. GBps counts bytes read + written (8 per int).
 // --range=K: the input is uniform in [-K, K] (default 10^6; the program's --data=random is
-// [-1000, 1000]). --trace=FILE: after the timing, the chosen variant (ws_t4096_s12_r2_w8_st0_d0_l2)
-// and its pipeline alone (wscopy_...) at each --sizes n, inclusive, launched 5 more times with
-// the kernel's trace (ws_scan.cuh, TraceWord), each on a poisoned output after an L2 flush, timed
+// [-1000, 1000]). --trace=FILE: after the timing, the program's shape (scan_policy.h's
+// LookaheadPolicy: ws_t4096_s12_r2_w8_st0_d0_l2 today) and its pipeline alone (wscopy_...) at
+// each --sizes n, inclusive, launched 5 more times with the trace (ws_variants.cuh, TraceWord), each on a poisoned output after an L2 flush, timed
 // by events and validated on the GPU: one CSV row per launch and CTA (its words; times in ns
 // relative to the launch's first CTA start, the waits and work in SM cycles), so that where a
 // launch's time goes (CTA start skew, the wait for the first tile, the waits for data and for
@@ -43,12 +44,14 @@
 #include "experiment.cuh"
 #include "scan_kernels.cuh"
 #include "scan_policy.h"
+#include "tile_epoch.h"
 #include "ws_scan.cuh"
+#include "ws_variants.cuh"
 
 namespace {
 
 struct WsState {
-    unsigned long long* trace = nullptr;  // ws::kTraceWords per CTA, for kTrace launches
+    unsigned long long* trace = nullptr;  // ws_lab::kTraceWords per CTA, for kTrace launches
     std::size_t trace_ctas = 0;           // the CTAs it has room for
     unsigned long long* desc = nullptr;
     std::size_t max_tiles = 0;
@@ -65,41 +68,64 @@ struct Shape {
     int smem = 0;
 };
 
-template <int TILE, int S, int R, int W, int ST, int D, int LW, bool X, bool C, bool T = false, int F = 0, int LA = 16>
-void launch_ws_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
-    auto kernel = ws::ws_scan_kernel<TILE, S, R, W, ST, D, LW, X, C, 4, LA, T, F>;
-    constexpr int kThreads = (1 + LW + R + W) * 32;
-    const int smem = S * TILE * static_cast<int>(sizeof(unsigned));
-    static int per_sm = -1;
+// A ws kernel's launch with parameters kp, whose ws::Params `p` gets its epoch and tile count here: the
+// persistent grid, every CTA resident at once (occupancy API x SMs, asked once per kernel into
+// per_sm), no more than tiles.
+template <class S, class KernelParams>
+void launch_kernel(void (*kernel)(KernelParams), KernelParams& kp, ws::Params& p, int& per_sm, WsState& ws,
+                   Shape& shape, bool traced, cudaStream_t s) {
     if (per_sm < 0) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem));
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::kSmemBytes));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, S::kThreads, S::kSmemBytes));
         if (per_sm < 1) throw std::runtime_error("ws_scan: a variant does not fit on an SM");
     }
-    const std::size_t tiles = (n + TILE - 1) / TILE;
+    const std::size_t tiles = (p.n + S::kTile - 1) / S::kTile;
     if (tiles > ws.max_tiles) throw std::runtime_error("ws_scan: more tiles than descriptors");
-    // Epochs 1 .. 2^32 - 1; on wrap-around the descriptors are cleared.
-    if (++ws.epoch == 0) {
-        ws.epoch = 1;
+    if (tile_epoch::advance(ws.epoch, tile_epoch::kWsLimit))
         CUDA_CHECK(cudaMemsetAsync(ws.desc, 0, ws.max_tiles * sizeof(unsigned long long), s));
-    }
-    // The persistent grid: every CTA resident at once (occupancy API x SMs), no more than tiles.
     const long long grid = std::min<long long>(static_cast<long long>(tiles), static_cast<long long>(per_sm) * ws.sms);
-    if (T && static_cast<std::size_t>(grid) > ws.trace_ctas)
+    if (traced && static_cast<std::size_t>(grid) > ws.trace_ctas)
         throw std::runtime_error("ws_scan: a traced grid larger than its trace buffer");
-    shape = Shape{TILE, S, R, W, ST, D, LW, kThreads, per_sm, grid, smem};
-    ws::Params p{in, out, n, ws.desc, ws.counter, static_cast<unsigned>(tiles), ws.epoch, T ? ws.trace : nullptr};
-    kernel<<<static_cast<unsigned>(grid), kThreads, smem, s>>>(p);
+    shape = Shape{S::kTile, S::kStages, S::kReduceWarps, S::kScanWarps, S::kStore, S::kSched, S::kLookaheadWarps,
+                  S::kThreads, per_sm, grid, S::kSmemBytes};
+    p.num_tiles = static_cast<unsigned>(tiles);
+    p.epoch = ws.epoch;
+    kernel<<<static_cast<unsigned>(grid), S::kThreads, S::kSmemBytes, s>>>(kp);
     CUDA_CHECK_LAUNCH();
 }
 
-template <int TILE, int S, int R, int W, int ST, int D, int LW, bool C, bool T = false, int F = 0, int LA = 16>
-void launch_ws(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
-               cudaStream_t s) {
+// A lab variant (experiments/ws_variants.cuh): shape S, copy only (C), traced (T), ramped first fill (F).
+template <class S, bool X, bool C, bool T, int F>
+void launch_variant_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    static int per_sm = -1;
+    ws_lab::Params lp{{in, out, n, ws.desc, ws.counter, 0, 0}, T ? ws.trace : nullptr};
+    auto kernel = ws_lab::ws_variant_kernel<S, X, C, T, F>;
+    launch_kernel<S>(kernel, lp, lp.p, per_sm, ws, shape, T, s);
+}
+
+template <class S, bool C = false, bool T = false, int F = 0>
+void launch_variant(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
+                    cudaStream_t s) {
     if (exclusive)
-        launch_ws_mode<TILE, S, R, W, ST, D, LW, true, C, T, F, LA>(ws, shape, in, out, n, s);
+        launch_variant_mode<S, true, C, T, F>(ws, shape, in, out, n, s);
     else
-        launch_ws_mode<TILE, S, R, W, ST, D, LW, false, C, T, F, LA>(ws, shape, in, out, n, s);
+        launch_variant_mode<S, false, C, T, F>(ws, shape, in, out, n, s);
+}
+
+// The program's own kernel (ws_scan.cuh, scan_policy::LookaheadPolicy's shape).
+template <bool X>
+void launch_product_mode(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) {
+    static int per_sm = -1;
+    ws::Params p{in, out, n, ws.desc, ws.counter, 0, 0};
+    launch_kernel<ws_lab::Product>(ws::ws_scan_kernel<X>, p, p, per_sm, ws, shape, false, s);
+}
+
+void launch_product(WsState& ws, Shape& shape, const unsigned* in, unsigned* out, std::size_t n, bool exclusive,
+                    cudaStream_t s) {
+    if (exclusive)
+        launch_product_mode<true>(ws, shape, in, out, n, s);
+    else
+        launch_product_mode<false>(ws, shape, in, out, n, s);
 }
 
 using WsFn = void (*)(WsState&, Shape&, const unsigned*, unsigned*, std::size_t, bool, cudaStream_t);
@@ -113,28 +139,21 @@ struct Variant {
     bool copies() const { return kind == kWsCopy || kind == kMemcpy; }  // output == input
 };
 
-// A variant's shape in its name: _t<tile>_s<stages>_r<reduce warps>_w<scan warps>_st<store>
-// _d<sched>_l<look-ahead warps>.
-#define WS_SHAPE(TILE, S, R, W, ST, D, LW) "_t" #TILE "_s" #S "_r" #R "_w" #W "_st" #ST "_d" #D "_l" #LW
-#define WS(TILE, S, R, W, ST, D, LW) \
-    Variant { "ws" WS_SHAPE(TILE, S, R, W, ST, D, LW), Variant::kWs, launch_ws<TILE, S, R, W, ST, D, LW, false> }
-// The first fill ramped: at most F copies of a CTA in flight until its stages are full.
-#define WSRAMP(TILE, S, R, W, ST, D, LW, F)                                   \
-    Variant {                                                                 \
-        "ws" WS_SHAPE(TILE, S, R, W, ST, D, LW) "_f" #F, Variant::kWs,        \
-            launch_ws<TILE, S, R, W, ST, D, LW, false, false, F>              \
-    }
-// LA descriptors per lane per look-ahead round (16 elsewhere).
-#define WSLA(TILE, S, R, W, ST, D, LW, LA)                                    \
-    Variant {                                                                 \
-        "ws" WS_SHAPE(TILE, S, R, W, ST, D, LW) "_la" #LA, Variant::kWs,      \
-            launch_ws<TILE, S, R, W, ST, D, LW, false, false, 0, LA>          \
-    }
-#define WSCOPY(TILE, S, R, W, ST, D, LW)                                      \
-    Variant {                                                                 \
-        "wscopy" WS_SHAPE(TILE, S, R, W, ST, D, LW), Variant::kWsCopy,        \
-            launch_ws<TILE, S, R, W, ST, D, LW, true>                         \
-    }
+// The variants by shape and knob, named ws<shape> (ws_lab::shape_name), then _f<F> for a ramped
+// first fill; wscopy<shape>: the same pipeline storing its input unchanged.
+template <int TILE, int S, int R, int W, int ST, int D, int LW, int LA = scan_policy::LookaheadPolicy::kDescsPerLane>
+using WsShape = ws_lab::Shape<TILE, S, R, W, ST, D, LW, LA>;
+template <class S, int F = 0>
+Variant ws_variant() {
+    return {"ws" + ws_lab::shape_name<S>() + (F > 0 ? "_f" + std::to_string(F) : ""), Variant::kWs,
+            launch_variant<S, false, false, F>};
+}
+template <class S>
+Variant ws_copy_variant() {
+    return {"wscopy" + ws_lab::shape_name<S>(), Variant::kWsCopy, launch_variant<S, true>};
+}
+// The program's kernel, under its shape's name.
+Variant ws_product() { return {"ws" + ws_lab::shape_name<ws_lab::Product>(), Variant::kWs, launch_product}; }
 
 bool matches_filter(const std::string& name, const std::vector<std::string>& words) {
     if (words.empty()) return true;
@@ -192,20 +211,36 @@ int run(int argc, char** argv) {
     };
     const std::vector<std::string> words = split_words(only), trace_names = split_words(trace_only);
 
-    // Name: ws_t<tile ints>_s<stages>_r<reduce warps>_w<scan warps>_st<store: 0 16-byte stores
-    // from registers, 1 bulk stores>_d<0 every tile drawn from the counter, 1 each CTA's first
-    // S tiles fixed>_l<look-ahead warps>. The first is the chosen one (all targets met on an
-    // H100 and an H200); the others change one or two choices each. wscopy: the same pipeline
-    // storing its input unchanged (no look-ahead): its ceiling.
+    // The variants' names: ws_lab::shape_name (store 0: 16-byte stores from registers, 1: bulk
+    // stores; sched 0: every tile drawn from the counter, 1: each CTA's first S tiles fixed).
+    // The first is the program's own kernel under its policy's shape name; the others change one
+    // or two choices each. wscopy: the same pipeline storing its input unchanged (no
+    // look-ahead): its ceiling.
+    using ws_lab::Product;
     std::vector<Variant> variants = {
-        WS(4096, 12, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 0, 0, 1), WS(4096, 12, 2, 8, 0, 0, 3),
-        WS(4096, 12, 2, 8, 0, 0, 4), WS(4096, 12, 2, 4, 0, 0, 2), WS(4096, 12, 1, 4, 0, 0, 2),
-        WS(4096, 13, 2, 8, 0, 0, 2), WS(4096, 12, 2, 8, 1, 0, 2), WS(4096, 12, 2, 8, 0, 1, 2),
-        WS(4096, 6, 2, 8, 0, 0, 2),  WS(8192, 6, 2, 8, 0, 0, 1),  WS(8192, 6, 2, 8, 0, 0, 2),
-        WS(2048, 24, 2, 4, 0, 0, 4), WSCOPY(4096, 12, 2, 8, 0, 0, 2),
-        WSRAMP(4096, 12, 2, 8, 0, 0, 2, 2), WSRAMP(4096, 12, 2, 8, 0, 0, 2, 4), WSRAMP(4096, 12, 2, 8, 0, 0, 2, 6),
-        WSRAMP(4096, 12, 2, 8, 0, 1, 2, 4), WSLA(4096, 12, 2, 8, 0, 0, 2, 2), WSLA(4096, 12, 2, 8, 0, 0, 2, 4),
-        WSLA(4096, 12, 2, 8, 0, 0, 2, 8), WSRAMP(4096, 12, 2, 8, 0, 1, 2, 2), WSRAMP(4096, 12, 2, 8, 0, 1, 2, 3),
+        ws_product(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 0, 1>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 0, 3>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 0, 4>>(),
+        ws_variant<WsShape<4096, 12, 2, 4, 0, 0, 2>>(),
+        ws_variant<WsShape<4096, 12, 1, 4, 0, 0, 2>>(),
+        ws_variant<WsShape<4096, 13, 2, 8, 0, 0, 2>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 1, 0, 2>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 1, 2>>(),
+        ws_variant<WsShape<4096, 6, 2, 8, 0, 0, 2>>(),
+        ws_variant<WsShape<8192, 6, 2, 8, 0, 0, 1>>(),
+        ws_variant<WsShape<8192, 6, 2, 8, 0, 0, 2>>(),
+        ws_variant<WsShape<2048, 24, 2, 4, 0, 0, 4>>(),
+        ws_copy_variant<Product>(),
+        ws_variant<Product, 2>(),
+        ws_variant<Product, 4>(),
+        ws_variant<Product, 6>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 1, 2>, 4>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 0, 2, 2>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 0, 2, 4>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 0, 2, 8>>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 1, 2>, 2>(),
+        ws_variant<WsShape<4096, 12, 2, 8, 0, 1, 2>, 3>(),
     };
     {
         std::vector<Variant> kept;
@@ -223,7 +258,7 @@ int run(int argc, char** argv) {
     // as LookaheadPolicy::choose says) only the baselines run.
     {
         cudaFuncAttributes attr{};
-        CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<4096, 12, 1, 4, 0, 0, 2, false>));
+        CUDA_CHECK(cudaFuncGetAttributes(&attr, ws::ws_scan_kernel<false>));
         ws_runs = !(dev.cc_major < 9 || attr.binaryVersion < 90 || attr.ptxVersion < 90);
         if (!ws_runs) {
             std::printf("no sm_90 code for this device (compute capability %d.%d, sm_%d code from compute_%d): "
@@ -269,7 +304,7 @@ int run(int argc, char** argv) {
     // Room for the trace of any resident grid (at most 32 CTAs per SM on any GPU so far).
     ws.trace_ctas = 32 * static_cast<std::size_t>(dev.sm_count);
     // The grid's words, then two per traced tile (ws_scan.cuh, kTracedTiles).
-    const std::size_t trace_words = ws.trace_ctas * ws::kTraceWords + 2 * ws::kTracedTiles;
+    const std::size_t trace_words = ws.trace_ctas * ws_lab::kTraceWords + 2 * ws_lab::kTracedTiles;
     CUDA_CHECK(cudaMalloc(&ws.trace, trace_words * sizeof(unsigned long long)));
 
     scan_gpu::LookbackScan lookback(max_n, scan_policy::LookbackPolicy::for_device(dev));
@@ -470,22 +505,25 @@ int run(int argc, char** argv) {
                          "look_start_ns,look_done_ns,look_first_rounds,look_rounds,look_tiles,preds_landed_ns,preds_published_ns,"
                          "range,device\n");
         struct Traced {
-            const char* name;
+            std::string name;
             bool copy;
             WsFn fn;
             bool by_default;  // traced without --trace-only
         };
         // The chosen variant and its pipeline by default; --trace-only=word,... picks by name
         // among these (the fixed first tiles, d1, alone and with a first fill ramped to 2 copies).
-        const Traced all_traced[] = {
-            {"ws_t4096_s12_r2_w8_st0_d0_l2", false, launch_ws<4096, 12, 2, 8, 0, 0, 2, false, true>, true},
-            {"wscopy_t4096_s12_r2_w8_st0_d0_l2", true, launch_ws<4096, 12, 2, 8, 0, 0, 2, true, true>, true},
-            {"ws_t4096_s12_r2_w8_st0_d1_l2", false, launch_ws<4096, 12, 2, 8, 0, 1, 2, false, true>, false},
-            {"ws_t4096_s12_r2_w8_st0_d1_l2_f2", false, launch_ws<4096, 12, 2, 8, 0, 1, 2, false, true, 2>, false}};
+        using Fixed = WsShape<ws_lab::Product::kTile, ws_lab::Product::kStages, ws_lab::Product::kReduceWarps,
+                              ws_lab::Product::kScanWarps, ws_lab::Product::kStore, 1,
+                              ws_lab::Product::kLookaheadWarps, ws_lab::Product::kDescsPerLane>;
+        const std::string product = ws_lab::shape_name<ws_lab::Product>(), fixed = ws_lab::shape_name<Fixed>();
+        const Traced all_traced[] = {{"ws" + product, false, launch_variant<ws_lab::Product, false, true>, true},
+                                     {"wscopy" + product, true, launch_variant<ws_lab::Product, true, true>, true},
+                                     {"ws" + fixed, false, launch_variant<Fixed, false, true>, false},
+                                     {"ws" + fixed + "_f2", false, launch_variant<Fixed, false, true, 2>, false}};
         std::vector<Traced> traced;
         for (const Traced& tv : all_traced)
             if (trace_only.empty() ? tv.by_default : matches_filter(tv.name, trace_names)) traced.push_back(tv);
-        std::vector<unsigned long long> words(ws.trace_ctas * ws::kTraceWords), tiles(2 * ws::kTracedTiles);
+        std::vector<unsigned long long> words(ws.trace_ctas * ws_lab::kTraceWords), tiles(2 * ws_lab::kTracedTiles);
         for (long long nn : sizes) {
             const std::size_t n = static_cast<std::size_t>(nn);
             for (const Traced& tv : traced) {
@@ -505,30 +543,30 @@ int run(int argc, char** argv) {
                     const double ms = timer.stop(0);
                     compare_on_gpu(n, i, 0);
                     const std::size_t g = static_cast<std::size_t>(shape.grid);
-                    CUDA_CHECK(cudaMemcpy(words.data(), ws.trace, g * ws::kTraceWords * sizeof(unsigned long long),
+                    CUDA_CHECK(cudaMemcpy(words.data(), ws.trace, g * ws_lab::kTraceWords * sizeof(unsigned long long),
                                           cudaMemcpyDeviceToHost));
                     // The tile times sit right after this grid's words (the kernel's gridDim.x).
                     const std::size_t tile = static_cast<std::size_t>(shape.tile);
-                    const std::size_t traced_tiles = std::min<std::size_t>((n + tile - 1) / tile, ws::kTracedTiles);
-                    CUDA_CHECK(cudaMemcpy(tiles.data(), ws.trace + g * ws::kTraceWords,
+                    const std::size_t traced_tiles = std::min<std::size_t>((n + tile - 1) / tile, ws_lab::kTracedTiles);
+                    CUDA_CHECK(cudaMemcpy(tiles.data(), ws.trace + g * ws_lab::kTraceWords,
                                           2 * traced_tiles * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
                     unsigned long long wrong = 0;
                     CUDA_CHECK(cudaMemcpy(&wrong, dcount + i, sizeof wrong, cudaMemcpyDeviceToHost));
                     const bool ok = wrong == 0;
                     failures += ok ? 0 : 1;
                     unsigned long long t0 = ~0ull;
-                    for (std::size_t c = 0; c < g; ++c) t0 = std::min(t0, words[c * ws::kTraceWords + ws::kEnterNs]);
+                    for (std::size_t c = 0; c < g; ++c) t0 = std::min(t0, words[c * ws_lab::kTraceWords + ws_lab::kEnterNs]);
                     for (std::size_t c = 0; c < g; ++c) {
-                        const unsigned long long* w = &words[c * ws::kTraceWords];
-                        const bool any = w[ws::kTiles] > 0;  // a CTA that drew no tile has no tile times
-                        const bool looked = w[ws::kLookTiles] > 0;  // look-ahead warp 1 had a tile
+                        const unsigned long long* w = &words[c * ws_lab::kTraceWords];
+                        const bool any = w[ws_lab::kTiles] > 0;  // a CTA that drew no tile has no tile times
+                        const bool looked = w[ws_lab::kLookTiles] > 0;  // look-ahead warp 1 had a tile
                         // Word k relative to the launch's first start where `had` (the warp had a tile), else -1.
                         auto rel = [&](bool had, int k) { return had ? static_cast<long long>(w[k] - t0) : -1LL; };
                         // When the last of the first tile's predecessors landed and was published
                         // (-1: no look-ahead, as in the pipeline alone, first tile 0, a first tile
                         // past kTracedTiles, or a predecessor not recorded).
                         long long preds_landed = -1, preds_published = -1;
-                        const unsigned long long first = looked ? w[ws::kFirstTile] : ~0ull;
+                        const unsigned long long first = looked ? w[ws_lab::kFirstTile] : ~0ull;
                         if (looked && first > 0 && first <= traced_tiles) {  // tile 0 has no predecessor
                             unsigned long long landed = t0, published = t0;
                             bool all = true;
@@ -545,19 +583,19 @@ int run(int argc, char** argv) {
                         std::fprintf(tf,
                                      "%s,%zu,%d,%.5f,%d,%zu,%zu,%llu,%llu,%llu,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu,"
                                      "%lld,%lld,%lld,%llu,%llu,%llu,%lld,%lld,%lld,%s\n",
-                                     tv.name, n, i + 1, ms, ok ? 1 : 0, g, c, w[ws::kSm], w[ws::kTiles],
-                                     w[ws::kEnterNs] - t0, rel(any, ws::kFirstLandedNs), rel(any, ws::kFirstStoredNs),
-                                     rel(any, ws::kLastStoredNs), w[ws::kWaitDataCycles], w[ws::kWaitReduceCycles],
-                                     w[ws::kWaitPrefixCycles], w[ws::kWorkCycles],
-                                     w[ws::kLastStoredCycle] - w[ws::kEnterCycle],
-                                     looked ? static_cast<long long>(w[ws::kFirstTile]) : -1LL,
-                                     rel(looked, ws::kLookStartNs), rel(looked, ws::kLookDoneNs),
-                                     w[ws::kLookFirstRounds], w[ws::kLookRounds],
-                                     w[ws::kLookTiles], preds_landed, preds_published, range, dev.name.c_str());
+                                     tv.name.c_str(), n, i + 1, ms, ok ? 1 : 0, g, c, w[ws_lab::kSm], w[ws_lab::kTiles],
+                                     w[ws_lab::kEnterNs] - t0, rel(any, ws_lab::kFirstLandedNs), rel(any, ws_lab::kFirstStoredNs),
+                                     rel(any, ws_lab::kLastStoredNs), w[ws_lab::kWaitDataCycles], w[ws_lab::kWaitReduceCycles],
+                                     w[ws_lab::kWaitPrefixCycles], w[ws_lab::kWorkCycles],
+                                     w[ws_lab::kLastStoredCycle] - w[ws_lab::kEnterCycle],
+                                     looked ? static_cast<long long>(w[ws_lab::kFirstTile]) : -1LL,
+                                     rel(looked, ws_lab::kLookStartNs), rel(looked, ws_lab::kLookDoneNs),
+                                     w[ws_lab::kLookFirstRounds], w[ws_lab::kLookRounds],
+                                     w[ws_lab::kLookTiles], preds_landed, preds_published, range, dev.name.c_str());
                     }
                 }
-                if (wrong_runs(kTracedLaunches + 1) != 0) std::printf("trace %s n=%zu: WRONG\n", tv.name, n);
-                std::printf("trace %s n=%zu: %d launches, grid %lld\n", tv.name, n, kTracedLaunches, shape.grid);
+                if (wrong_runs(kTracedLaunches + 1) != 0) std::printf("trace %s n=%zu: WRONG\n", tv.name.c_str(), n);
+                std::printf("trace %s n=%zu: %d launches, grid %lld\n", tv.name.c_str(), n, kTracedLaunches, shape.grid);
             }
         }
         std::fclose(tf);

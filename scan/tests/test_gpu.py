@@ -17,7 +17,18 @@ NAME = "scan"
 SCAN = program(NAME)
 QUICK = "--repeat=1 --warmup=0 --runs=1 --l2=keep"
 # lookahead's threshold: its warp-specialised kernel from this n up (where the device runs it)
-K_MIN_N = int(re.search(r"kMinN = (\d+);", (ROOT / NAME / "scan_policy.h").read_text()).group(1))
+POLICY = (ROOT / NAME / "scan_policy.h").read_text()
+K_MIN_N = int(re.search(r"kMinN = (\d+);", POLICY).group(1))
+
+
+def lookahead(constant):
+    """A constant of scan_policy::LookaheadPolicy (the first struct that sets it after its name)."""
+    return int(re.search(rf"static constexpr int {constant} = (\d+);", POLICY[POLICY.index("struct LookaheadPolicy"):]).group(1))
+
+
+# The program's shape under its name in experiments/ws_scan.cu (ws_lab::shape_name).
+WS_SHAPE = "_t{}_s{}_r{}_w{}_st{}_d{}_l{}".format(*map(lookahead, (
+    "kTile", "kStages", "kReduceWarps", "kScanWarps", "kStore", "kSched", "kLookaheadWarps")))
 ALL = lambda v: True  # noqa: E731
 VALIDATED = lambda v: v.validated  # noqa: E731
 MULTIBLOCK = lambda v: v.validated and "one_block" not in v.tags  # noqa: E731 (validated, any n)
@@ -275,7 +286,7 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
     need_built(binary)
     trace, sizes = tmp_path / "trace.csv", (1000003, 1 << 22)
     need_gpu()
-    r = run([binary, f"--csv={tmp_path}/ws.csv", f"--trace={trace}", "--only=ws_t4096_s12_r2_w8_st0_d0_l2",
+    r = run([binary, f"--csv={tmp_path}/ws.csv", f"--trace={trace}", f"--only=ws{WS_SHAPE}",
              "--sizes=%d,%d" % sizes, "--check-sizes=4097", "--repeat=2", "--warmup=1"])
     assert r.rc == 0 and "Result = PASS" in r.out, r.tail()
     if "ws variants skipped" in r.out:
@@ -284,12 +295,12 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
     launches = {}
     for row in rows:
         launches.setdefault((row["variant"], int(row["n"]), row["launch"]), []).append(row)
-    traced = ("ws_t4096_s12_r2_w8_st0_d0_l2", "wscopy_t4096_s12_r2_w8_st0_d0_l2")
+    traced = ("ws" + WS_SHAPE, "wscopy" + WS_SHAPE)
     assert {(v, n) for v, n, _ in launches} == {(v, n) for v in traced for n in sizes}
     for (variant, n, launch), ctas in launches.items():
         where = f"{variant} n={n} launch {launch}"
         assert all(c["ok"] == "1" for c in ctas) and len(ctas) == int(ctas[0]["grid"]), where
-        assert sum(int(c["tiles"]) for c in ctas) == -(-n // 4096), where
+        assert sum(int(c["tiles"]) for c in ctas) == -(-n // lookahead("kTile")), where
         assert min(int(c["enter_ns"]) for c in ctas) == 0, where
         for c in ctas:
             if int(c["tiles"]) == 0:
@@ -315,6 +326,37 @@ def test_ws_scan_trace_accounts_for_every_tile_and_its_times_are_ordered(tmp_pat
             if int(c["first_tile"]) > 0:
                 assert 0 <= landed <= published <= int(c["look_done_ns"]) + 1000, (where, c)
         assert max(int(c["last_stored_ns"]) for c in ctas) <= 1e6 * float(ctas[0]["event_ms"]) + 2000, where
+
+
+def test_ws_scan_times_the_programs_kernel_under_its_policys_name(tmp_path):
+    """experiments/ws_scan.cu's first variant is the program's own kernel, named from scan_policy.h."""
+    binary = ROOT / NAME / "build/experiments/ws_scan"
+    need_built(binary)
+    need_gpu()
+    r = run([binary, f"--csv={tmp_path}/ws.csv", f"--only=ws{WS_SHAPE}", "--sizes=1000003", "--check-sizes=1,4097",
+             "--repeat=1", "--warmup=0"])
+    assert r.rc == 0 and "Result = PASS" in r.out, r.tail()
+    if "ws variants skipped" in r.out:
+        pytest.skip("no sm_90 code for this GPU: ws_scan runs only its baselines")
+    rows = [row for row in csv_rows(tmp_path / "ws.csv") if row["variant"] == "ws" + WS_SHAPE]
+    assert rows and all(row["ok"] == "1" for row in rows), rows
+    assert {row["tile"] for row in rows} == {str(lookahead("kTile"))}, rows
+
+
+def test_tile_state_look_ahead_gives_every_tiles_prefix_over_launches_and_the_epoch_wrap():
+    """tests/tile_state_test.cu: the ws kernel's tile state alone (publish, TileState::sum chained as the
+    look-ahead warps chain it, the epoch) over generated tile counts, grids and data, three launches per
+    case on one descriptor array, and across the epoch's wrap over stale descriptors of epoch 1."""
+    binary = ROOT / NAME / "build/tests/tile_state_test"
+    need_built(binary)
+    need_gpu()
+    r = run([binary], 600)
+    skipped = re.search(r"^tile_state_test: (no sm_90 code .*): skipped$", r.out, re.M)
+    if r.rc == 0 and skipped:
+        pytest.skip(skipped.group(1))
+    planned = int(re.search(r"^planned: (\d+) runs$", r.out, re.M).group(1)) if "planned:" in r.out else 0
+    assert r.rc == 0 and planned > 0 and r.out.count("Result = PASS") == planned, r.tail()
+    assert "Result = FAIL" not in r.out and "epoch wrap" in r.out, r.tail()
 
 
 def test_every_version_ran_a_case(request):
