@@ -26,7 +26,7 @@ LAB_NAME := $(notdir $(abspath ..))
 .PHONY: help lab-force lab-build print-lab-outputs print-figures figures
 
 help:
-	@echo "$(LAB_NAME)'s lab: one command per file (on a GPU; GPU names the folder, h100 or h200):"
+	@echo "The lab of $(LAB_NAME): one command per file (on a GPU; GPU names the folder, h100 or h200):"
 	@for f in $(LAB_OUTPUTS); do echo "  make -C $(LAB_NAME)/experiments results/GPU/$$f"; done
 
 lab-force:
