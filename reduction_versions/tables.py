@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The tables of README.md and DETAILS.md, declared over results/*.csv (common/py/mdtables.py).
-    python3 tables.py                          fill README.md and DETAILS.md from results/
-    python3 tables.py RESULTS_DIR --out F.md   every table of one run into F.md"""
+"""The tables of README.md and DETAILS.md, declared over results/*.csv (common/py/mdtables.py), and
+those of the lab's experiments/README.md, over experiments/results/<gpu>/*.csv.
+    python3 tables.py                          fill README.md and DETAILS.md from results/, and the lab's
+    python3 tables.py RESULTS_DIR --out F.md   every table of README.md and DETAILS.md of one run into F.md"""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from mdtables import Col, Row, Table, load, pivot, run  # noqa: E402
+from mdtables import Col, Row, Table, fill_docs, load, pivot, run  # noqa: E402
 
 def steps(labels):
     """The chain of steps among the versions `labels` (of a CSV), {version: the version it improves
@@ -111,10 +112,6 @@ PROFILE = [
 STEP_COUNTERS = [Col("step")] + [Col(s + c, f"{h} ({w})", f) for c, h, f in (
     (M["time"], "time us", us), (M["inst"], "warp instr. M", mega), ("conflicts", "bank conflicts", "{:,.0f}"),
     ("bar_total", "barrier stall M", mega1)) for s, w in (("a", "before"), ("b", "after"))]
-V8_COUNTERS = [Col("launch"), Col("n", "ints"), Col("kernel", "kernel", "`{}`"), Col(M["grid"], "grid", GB),
-               Col(M["time"], "time (us)", lambda x: f"{x / 1e3:.2f}"),
-               Col(M["read"], "DRAM read (MB)", mega1), Col(M["dram"], "DRAM % of peak", "{:.1f}"),
-               Col(M["occ"], "achieved occupancy %", GB), Col(M["inst"], "warp instructions", "{:,.0f}")]
 
 def both(name, csv, cols, fn=None, *args, **kw):
     return [Table(name + h, fn(p + csv, *args) if fn else p + csv, cols, **kw) for h, p in (("", ""), ("-h200", "h200/"))]
@@ -136,12 +133,13 @@ TABLES = [*both("versions", "versions.csv", VERSION_COLS, versions), Table("iota
     *both("latency", "latency.csv", LATENCY), *both("unfixed", "unfixed_v5.csv", UNFIXED, unfixed),
     *both("targets", "size_sweep.csv", TARGETS, where=lambda r: r["version"] == "8" and r["n"] in ("8388608", str(2 ** 28))),
     *both("threads", "threads.csv", THREADS, per_csv(lambda rs: pivot([r for r in rs if r["threads"]], "version",
-                                                                           "threads", "kernel_ms"))),
-    *both("v8-grid", "v8_grid.csv", lambda rows: [Col("ints")] + [Col(s) for s in rows[0] if "sweep" in s], v8_grid),
-    Table("v8-cub-counters", per_csv(lambda rs: [Row(r, launch=r["key"][0], n=pow2(r["key"][1]), kernel=r["key"][2])
-                                                 for r in pivot(rs, lambda r: (r["launch_id"], r["n"], r["kernel"]),
-                                                                "metric", lambda r: r.f("value"))])("v8_cub_counters.csv"),
-          V8_COUNTERS)]
+                                                                           "threads", "kernel_ms")))]
+# The lab's (experiments/README.md), over experiments/results/: h100/ and h200/.
+LAB_TABLES = [Table("v8-grid" + h, v8_grid(g + "/v8_grid.csv"), lambda rows: [Col("ints")] + [Col(s) for s in rows[0] if "sweep" in s])
+              for h, g in (("", "h100"), ("-h200", "h200"))]
 
 if __name__ == "__main__":
     run(TABLES)
+    if len(sys.argv) == 1:  # the committed documents: the lab's too
+        here = os.path.dirname(os.path.abspath(__file__))
+        fill_docs(LAB_TABLES, os.path.join(here, "experiments", "results"), os.path.join(here, "experiments"))

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""The tables of scan/README.md and DETAILS.md over common/py/mdtables.py: `python3 tables.py` fills both from
-results/ (H100) and results/h200/ (H200); `python3 tables.py RESULTS_DIR --out FILE.md` writes a run's own."""
+"""The tables of scan/README.md and DETAILS.md over common/py/mdtables.py, from results/ (H100) and results/h200/
+(H200), and those of the lab's experiments/README.md (LAB_TABLES), from experiments/results/<gpu>/ (and the
+reference's results/h200/): `python3 tables.py` fills all three; `python3 tables.py RESULTS_DIR --out FILE.md`
+writes the tables of README.md and DETAILS.md of one run."""
 import math, os, statistics, sys  # noqa: E401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
-from mdtables import Table, Col, Row, run, load, pivot, value_of  # noqa: E402
+from mdtables import Table, Col, Row, fill_docs, run, load, pivot, value_of  # noqa: E402
 
 N20M, N28 = "20000000", str(1 << 28)
 SIZES = {"1250000": "5 MB", "12500000": "50 MB", N20M: "80 MB"}  # Table 1.1's 5, 50, 80 MB of int
@@ -12,6 +14,8 @@ STALL = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
 STALLS = ("long_scoreboard", "barrier", "short_scoreboard", "lg_throttle")  # the reasons the README discusses
 WS = "ws_t4096_s12_r2_w8_st0_d0_l2"  # the variant of experiments/ws_scan.cu that `lookahead` runs
 WSCOPY = "wscopy" + WS[2:]  # its pipeline alone
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAB = os.path.join(HERE, "experiments", "results")  # the lab's files: LAB/h100/, LAB/h200/
 H200 = lambda rows_of: lambda d: rows_of(os.path.join(d, "h200"))  # noqa: E731 (the same rows, results/h200/)
 HS = lambda r: r["version"].startswith("hs_")  # noqa: E731 (the report's Hillis-Steele kernel)
 
@@ -64,8 +68,8 @@ def per_thread_rows(d):
 def profile_rows(d):  # one row per profiled launch, its counters as columns
     return pivot([dict(r, launch="%s (%s), n = %s" % (r["kernel"].split("<")[0], r["version"], r["n"]))
                   for r in load(d, "profile.csv")], "launch", "metric", "value")
-def tuning(name, sub, n):  # experiments/lookback_tuning.cu at n: × CUB (% of the copy) of each round
-    return Table(name, lambda d: pivot([r for r in load(os.path.join(d, sub), "lookback_tuning.csv") if r["n"] == n],
+def tuning(name, gpu, n):  # experiments/lookback_tuning.cu at n (the lab's gpu/): × CUB (% of the copy) of each round
+    return Table(name, lambda d: pivot([r for r in load(os.path.join(d, gpu), "lookback_tuning.csv") if r["n"] == n],
                                        "variant", "round", lambda r: "%.2f (%.0f %%)" % (r.f("speedup_vs_cub"), r.f(
                                            "pct_of_copy"))), series_cols("variant", "{}"), caption="Columns: round.")
 def budget_rows(d):  # experiments/copy_budget.cu: % of the copy per shape and injected wait
@@ -187,7 +191,7 @@ TABLES = [
         Col("wh200", "`results/h200/`: wrong runs (%)", F0)]),
     as_printed("as_printed", "as_printed.csv"), as_printed("as_printed-h200", "h200/as_printed.csv"),
     table1_1("table1_1", "table1_1.csv", {"inclusive"}), table1_1("table1_1-h200", "h200/table1_1.csv", {"inclusive"}),
-    table1_1("table1_1-full", "table1_1.csv", {"inclusive", "exclusive"}),
+    table1_1("table1_1-exclusive", "table1_1.csv", {"exclusive"}),
     Table("sweep", sweep_rows, sweep_cols), Table("sweep-h200", H200(sweep_rows), sweep_cols),
     Table("occupancy", "table1_1.csv", [Col("version"), Col("n")] + [Col(kernel(k), "k%d: grid × block, registers, "
                                         "shared memory, blocks/SM, occupancy, waves" % k) for k in (1, 2, 3)],
@@ -215,15 +219,20 @@ TABLES = [
             / o.f("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), "global load sectors per request", F1),
         Col("smsp__average_warp_latency_per_inst_issued.ratio", "warp cycles per issued instruction", F2)] + [
         Col(STALL % s, s + " (stall cycles per issued instruction)", F2) for s in STALLS],
-        caption="SM active and elapsed cycles come from different replay passes, so a value above 100 reads as 100."),
-    *(tuning("tuning-%s%s" % (s, g and "-h200"), g, n) for g in ("", "h200") for s, n in (("20m", N20M), ("2p28", N28))),
-    Table("ws_scan", lambda d: load(d, "ws_scan.csv") + load(os.path.join(d, "h200"), "ws_scan.csv"), [
+        caption="SM active and elapsed cycles come from different replay passes, so a value above 100 reads as 100.")]
+
+# The lab's tables (experiments/README.md), over experiments/results/ (h100/, h200/); copy-h200 reads the
+# reference run of results/h200/.
+LAB_TABLES = [
+    *(tuning("tuning-%s%s" % (s, g == "h200" and "-h200" or ""), g, n) for g in ("h100", "h200") for s, n in (("20m", N20M), ("2p28", N28))),
+    Table("ws_scan", lambda d: load(d, "h100/ws_scan.csv") + load(d, "h200/ws_scan.csv"), [
         Col("device", "GPU"), Col("n"), Col("mode"), Col("variant"), Col("ms", "time (ms)", MS),
         Col(lambda r: 8 * int(r["n"]) / r.f("copy_ms") / 1e6, "copy (GB/s)", F0),
         Col("pct_of_copy", "% of the copy", F1), Col("speedup_vs_cub", "× CUB", "{:.3f}"), Col("ok", "validated")],
         where=lambda r: r["ms"] and r["variant"] in ("lookback", WS)),
-    *(Table("copy_budget" + h, f, series_cols("shape", F1)) for h, f in (("", budget_rows), ("-h200", H200(budget_rows)))),
-    Table("copy-h200", H200(copy_rows), [
+    *(Table("copy_budget" + h, lambda d, g=g: budget_rows(os.path.join(d, g)), series_cols("shape", F1))
+      for h, g in (("", "h100"), ("-h200", "h200"))),
+    Table("copy-h200", lambda d: copy_rows(os.path.join(HERE, "results", "h200")), [  # the reference run's
         Col(lambda r: "2^%d" % math.log2(int(r["n"])) if int(r["n"]) & (int(r["n"]) - 1) == 0 else "{:,}".format(int(r["n"])), "n"),
         Col("mode", "scan"), Col("version", "fastest version"), Col(lambda r: 1000 * r.f("kernel_ms"), "time (µs)", F2),
         Col(lambda r: 1000 * r.f("copy_n_ms"), "copy of the same n ints (µs)", F2),
@@ -268,3 +277,5 @@ TABLES = [
 
 if __name__ == "__main__":
     run(TABLES)
+    if len(sys.argv) == 1:  # the committed documents: the lab's too
+        fill_docs(LAB_TABLES, LAB, os.path.join(HERE, "experiments"))

@@ -1,10 +1,12 @@
-"""vecmax's tables (README.md, DETAILS.md): results/ (H100), results/h200/, original/ (the report's)."""
+"""vecmax's tables (README.md, DETAILS.md): results/ (H100), results/h200/, original/ (the report's); and the
+lab's (experiments/README.md), from experiments/results/<gpu>/. `python3 tables.py` fills all three;
+`python3 tables.py RESULTS_DIR --out FILE.md` writes the report's tables of one run."""
 import os
 import sys
 from statistics import median
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "common", "py"))
-from mdtables import Col, Row, Table, load, pivot, run  # noqa: E402
+from mdtables import Col, Row, Table, fill_docs, load, pivot, run  # noqa: E402
 
 N1, N2, BIG = 40960000, 268435456, 16384  # the report's N, 2^28, "more threads and blocks" (grid)
 F1, F2, F3, F4 = "{:.1f}", "{:.2f}", "{:.3f}", "{:.4f}"  # formats
@@ -98,9 +100,9 @@ def profile(d):  # per (version, N): time and bytes summed over its kernels, DRA
     return sorted(out, key=lambda r: r.f("n"))
 
 
-def tuning(d):  # one row per variant, its speed vs CUB over the rounds at each N
+def tuning(d):  # one row per variant, its speed vs CUB over the rounds at each N (d: the lab's results)
     out = {}
-    for r in load(d, "single_pass_tuning.csv"):
+    for r in load(d, "h100/single_pass_tuning.csv"):
         out.setdefault(r["variant"], Row(r)).setdefault(r["n"], []).append(r.f("speedup_vs_cub"))
     return list(out.values())
 
@@ -144,7 +146,9 @@ TABLES = [
     Table("bench-h100", "bench.csv", BENCH),
     Table("bench-h200", "h200/bench.csv", BENCH),
     Table("profile", profile, PROFILE),
-    Table("tuning", tuning, TUNING),
 ]
+LAB_TABLES = [Table("tuning", tuning, TUNING)]  # experiments/README.md, from experiments/results/
 if __name__ == "__main__":
     run(TABLES)
+    if len(sys.argv) == 1:  # the committed documents: the lab's too
+        fill_docs(LAB_TABLES, os.path.join(HERE, "experiments", "results"), os.path.join(HERE, "experiments"))

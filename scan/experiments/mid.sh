@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The mid-size measurements of DETAILS.md ("Where the switch lies"), three processes each, on the
-# local GPU (run from anywhere; `make experiments` first):
-#   bash experiments/mid.sh [TAG]    writes results[/TAG]/ (or $OUT/ when set):
+# The mid-size measurements of the lab's notes ("Where the switch lies"), three processes each, on
+# the local GPU (`make -C scan/experiments results/GPU/ws_scan_mid.csv` builds what it needs and
+# runs it):
+#   bash experiments/mid.sh GPU    writes experiments/results/GPU/ (or $OUT/ when set):
 #     ws_scan_mid.csv  experiments/ws_scan.cu at 2^20 .. 2^28 and 5-20 M: the copy of the same n
 #                      ints, CUB, lookback, the chosen ws variant and its pipeline alone (wscopy),
 #                      and the tried variants named after the chosen one (--only matches words

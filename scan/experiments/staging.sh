@@ -1,12 +1,14 @@
-# The shared start of mid.sh and start.sh (sourced, with the caller's "$@"): $OUT made absolute,
-# the working directory scan/, $out the output folder (made), $tmp a scratch folder removed on exit
+# The shared start of mid.sh, start.sh, small.sh and gap.sh (sourced, with the caller's "$@": the
+# GPU's folder): $OUT made absolute, the working directory scan/, $out the output folder (made:
+# experiments/results/GPU/, or $OUT when set), $tmp a scratch folder removed on exit
 # (files are written whole or not at all: each goes to $tmp first), every program in $programs
 # checked (one line and exit 2 when one is not built), and with_process to assemble a CSV.
 set -euo pipefail
 script=$(basename "$0")
 [ -n "${OUT:-}" ] && { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }  # absolute before the cd below
 cd "$(dirname "$0")/.."
-out=${OUT:-results${1:+/$1}}
+[ -n "${OUT:-}${1:-}" ] || { echo "usage: $script GPU (writes experiments/results/GPU/), or OUT=DIR $script" >&2; exit 2; }
+out=${OUT:-experiments/results/$1}
 for b in $programs; do
   [ -x "$b" ] || { echo "$script: $b is not built (make experiments)" >&2; exit 2; }
 done

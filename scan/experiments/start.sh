@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The start of a launch at mid sizes, DETAILS.md's "From 2^20 to 2^22" and "From 2^23 up" (H200),
-# on the local GPU (run from anywhere; `make experiments` first):
-#   bash experiments/start.sh [TAG]    writes results[/TAG]/ (or $OUT/ when set):
+# The start of a launch at mid sizes, the lab notes' "From 2^20 to 2^22" and "From 2^23 up" (H200),
+# on the local GPU (`make -C scan/experiments results/GPU/lookback_window.csv` builds what it needs
+# and runs it):
+#   bash experiments/start.sh GPU    writes experiments/results/GPU/ (or $OUT/ when set):
 #     lookback_window.csv     experiments/lookback_tuning.cu, three processes at 2^16 .. 2^22 of
 #                             lookback's kernel with block ids (tid1), launched cooperatively
 #                             (coop), with a look-back window of 32 x K predecessors (winKx32),

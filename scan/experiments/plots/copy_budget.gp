@@ -1,14 +1,15 @@
 # The copy budget (experiments/copy_budget.cu): bandwidth of a tile copy through shared
 # memory, as a percentage of a device-to-device copy measured in the same run, against the
 # SM clock cycles each tile waits between its load and its store; one line per shape.
-#   gnuplot -c plots/copy_budget.gp results/copy_budget.csv figures/copy_budget.png [second.csv]
-# A second GPU's CSV draws a second panel beside the first: the third argument, or by default
-# the file of the same name in the input's h200/ folder (results/h200/, where the repository
-# keeps its second GPU's results), when it exists. Shapes, devices and the tile buffers in
+#   gnuplot -c plots/copy_budget.gp results/h100/copy_budget.csv figures/copy_budget.png [second.csv]
+# (in scan/experiments/: `make -C scan/experiments figures` draws it). A second GPU's CSV draws a
+# second panel beside the first: the third argument, or by default the file of the same name in
+# the h200/ folder beside the input's (results/h200/, where the lab keeps its second GPU's
+# files), when it exists. Shapes, devices and the tile buffers in
 # flight per SM come from the CSV; rows that failed validation are not drawn.
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
-call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
-second = ARGC >= 3 ? ARG3 : system("dirname '".input."'")."/h200/".system("basename '".input."'")
+call system("dirname ".ARG0)."/../../../common/plot_style.gp" ARG1 ARG2
+second = ARGC >= 3 ? ARG3 : system("dirname \"$(dirname '".input."')\"")."/h200/".system("basename '".input."'")
 has_second = (second ne input && system("[ -f '".second."' ] && echo 1 || echo 0") eq "1")
 files = has_second ? input." ".second : input
 if (has_second) {

@@ -2,11 +2,12 @@
 # during the duration of the kernel launch"; workload imbalance): the report's map kernel
 # (map_scan_chunks, 8 elements per thread, 1024 threads per block) at n = 15000 (the map
 # scan's "up to 15000": 2 blocks) and at 5 MB (1,250,000 ints). From experiments/sm_activity.cu
-# (`make profile`): every block records its SM and its start and end on the GPU's nanosecond
+# (the lab's sm_activity.csv): every block records its SM and its start and end on the GPU's nanosecond
 # clock; an SM is active while one of its blocks runs (union of their intervals), as a
 # percentage of the kernel's span (first block start to last block end). One bar per SM.
-#   gnuplot -c plots/sm_activity.gp results/sm_activity.csv figures/sm_activity.png
-call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
+#   gnuplot -c plots/sm_activity.gp results/h100/sm_activity.csv figures/sm_activity.png
+# (in scan/experiments/: `make -C scan/experiments figures` draws it)
+call system("dirname ".ARG0)."/../../../common/plot_style.gp" ARG1 ARG2
 if (strstrt(ARG2, ".pdf") > 0) { set terminal pdfcairo enhanced color font "Helvetica,10" size 7in,5in } \
 else { eval raster_terminal("Helvetica,11", "1100,700") }
 set output ARG2
