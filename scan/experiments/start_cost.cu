@@ -34,6 +34,8 @@ namespace {
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kThreads = 256, kWarps = kThreads / 32;
 constexpr unsigned kA = 1u, kP = 2u;
+// Polls after which a wait is taken for a deadlock (seconds at the sleeps used): the kernel traps.
+constexpr unsigned long long kMaxSpins = 20000000ull;
 enum TraceWord { kEnter, kSm, kLoaded, kPublished, kPrefixed, kStored, kPolls, kWindows, kWords };
 
 __device__ __forceinline__ unsigned long long now_ns() {
@@ -179,6 +181,7 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
             ++polls;
             if (!__any_sync(kFull, static_cast<unsigned>(w >> 34) != epoch)) break;
             sleep_ns<100>();
+            if (polls > kMaxSpins) __trap();  // a look-back that cannot end stops the run
         }
         ++windows;
         const unsigned pl = __ballot_sync(kFull, (static_cast<unsigned>(w >> 32) & 3u) == kP);
@@ -199,7 +202,7 @@ struct Args {
     unsigned long long* desc;  // lookback: a descriptor per tile; cluster: one per cluster
     unsigned* aggs;            // barrier: an aggregate per tile
     unsigned* counter;         // barrier: arrivals, never reset (target = launch x grid)
-    unsigned epoch;            // lookback: new per launch; barrier: the launch's number (1, 2, ...)
+    unsigned epoch;            // lookback, cluster: new per launch; barrier: the counter's value once every block arrived
     unsigned long long* trace; // kWords per tile (traced kernels)
 };
 
@@ -292,8 +295,12 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
             *reinterpret_cast<volatile unsigned*>(a.aggs + tile) = agg;
             __threadfence();
             atomicAdd(a.counter, 1u);
-            const unsigned target = a.epoch * gridDim.x;
-            while (static_cast<int>(*reinterpret_cast<volatile unsigned*>(a.counter) - target) < 0) sleep_ns<32>();
+            const unsigned target = a.epoch;
+            unsigned long long spins = 0;
+            while (static_cast<int>(*reinterpret_cast<volatile unsigned*>(a.counter) - target) < 0) {
+                sleep_ns<32>();
+                if (++spins > kMaxSpins) __trap();  // a broken barrier ends the run, never hangs it
+            }
             __threadfence();
         }
         __syncwarp();
@@ -371,7 +378,7 @@ __global__ void __launch_bounds__(kThreads) cluster_scan(Args a) {
 struct Buffers {
     unsigned *in = nullptr, *out = nullptr, *counter = nullptr, *aggs = nullptr;
     unsigned long long *desc = nullptr, *trace = nullptr;
-    unsigned epoch = 0, barrier_launches = 0;
+    unsigned epoch = 0, barrier_arrivals = 0;  // barrier_arrivals: the counter's value between launches
 };
 
 template <typename Kernel>
@@ -394,9 +401,9 @@ void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
 template <int kItems>
 void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
-    ++b.barrier_launches;
+    b.barrier_arrivals += tiles;
     barrier_scan<kItems><<<tiles, kThreads, 0, s>>>(
-        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.barrier_launches, nullptr});
+        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.barrier_arrivals, nullptr});
     CUDA_CHECK_LAUNCH();
 }
 
@@ -508,6 +515,7 @@ TraceSummary summarise(const std::vector<TileTimes>& tt) {
 
 int run(int argc, char** argv) {
     const std::string dir = argc > 1 ? argv[1] : ".";
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const int repeat = 50, traced_launches = 21;
     std::vector<std::size_t> sizes = {1u << 20, 1000000, 1u << 21, 1u << 22, 1u << 23};
     const std::size_t maxn = 1u << 23;
@@ -582,6 +590,7 @@ int run(int argc, char** argv) {
             std::fprintf(times, "%zu,%s,%d,%u,%.6f,%.6f,%.6f,%.6f,%s,%.4f,%d,%s\n", n, v.name.c_str(), v.items, ntiles, ms,
                          memcpy_ms, kernel_ms, copy_ms, memcpy_ms <= kernel_ms ? "cudaMemcpy" : "copy_kernel",
                          ms / copy_ms, ok, dev.name.c_str());
+            std::fflush(times);
             std::printf("%-24s n=%-9zu %.4f ms  memcpy %.4f  copy kernel %.4f  ratio %.3f  %s\n", v.name.c_str(), n, ms,
                         memcpy_ms, kernel_ms, ms / copy_ms, ok ? "ok" : "WRONG");
             if (v.name.find("traced") == std::string::npos) continue;
