@@ -467,7 +467,8 @@ def note(csv_files, base=None, compact=False):
     if len(stale) == len(files) and len({made_by(r) for _, r in stale}) == 1:
         return f"stale: {made_by(stale[0][1])}; {STALE_WORDS}"
     base = os.path.abspath(base) if base else os.path.dirname(files[0])
-    return "\n".join(f"stale: {os.path.relpath(f, base)} {made_by(r)}; {STALE_WORDS}" for f, r in stale)
+    lines = [f"stale: {os.path.relpath(f, base)} {made_by(r)}; {STALE_WORDS}" for f, r in stale]
+    return "\n".join(x if len(x) <= 100 else x.replace(STALE_WORDS, "its code has changed since") for x in lines)
 
 
 # ---------------------------------------------------------------------------------------------
