@@ -137,7 +137,6 @@ line printed instead of a table without rows; default: "(no data: ...)")."""
     def render(self, results_dir):
         del LOADED[:]
         rows = self.rows(results_dir)
-        stale = provenance.note(LOADED, results_dir)
         if not rows and self.empty:
             return self.empty + "\n"
         if not rows:
@@ -148,6 +147,7 @@ line printed instead of a table without rows; default: "(no data: ...)")."""
                  "|" + "|".join(" --- " for _ in cols) + "|"]
         lines += ["| " + " | ".join(c.cell(r).replace("|", "\\|") for c in cols) + " |" for r in rows]
         text = "\n".join(lines) + "\n"
+        stale = provenance.note(LOADED, results_dir)  # after the columns: they may read CSVs too
         return text + (f"\n{self.caption}\n" if self.caption else "") + (f"\n{stale}\n" if stale else "")
 
 
