@@ -11,9 +11,12 @@ An assignment's tables.py declares its tables and calls run():
     python3 tables.py RESULTS_DIR --out F.md   every table of a run into F.md (a user's own run)
 
 In a document, a table stands between `<!-- BEGIN name -->` and `<!-- END name -->`; it is
-replaced whole, with at most a two-line caption of fixed words. A block without a declared
-table, or a declared table without a block, stops the run. Files are written atomically and
-only when their content changes.
+replaced whole, with at most a two-line caption of fixed words. A table drawn from a CSV whose
+code changed since it was made (stale: common/py/provenance.py) ends with a generated line
+"stale: made by <commit> (<date>); the code that decides it has changed since" (one per stale
+CSV, naming it, where the table reads more than one). A block without a declared table, or a
+declared table without a block, stops the run. Files are written atomically and only when
+their content changes.
 """
 import csv
 import math
@@ -23,6 +26,9 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import provenance  # noqa: E402
+
 DOCS = ("README.md", "DETAILS.md")
 BLOCK = re.compile(r"(<!-- BEGIN ([\w.-]+) -->\n)(.*?)(<!-- END \2 -->)", re.S)
 
@@ -39,11 +45,15 @@ class Row(dict):
         return None if math.isnan(x) else x
 
 
+LOADED = []  # every CSV load() has read since Table.render began: the table's sources
+
+
 def load(results_dir, name):
     """The rows of results_dir/name ([] when the file is not there); '#' lines are comments."""
     path = os.path.join(results_dir, name)
     if not os.path.exists(path):
         return []
+    LOADED.append(path)
     with open(path, newline="") as f:
         return [Row(r) for r in csv.DictReader(line for line in f if not line.startswith("#"))]
 
@@ -125,6 +135,7 @@ line printed instead of a table without rows; default: "(no data: ...)")."""
         return sorted(rows, key=self.sort) if self.sort else rows
 
     def render(self, results_dir):
+        del LOADED[:]
         rows = self.rows(results_dir)
         if not rows and self.empty:
             return self.empty + "\n"
@@ -136,7 +147,8 @@ line printed instead of a table without rows; default: "(no data: ...)")."""
                  "|" + "|".join(" --- " for _ in cols) + "|"]
         lines += ["| " + " | ".join(c.cell(r).replace("|", "\\|") for c in cols) + " |" for r in rows]
         text = "\n".join(lines) + "\n"
-        return text + (f"\n{self.caption}\n" if self.caption else "")
+        stale = provenance.note(LOADED, results_dir)  # after the columns: they may read CSVs too
+        return text + (f"\n{self.caption}\n" if self.caption else "") + (f"\n{stale}\n" if stale else "")
 
 
 def write_if_changed(path, text):

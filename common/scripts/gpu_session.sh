@@ -29,7 +29,9 @@
 # Output goes to $OUT (default build/gpu_session): summary.txt, logs.tgz, results.tgz.
 # The report phase re-makes the committed reference: */results/ (CW_REFERENCE=1, the default
 # here), or with CW_RESULTS_SUBDIR=h200 */results/h200/ (a second GPU's reference). A user's
-# `make report` writes */runs/<gpu>/ instead (common/scripts/staged_run.sh).
+# `make report` writes */runs/<gpu>/ instead (common/scripts/staged_run.sh). Each folder's
+# MANIFEST.tsv gets the rows of the CSVs the run wrote (staged_run.sh); the summary ends the
+# phase with the reference CSVs still stale (common/py/provenance.py status).
 set -u
 cd "$(dirname "$0")/../.."
 phases=${1:-tests report}
@@ -128,6 +130,8 @@ if [[ " $phases " == *" report "* ]]; then
       note "REPORT FAILED: $f (exit $?) after $(( $(date +%s) - s ))s"; tail -n 15 "$logs/report-$f.log" | tee -a "$summary"
     fi
   done
+  python3 common/py/provenance.py status $folders >"$logs/provenance.txt" 2>&1
+  note "$(tail -n 1 "$logs/provenance.txt") (logs/provenance.txt)"
 fi
 
 if [[ " $phases " == *" profile "* ]]; then
@@ -296,5 +300,5 @@ if [[ " $phases " == *" cluster "* ]]; then
 fi
 
 tar czf "$OUT/logs.tgz" -C "$OUT" logs
-tar czf "$OUT/results.tgz" $(ls -d */results */build/runs 2>/dev/null) 2>/dev/null
+tar czf "$OUT/results.tgz" $(ls -d */results */experiments/results */build/runs 2>/dev/null) 2>/dev/null
 note "done in $(elapsed)"

@@ -11,6 +11,8 @@
 #   build/runs/<run>.incomplete           the run was killed with SIGKILL (nothing could rename it)
 # COMMAND's output is also kept in build/runs/<run>.log. When COMMAND is make, the status of
 # the recipe's program (make's "Error N") names the failure, not make's own 2.
+# The destination's MANIFEST.tsv gets a row per CSV moved there (common/py/provenance.py record:
+# commit, fingerprint of the code that decides it, this command line, GPU, driver, date).
 # Exit status: COMMAND's (the recipe's), or 128 + the signal's number.
 #
 #   staged_run.sh --require-gpu WHAT
@@ -97,10 +99,20 @@ if [ -z "$(ls -A "$stage")" ]; then
 fi
 [ -n "$dest" ] || dest=$(bash "$(dirname "${BASH_SOURCE[0]}")/gpu_folder.sh" "$stage")
 mkdir -p "$dest" || finish_failed "failed-moving-results" 1
-moved=
+moved=''; csvs=()
 for f in "$stage"/*; do
   mv -f "$f" "$dest/$(basename "$f")" || finish_failed "failed-moving-results" 1
   moved="$moved $(basename "$f")"
+  case $f in *.csv) csvs+=("$(basename "$f")") ;; esac
 done
 rmdir "$stage" 2>/dev/null
 echo "report-run $name: $dest/ updated:$moved"
+# The provenance of what was moved: the command as one could type it again, in this folder.
+env_words=
+[ -z "${CW_REFERENCE:-}" ] || env_words="CW_REFERENCE=$CW_REFERENCE "
+[ -z "${CW_RESULTS_SUBDIR:-}" ] || env_words="${env_words}CW_RESULTS_SUBDIR=$CW_RESULTS_SUBDIR "
+cmdline="cd $(basename "$PWD") && ${env_words}bash ../common/scripts/staged_run.sh $name$(printf ' %q' "$@")"
+if [ "${#csvs[@]}" -gt 0 ] &&
+   ! python3 "$(dirname "${BASH_SOURCE[0]}")/../py/provenance.py" record "$dest" "${csvs[@]}" --command "$cmdline"; then
+  echo "report-run $name: $dest/MANIFEST.tsv not updated (python3 common/py/provenance.py record $dest ${csvs[*]})" >&2
+fi
