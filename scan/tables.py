@@ -3,7 +3,7 @@
 (H200), and those of the lab's experiments/README.md (LAB_TABLES), from experiments/results/<gpu>/ (and the
 reference's results/h200/): `python3 tables.py` fills all three; `python3 tables.py RESULTS_DIR --out FILE.md`
 writes the tables of README.md and DETAILS.md of one run."""
-import math, os, statistics, sys  # noqa: E401
+import math, os, re, statistics, sys  # noqa: E401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from mdtables import Table, Col, Row, fill_docs, run, load, pivot, value_of  # noqa: E402
 
@@ -12,9 +12,19 @@ SIZES = {"1250000": "5 MB", "12500000": "50 MB", N20M: "80 MB"}  # Table 1.1's 5
 MS, F0, F1, F2 = "{:.4f}", "{:.0f}", "{:.1f}", "{:.2f}"
 STALL = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
 STALLS = ("long_scoreboard", "barrier", "short_scoreboard", "lg_throttle")  # the reasons the README discusses
-WS = "ws_t4096_s12_r2_w8_st0_d0_l2"  # the variant of experiments/ws_scan.cu that `lookahead` runs
-WSCOPY = "wscopy" + WS[2:]  # its pipeline alone
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def policy_shape():  # scan_policy.h's LookaheadPolicy as experiments/ws_scan.cu names a shape (ws_lab::shape_name)
+    with open(os.path.join(HERE, "scan_policy.h")) as f:
+        policy = f.read().split("struct LookaheadPolicy", 1)[1]
+    k = lambda name: re.search(r"static constexpr int %s = (\d+);" % name, policy).group(1)  # noqa: E731
+    return "_t%s_s%s_r%s_w%s_st%s_d%s_l%s" % tuple(map(k, (
+        "kTile", "kStages", "kReduceWarps", "kScanWarps", "kStore", "kSched", "kLookaheadWarps")))
+
+
+WS = "ws" + policy_shape()  # the variant of experiments/ws_scan.cu that `lookahead` runs
+WSCOPY = "wscopy" + WS[2:]  # its pipeline alone
 LAB = os.path.join(HERE, "experiments", "results")  # the lab's files: LAB/h100/, LAB/h200/
 H200 = lambda rows_of: lambda d: rows_of(os.path.join(d, "h200"))  # noqa: E731 (the same rows, results/h200/)
 HS = lambda r: r["version"].startswith("hs_")  # noqa: E731 (the report's Hillis-Steele kernel)
