@@ -97,6 +97,10 @@ def over_ws(rs, tried, label):  # per size: the ws kernel's median (µs) and eac
     med = medians(rs)
     return [dict(n=n, ws=1000 * med[n, WS], **{label(v): med[n, v] / med[n, WS] for v in tried})
             for n in dict.fromkeys(r["n"] for r in rs)]
+def shape_rows(d):  # ws_scan.csv (H100, H200), inclusive: each ws variant's % of the copy per GPU and timed size
+    return pivot([dict(r, at="%s, %s" % (g.upper(), "2^28" if r["n"] == N28 else "{:,}".format(int(r["n"]))))
+                  for g in ("h100", "h200") for r in load(os.path.join(d, g), "ws_scan.csv")
+                  if r["ms"] and r["mode"] == "inclusive" and r["variant"].startswith("ws")], "variant", "at", "pct_of_copy")
 def per_size(d, csv, columns):  # a lookback_tuning CSV (H200): per size, the copy's median and each column's, in µs
     rs = load(os.path.join(d, "h200"), csv)
     med, copies = medians(rs), {}
@@ -240,6 +244,8 @@ LAB_TABLES = [
         Col(lambda r: 8 * int(r["n"]) / r.f("copy_ms") / 1e6, "copy (GB/s)", F0),
         Col("pct_of_copy", "% of the copy", F1), Col("speedup_vs_cub", "× CUB", "{:.3f}"), Col("ok", "validated")],
         where=lambda r: r["ms"] and r["variant"] in ("lookback", WS)),
+    Table("ws-shapes", shape_rows, lambda rows: [Col("variant")] + [Col(k, k, F1) for k in series(rows, "variant")],
+          sort=lambda r: (r["variant"].startswith("wscopy"), r["variant"] != WS), caption="% of the copy of the same n ints, inclusive scans (exclusive: the CSVs); columns: GPU, n."),
     *(Table("copy_budget" + h, lambda d, g=g: budget_rows(os.path.join(d, g)), series_cols("shape", F1))
       for h, g in (("", "h100"), ("-h200", "h200"))),
     Table("copy-h200", lambda d: copy_rows(os.path.join(HERE, "results", "h200")), [  # the reference run's
