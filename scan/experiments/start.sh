@@ -17,7 +17,8 @@
 lt=build/experiments/lookback_tuning ws=build/experiments/ws_scan
 programs="$lt $ws"
 source "$(dirname "$0")/staging.sh"
-shape=$(ws_shape) fixed=$(ws_shape 1)  # the program's (scan_policy.h); with each CTA's first tiles fixed
+shape=$(ws_shape)    # the program's (scan_policy.h)
+fixed=$(ws_shape 1)  # the same with each CTA's first tiles fixed
 small="minb6 tid1 sleep100 hint0 stash1,256x32 minb6 tid0 sleep100 hint0 stash1"
 large="256x32 minb6 tid0 sleep100 hint0 stash1"
 pairs=()
