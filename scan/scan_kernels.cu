@@ -216,7 +216,7 @@ using scan_tile::padded;  // one pad word per 32 (tile_io.cuh)
 // reader sees the old word or the new one, never a status from one and a value from the
 // other. No fence: a reader uses nothing but the descriptor word itself (status and value
 // travel together), so no earlier write needs ordering before it. (A __threadfence() here
-// only delays the publication; the README's tuning table has what it cost.)
+// would only delay the publication.)
 __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigned tile, unsigned epoch,
                                         unsigned status, unsigned value) {
     const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | status) << 32) | value;
@@ -225,7 +225,8 @@ __device__ __forceinline__ void publish(unsigned long long* descriptors, unsigne
 
 // A warp whose window is not yet published sleeps ~100 ns before polling again, so that
 // hundreds of waiting warps do not keep the L2 busy with polls the data traffic needs
-// (CUB's look-back backs off likewise; the gain is in results/lookback_tuning.csv).
+// (CUB's look-back backs off likewise; what it gains: sleep100 against sleep0 in
+// experiments/results/<gpu>/lookback_tuning.csv).
 __device__ __forceinline__ void back_off() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     __nanosleep(100);

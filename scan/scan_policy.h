@@ -56,9 +56,9 @@ struct LookbackPolicy {
 
     // Tile ids: a block's blockIdx.x where the whole grid fits on the device at once
     // (`resident`: the kernel's blocks per SM x SMs, the occupancy API's), which saves every
-    // block the atomic round trip of a draw (results/h200/lookback_ids.csv: tid1 against tid0);
-    // drawn from a counter above that. scan_kernels.cu says when each keeps the look-back's
-    // forward progress.
+    // block the atomic round trip of a draw (experiments/results/h200/lookback_window.csv: tid1
+    // against tid0); drawn from a counter above that. scan_kernels.cu says when each keeps the
+    // look-back's forward progress.
     static bool block_ids(long long grid, long long resident) { return grid <= resident; }
 
     // __launch_bounds__' minimum resident blocks per SM, per architecture (`arch` is
@@ -103,10 +103,10 @@ struct LookaheadPolicy {
     // the code the driver loaded for it must come from compute_90 PTX or later.
     static constexpr int kMinArch = 90;
     // The smallest n at which the warp-specialised kernel runs (by default): on the H200 it beat
-    // the look-back kernel in both modes from here on, in the program (results/h200/la_switch.csv:
-    // --la-kernel=ws against lookback at 5-20 M, three processes) and in the tuning experiment
-    // (results/h200/ws_scan_mid.csv), except at 12,500,000 (a little behind), and lost clearly
-    // at 5,000,000 in both.
+    // the look-back kernel in both modes from here on, in the program
+    // (experiments/results/h200/la_switch.csv: --la-kernel=ws against lookback at 5-20 M, three
+    // processes) and in the tuning experiment (experiments/results/h200/ws_scan_mid.csv), except
+    // at 12,500,000 (a little behind), and lost clearly at 5,000,000 in both.
     // The H100 has not been measured at these sizes (its reference, results/, was made with the
     // switch at 20,000,000).
     static constexpr long long kMinN = 7500000;

@@ -3,7 +3,7 @@
 (H200), and those of the lab's experiments/README.md (LAB_TABLES), from experiments/results/<gpu>/ (and the
 reference's results/h200/): `python3 tables.py` fills all three; `python3 tables.py RESULTS_DIR --out FILE.md`
 writes the tables of README.md and DETAILS.md of one run."""
-import math, os, statistics, sys  # noqa: E401
+import math, os, re, statistics, sys  # noqa: E401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "py"))
 from mdtables import Table, Col, Row, fill_docs, run, load, pivot, value_of  # noqa: E402
 
@@ -12,9 +12,19 @@ SIZES = {"1250000": "5 MB", "12500000": "50 MB", N20M: "80 MB"}  # Table 1.1's 5
 MS, F0, F1, F2 = "{:.4f}", "{:.0f}", "{:.1f}", "{:.2f}"
 STALL = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
 STALLS = ("long_scoreboard", "barrier", "short_scoreboard", "lg_throttle")  # the reasons the README discusses
-WS = "ws_t4096_s12_r2_w8_st0_d0_l2"  # the variant of experiments/ws_scan.cu that `lookahead` runs
-WSCOPY = "wscopy" + WS[2:]  # its pipeline alone
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def policy_shape():  # scan_policy.h's LookaheadPolicy as experiments/ws_scan.cu names a shape (ws_lab::shape_name)
+    with open(os.path.join(HERE, "scan_policy.h")) as f:
+        policy = f.read().split("struct LookaheadPolicy", 1)[1]
+    k = lambda name: re.search(r"static constexpr int %s = (\d+);" % name, policy).group(1)  # noqa: E731
+    return "_t%s_s%s_r%s_w%s_st%s_d%s_l%s" % tuple(map(k, (
+        "kTile", "kStages", "kReduceWarps", "kScanWarps", "kStore", "kSched", "kLookaheadWarps")))
+
+
+WS = "ws" + policy_shape()  # the variant of experiments/ws_scan.cu that `lookahead` runs
+WSCOPY = "wscopy" + WS[2:]  # its pipeline alone
 LAB = os.path.join(HERE, "experiments", "results")  # the lab's files: LAB/h100/, LAB/h200/
 H200 = lambda rows_of: lambda d: rows_of(os.path.join(d, "h200"))  # noqa: E731 (the same rows, results/h200/)
 HS = lambda r: r["version"].startswith("hs_")  # noqa: E731 (the report's Hillis-Steele kernel)
@@ -87,6 +97,10 @@ def over_ws(rs, tried, label):  # per size: the ws kernel's median (µs) and eac
     med = medians(rs)
     return [dict(n=n, ws=1000 * med[n, WS], **{label(v): med[n, v] / med[n, WS] for v in tried})
             for n in dict.fromkeys(r["n"] for r in rs)]
+def shape_rows(d):  # ws_scan.csv (H100, H200), inclusive: each ws variant's % of the copy per GPU and timed size
+    return pivot([dict(r, at="%s, %s" % (g.upper(), "2^28" if r["n"] == N28 else "{:,}".format(int(r["n"]))))
+                  for g in ("h100", "h200") for r in load(os.path.join(d, g), "ws_scan.csv")
+                  if r["ms"] and r["mode"] == "inclusive" and r["variant"].startswith("ws")], "variant", "at", "pct_of_copy")
 def per_size(d, csv, columns):  # a lookback_tuning CSV (H200): per size, the copy's median and each column's, in µs
     rs = load(os.path.join(d, "h200"), csv)
     med, copies = medians(rs), {}
@@ -230,6 +244,8 @@ LAB_TABLES = [
         Col(lambda r: 8 * int(r["n"]) / r.f("copy_ms") / 1e6, "copy (GB/s)", F0),
         Col("pct_of_copy", "% of the copy", F1), Col("speedup_vs_cub", "× CUB", "{:.3f}"), Col("ok", "validated")],
         where=lambda r: r["ms"] and r["variant"] in ("lookback", WS)),
+    Table("ws-shapes", shape_rows, lambda rows: [Col("variant")] + [Col(k, k, F1) for k in series(rows, "variant")],
+          sort=lambda r: (r["variant"].startswith("wscopy"), r["variant"] != WS), caption="% of the copy of the same n ints, inclusive scans (exclusive: the CSVs); columns: GPU, n."),
     *(Table("copy_budget" + h, lambda d, g=g: budget_rows(os.path.join(d, g)), series_cols("shape", F1))
       for h, g in (("", "h100"), ("-h200", "h200"))),
     Table("copy-h200", lambda d: copy_rows(os.path.join(HERE, "results", "h200")), [  # the reference run's

@@ -41,7 +41,8 @@
 //   arrives on `empty` once per warp; the producer refills the stage after that phase.
 // The last, partial tile is not bulk-copied: the producer only signals it, and the reduce and
 // scan warps read (and write) it from global memory with bounds. What each choice of the
-// policy measured is in experiments/README.md (experiments/ws_scan.cu).
+// policy measured is in experiments/README.md, in its section on experiments/ws_scan.cu (from
+// experiments/results/<gpu>/ws_scan.csv).
 //
 // Memory model:
 // - Between CTAs, only descriptors are communicated (ws_tile_state.cuh says why a descriptor

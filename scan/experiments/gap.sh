@@ -16,6 +16,7 @@
 ws=build/experiments/ws_scan scan=bin/scan
 programs="$ws $scan"
 source "$(dirname "$0")/staging.sh"
+chosen=ws$(ws_shape)  # the variant the program runs (scan_policy.h)
 sizes=2^23,2^24,20000000
 columns=version,n,mode,data,warmup,l2,repeat,kernel_ms,baseline_ms,copy_n_ms,k1_name,device
 echo "setting,process,$columns" >"$tmp/program_settings.csv"
@@ -30,7 +31,6 @@ for setting in default:"" full:--data=full iota:--data=iota warmup200:--warmup=2
   done
   echo "gap.sh: setting $name done"
 done
-chosen=ws_t4096_s12_r2_w8_st0_d0_l2
 first=1
 for range in 1000 1000000; do
   for p in 1 2 3; do

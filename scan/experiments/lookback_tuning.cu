@@ -1,5 +1,6 @@
-// Tuning experiment for scan's decoupled look-back (compiled by `make experiments`; run it
-// with `bash experiments/run.sh [TAG]` on a GPU): variants of the kernel in scan_kernels.cu
+// Tuning experiment for scan's decoupled look-back (compiled by `make experiments`; on a GPU,
+// `make -C scan/experiments results/GPU/lookback_tuning.csv` runs it, through run.sh, and
+// start.sh and small.sh run it with variant filters): variants of the kernel in scan_kernels.cu
 // that differ in tile shape, tile-id source, spin back-off, cache hints and where the scanned
 // values wait during the look-back (rounds 1-2); larger tiles, persistent blocks that load
 // their next tile during the look-back, the tile structure's loads and stores alone
@@ -101,8 +102,8 @@ __device__ unsigned look_back_contig(const unsigned long long* d, unsigned tile,
 // A wider window for one warp: K descriptors a lane (slot k * 32 + lane, slot 0 the nearest
 // predecessor), all K loads in flight at once, so that a tile far from any inclusive prefix
 // (early in a launch whose tiles all start together: block ids at 2^20-2^22) walks back 32 * K
-// tiles per round trip instead of 32, with no block barrier (the block-wide look-back of
-// DETAILS' "tried" list paid barriers every round). Waits, like look_back, for the whole window.
+// tiles per round trip instead of 32, with no block barrier (a look-back by the whole block
+// pays barriers every round). Waits, like look_back, for the whole window.
 template <int kSleep, int K>
 __device__ unsigned look_back_wide(const unsigned long long* d, unsigned tile, unsigned epoch, int lane) {
     unsigned prefix = 0;
@@ -774,7 +775,7 @@ int main(int argc, char** argv) {
     const char* csv = argc > 1 ? argv[1] : "lookback_tuning.csv";
     // (threads, ints per thread, min blocks per SM, tile id, sleep ns, cache hints, stash)
     std::vector<Variant> variants = {
-        // the steps of the README's table
+        // from the 16-int tile without back-off or stash to the committed kernel, one change a step
         V(256, 16, 8, 0, 0, 0, 0), V(256, 16, 8, 0, 100, 0, 0), V(256, 16, 8, 0, 100, 0, 1), V(256, 32, 6, 0, 100, 0, 1),
         // one change at a time from the committed kernel (the previous entry)
         V(256, 32, 6, 1, 100, 0, 1), CO(256, 32, 6), V(256, 32, 6, 0, 0, 0, 1), V(256, 32, 6, 0, 50, 0, 1), V(256, 32, 6, 0, 300, 0, 1),

@@ -16,10 +16,11 @@
 ws=build/experiments/ws_scan scan=bin/scan
 programs="$ws $scan"
 source "$(dirname "$0")/staging.sh"
+shape=$(ws_shape)  # the program's (scan_policy.h)
+chosen=ws$shape,wscopy$shape
 mid_sizes=2^20,2^21,2^22,5000000,7500000,2^23,10000000,12500000,15000000,2^24,20000000,2^25,2^26,2^27,2^28
 trace_sizes=2^20,2^22,2^23,2^24,20000000,2^26,2^28
 switch_sizes=5000000,7500000,10000000,12500000,15000000,20000000
-chosen=ws_t4096_s12_r2_w8_st0_d0_l2,wscopy_t4096_s12_r2_w8_st0_d0_l2
 for p in 1 2 3; do
   "$ws" --csv="$tmp/ws$p.csv" --sizes="$mid_sizes" --check-sizes= --repeat=20 --warmup=3 --only="$chosen" \
     ${CW_MID_RANGE:+--range="$CW_MID_RANGE"} >"$tmp/ws$p.log"

@@ -17,6 +17,8 @@
 lt=build/experiments/lookback_tuning ws=build/experiments/ws_scan
 programs="$lt $ws"
 source "$(dirname "$0")/staging.sh"
+shape=$(ws_shape)    # the program's (scan_policy.h)
+fixed=$(ws_shape 1)  # the same with each CTA's first tiles fixed
 small="minb6 tid1 sleep100 hint0 stash1,256x32 minb6 tid0 sleep100 hint0 stash1"
 large="256x32 minb6 tid0 sleep100 hint0 stash1"
 pairs=()
@@ -36,12 +38,12 @@ sizes=2^20,2^21,2^22,5000000,7500000,2^23,10000000,12500000,15000000,2^24,200000
 pairs=()
 for p in 1 2 3; do
   "$ws" --csv="$tmp/ws$p.csv" --sizes="$sizes" --check-sizes= --repeat=20 --warmup=3 \
-    --only=ws_t4096_s12_r2_w8_st0_d0_l2,ws_t4096_s12_r2_w8_st0_d1_l2,wscopy_t4096_s12_r2_w8_st0_d0_l2 >"$tmp/ws.log"
+    --only="ws$shape,ws$fixed,wscopy$shape" >"$tmp/ws.log"
   pairs+=("$p" "$tmp/ws$p.csv")
 done
 with_process ws_first_fill.csv "${pairs[@]}"
-"$ws" --csv="$tmp/trws.csv" --trace="$tmp/trace.csv" --trace-only=ws_t4096_s12_r2_w8_st0_d0_l2,st0_d1_l2 \
-  --sizes=2^20,2^22,2^23,2^24,20000000,2^26,2^28 --repeat=1 --warmup=1 --only=d1_l2 >"$tmp/trace.log"
+"$ws" --csv="$tmp/trws.csv" --trace="$tmp/trace.csv" --trace-only="ws$shape,ws$fixed" \
+  --sizes=2^20,2^22,2^23,2^24,20000000,2^26,2^28 --repeat=1 --warmup=1 --only="ws$fixed" >"$tmp/trace.log"
 mv "$tmp/trace.csv" "$tmp/ws_trace_first_fill.csv"
 mv "$tmp/lookback_window.csv" "$tmp/ws_first_fill.csv" "$tmp/ws_trace_first_fill.csv" "$out/"
 echo "start.sh: $out/lookback_window.csv, ws_first_fill.csv, ws_trace_first_fill.csv"

@@ -274,7 +274,7 @@ TEST(ScanPolicy, LookaheadSizeChoice) {
     const LookaheadPolicy p = LookaheadPolicy::choose(90, 90, 232448, 896, 1, 132);
     // By size: lookback's kernel below the threshold, the ws kernel from it on.
     const long long min_n = LookaheadPolicy::kMinN;  // by value (C++14)
-    EXPECT_EQ(min_n, 7500000);  // results/h200/la_switch.csv (scan_policy.h says why)
+    EXPECT_EQ(min_n, 7500000);  // experiments/results/h200/la_switch.csv (scan_policy.h says why)
     EXPECT_FALSE(p.use_ws(1));
     EXPECT_FALSE(p.use_ws(4096));
     EXPECT_FALSE(p.use_ws(LookaheadPolicy::kMinN - 1));

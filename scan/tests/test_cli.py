@@ -4,6 +4,7 @@ the runtime's message and no file written. The versions come from --list-version
 import csv
 import os
 import re
+import shutil
 
 import pytest
 from cwtest import ROOT, gpu_reason, labels, need_built, program, run, usage_error, version_params, versions
@@ -163,10 +164,17 @@ def test_no_gpu_2_to_the_30_exits_3_before_filling_4_gib():
     assert r.rc == 3, r.tail()
 
 
-def test_tables_of_a_run_name_its_gpu_on_three_lines(tmp_path):
-    committed = ROOT / NAME / "results/table1_1.csv"
-    with open(committed) as f:
+def test_tables_of_a_run_name_its_gpu_on_each_launch_of_the_mse_table(tmp_path):
+    """A run's tables (a runs/<gpu>/ folder: here the H100's reference CSVs alone, no h200/ beside them)
+    say which GPU made them: the mse table names it on the row of each of its two launches."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    for path in (ROOT / NAME / "results").glob("*.csv"):
+        shutil.copy2(path, run_dir)
+    with open(run_dir / "table1_1.csv") as f:
         gpu = next(csv.DictReader(f))["device"]
-    r = run(["python3", "tables.py", "results", "--out", tmp_path / "run.md"], cwd=ROOT / NAME)
+    r = run(["python3", "tables.py", run_dir, "--out", tmp_path / "run.md"], cwd=ROOT / NAME)
     assert r.rc == 0, r.tail()
-    assert (tmp_path / "run.md").read_text().count(gpu) >= 3
+    mse = (tmp_path / "run.md").read_text().split("\n## mse\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in mse.splitlines() if line.startswith("| ")][2:]  # below the heading and its rule
+    assert len(rows) == 2 and all(line.startswith(f"| {gpu} | ") for line in rows), mse
