@@ -164,6 +164,7 @@ def test_small_sh_keeps_the_committed_variants_of_three_processes(tmp_path):
 def test_gap_sh_writes_both_csvs_with_their_settings_and_ranges(tmp_path):
     stand_in(tmp_path / "scan", {"build/experiments/ws_scan": WS_SCAN, "bin/scan": SCAN},
              [lab("scan") / s for s in ("gap.sh", "staging.sh")])
+    shutil.copy2(ROOT / "scan/scan_policy.h", tmp_path / "scan")  # gap.sh reads the ws shape there
     r = run(["bash", tmp_path / "scan/experiments/gap.sh"], 60, env=dict(os.environ, OUT=str(tmp_path / "out")))
     assert r.rc == 0, r.tail()
     settings = rows(tmp_path / "out/program_settings.csv")

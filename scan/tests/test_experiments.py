@@ -36,6 +36,7 @@ def tree(tmp_path):
     (root / "bin").mkdir()
     for script in ("mid.sh", "start.sh", "staging.sh"):
         shutil.copy2(ROOT / "scan/experiments" / script, root / "experiments")
+    shutil.copy2(ROOT / "scan/scan_policy.h", root)  # the scripts read the program's ws shape there
     for path, text in ((root / "build/experiments/ws_scan", WS_SCAN), (root / "bin/scan", SCAN),
                        (root / "build/experiments/lookback_tuning", LOOKBACK_TUNING)):
         path.write_text(text)
