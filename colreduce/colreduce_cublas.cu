@@ -5,7 +5,6 @@
 #include <cublas_v2.h>
 
 #include <cstdio>
-#include <cstdlib>
 
 #include "colreduce_versions.cuh"
 
@@ -20,13 +19,11 @@ class Cublas {
 
 namespace {
 
-// A cuBLAS failure ends the program like a CUDA error: one line, exit status 3.
+// A cuBLAS failure is reported like a CUDA error (run_main: one line, exit status 3).
 void cublas_check(cublasStatus_t status, const char* call, const char* file, int line) {
     if (status == CUBLAS_STATUS_SUCCESS) return;
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s: cuBLAS error %d (%s) at %s:%d in %s\n", cw::program_name(), static_cast<int>(status),
-                 cublasGetStatusString(status), file, line, call);
-    std::exit(cw::kExitCuda);
+    throw cw::DeviceError(cw::format("cuBLAS error %d (%s) at %s:%d in %s", static_cast<int>(status),
+                                     cublasGetStatusString(status), file, line, call));
 }
 #define CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "colreduce_policy.h"
+
 namespace colreduce {
 
 // Double-precision atomicAdd exists from sm_60; below it, the compare-and-swap loop of the

@@ -6,10 +6,10 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "colreduce_kernels.cuh"
+#include "colreduce_policy.h"
 
 namespace colreduce {
 
@@ -129,12 +129,8 @@ namespace {
 unsigned ceil_div_u(unsigned long long a, unsigned long long b) { return static_cast<unsigned>((a + b - 1) / b); }
 
 // A broken precondition of a kernel (a programming error, not the user's input): one line,
-// exit 3, before the launch could fault.
-[[noreturn]] void launch_precondition_failed(const std::string& what) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s: error: %s\n", cw::program_name(), what.c_str());
-    std::exit(cw::kExitCuda);
-}
+// exit 3 (run_main), before the launch could fault.
+[[noreturn]] void launch_precondition_failed(const std::string& what) { throw cw::DeviceError("error: " + what); }
 
 // ---------------------------------------------------------------------------------------
 // One runner per kernel version.
@@ -284,30 +280,16 @@ class TallRunner : public Runner {
 // ---------------------------------------------------------------------------------------
 // The registry.
 
-// A version timed --repeat times after --warmup runs. tags: what the experiments and tests that
-// are about some versions only look for (--list-versions prints them); profile_kernels: the
-// kernels `make profile` measures (Nsight Compute's --kernel-name regex; "" for a library call:
-// every kernel it launches).
-Version entry(const char* label, const char* kernel, const std::string& summary, Factory factory, const char* tags,
-              const char* profile_kernels) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.make = [factory](const Plan& p) { return factory(p, p.series); };
-    v.tags = tags;
-    v.profile_kernels = profile_kernels;
-    return v;
-}
-
-// One of the report's slow versions: timed --slow-repeat times after at most one warm-up
-// (marked so in --help, tagged slow).
-Version slow_entry(const char* label, const char* kernel, const std::string& summary, Factory factory,
-                   const char* tags, const char* profile_kernels) {
-    Version v = entry(label, kernel, summary + " [slow: --slow-repeat]", factory, tags, profile_kernels);
-    v.slow = true;
-    v.make = [factory](const Plan& p) { return factory(p, p.slow_series); };
-    return v;
-}
-
 void add_tag(Version& v, const char* tag) { v.tags += (v.tags.empty() ? "" : ",") + std::string(tag); }
+
+// The registry with the tags that come from the entries' fields (slow, bitwise_repeatable).
+std::vector<Version> with_field_tags(std::vector<Version> r) {
+    for (Version& v : r) {
+        if (v.slow) add_tag(v, "slow");
+        if (v.bitwise_repeatable) add_tag(v, "bitwise_repeatable");
+    }
+    return r;
+}
 
 }  // namespace
 
@@ -323,58 +305,65 @@ void add_tag(Version& v, const char* tag) { v.tags += (v.tags.empty() ? "" : ","
 //   slow, bitwise_repeatable   from the entry's fields (--slow-repeat; first and last timed runs
 //                       compared bit for bit)
 const std::vector<Version>& registry() {
-    static const std::vector<Version> versions = [] {
-        std::vector<Version> r;
-        r.push_back(slow_entry("original", "column_sum_thread_per_column",
-                               "report: one thread per column, ceil(n/128) x 128", make_runner<ReportRunner<kOriginal>>,
-                               "context", "column_sum"));
-        r.back().bitwise_repeatable = true;
-        r.push_back(slow_entry("high1", "column_sum_row_slices_atomic",
-                               "report: 16 row slices per column, ceil(n/64) x (64x16), atomics",
-                               make_runner<ReportRunner<kHigh1>>, "", "column_sum"));
-        r.push_back(slow_entry("high2", "column_sum_column_groups_atomic",
-                               "report: columns over 8 blocks of 8x128, rows over threads, atomics",
-                               make_runner<ReportRunner<kHigh2>>, "", "column_sum"));
-        r.push_back(slow_entry("high2_const", "column_sum_column_groups_atomic_const<8,128>",
-                               "the report's remark: high2 with its loop constants computed once, held in registers",
-                               make_runner<High2ConstRunner>, "", "column_sum"));
-        r.push_back(entry("block_per_column", "column_sum_block_per_column_atomic",
-                          "report's unlisted idea: one block per column (grid n), 1024 threads, atomics",
-                          make_runner<BlockPerColumnRunner<kBlockPerColumnThreads, true>>, "over_limit", "column_sum"));
-        r.push_back(entry("tall", "column_sum_flat_vectorized<atomic>",
-                          "ours: flat double2 loads, register sums, shared fold, n atomics per block",
-                          make_runner<TallRunner<TallSum::kAtomic>>, "threads_blocks", "column_sum"));
+    static const std::vector<Version> versions = with_field_tags({
+        Version("original", "column_sum_thread_per_column", "report: one thread per column, ceil(n/128) x 128")
+            .starts_slowly(make_runner<ReportRunner<kOriginal>>)
+            .repeatable()
+            .tagged("context")
+            .profiled("column_sum"),
+        Version("high1", "column_sum_row_slices_atomic",
+                "report: 16 row slices per column, ceil(n/64) x (64x16), atomics")
+            .starts_slowly(make_runner<ReportRunner<kHigh1>>)
+            .profiled("column_sum"),
+        Version("high2", "column_sum_column_groups_atomic",
+                "report: columns over 8 blocks of 8x128, rows over threads, atomics")
+            .starts_slowly(make_runner<ReportRunner<kHigh2>>)
+            .profiled("column_sum"),
+        Version("high2_const", "column_sum_column_groups_atomic_const<8,128>",
+                "the report's remark: high2 with its loop constants computed once, held in registers")
+            .starts_slowly(make_runner<High2ConstRunner>)
+            .profiled("column_sum"),
+        Version("block_per_column", "column_sum_block_per_column_atomic",
+                "report's unlisted idea: one block per column (grid n), 1024 threads, atomics")
+            .starts(make_runner<BlockPerColumnRunner<kBlockPerColumnThreads, true>>)
+            .tagged("over_limit")
+            .profiled("column_sum"),
+        Version("tall", "column_sum_flat_vectorized<atomic>",
+                "ours: flat double2 loads, register sums, shared fold, n atomics per block")
+            .starts(make_runner<TallRunner<TallSum::kAtomic>>)
+            .tagged("threads_blocks")
+            .profiled("column_sum"),
         // One kernel (its last block also reads the per-block partial rows).
-        r.push_back(entry("tall_det", "column_sum_flat_vectorized<partials>",
-                          "ours: tall without double atomics, per-block partial rows summed by the last block; "
-                          "bitwise repeatable",
-                          make_runner<TallRunner<TallSum::kPartials>>, "threads_blocks,keeps_state", "column_sum_flat"));
-        r.back().bitwise_repeatable = true;
-        r.back().workspace_bytes = [](const Plan& p) {
-            return static_cast<double>(partials_bytes(p.tall_det_blocks, p.n) + sizeof(unsigned));
-        };
-        r.push_back(entry("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view",
-                          make_cublas_runner, "needs_cublas", ""));
-        r.back().is_baseline = true;
-        r.back().workspace_bytes = [](const Plan& p) { return static_cast<double>(p.m) * sizeof(double); };
-        r.back().cannot_run = [](const Plan& p) { return p.cublas_unavailable; };
+        Version("tall_det", "column_sum_flat_vectorized<partials>",
+                "ours: tall without double atomics, per-block partial rows summed by the last block; "
+                "bitwise repeatable")
+            .starts(make_runner<TallRunner<TallSum::kPartials>>)
+            .repeatable()
+            .allocates([](const Plan& p) {
+                return static_cast<double>(partials_bytes(p.tall_det_blocks, p.n) + sizeof(unsigned));
+            })
+            .tagged("threads_blocks,keeps_state")
+            .profiled("column_sum_flat"),
+        Version("cublas", "cublasDgemv(CUBLAS_OP_N; n x m; lda=n)", "cuBLAS dgemv on the transposed view")
+            .baseline()
+            .starts(make_cublas_runner)
+            .allocates([](const Plan& p) { return static_cast<double>(p.m) * sizeof(double); })
+            .refuses([](const Plan& p) { return p.cublas_unavailable; })
+            .tagged("needs_cublas"),
         // The demonstration: block_per_column's kernel launched with kOverLimitThreads threads
         // per block, more than CUDA allows, and the launch left unchecked as in the report's
         // code. What the report's conclusion describes ("the number of threads applied for each
         // block is huge, so the Kernel function can't enter the GPU"): the launch fails, nothing
         // runs, the result stays zero.
-        r.push_back(entry("block_per_column_over_limit", "column_sum_block_per_column_atomic",
-                          "block_per_column with 2048 threads per block (over the limit), launch unchecked as in "
-                          "the report: the kernel never runs",
-                          make_runner<BlockPerColumnRunner<kOverLimitThreads, false>>, "over_limit", "column_sum"));
-        r.back().validated = false;
-        r.back().by_default = false;
-        for (Version& v : r) {
-            if (v.slow) add_tag(v, "slow");
-            if (v.bitwise_repeatable) add_tag(v, "bitwise_repeatable");
-        }
-        return r;
-    }();
+        Version("block_per_column_over_limit", "column_sum_block_per_column_atomic",
+                "block_per_column with 2048 threads per block (over the limit), launch unchecked as in "
+                "the report: the kernel never runs")
+            .demonstration()
+            .opt_in()
+            .starts(make_runner<BlockPerColumnRunner<kOverLimitThreads, false>>)
+            .tagged("over_limit")
+            .profiled("column_sum"),
+    });
     return versions;
 }
 

@@ -35,13 +35,32 @@ struct Plan {
     std::string cublas_unavailable;            // why version=cublas cannot run ("" when it can)
     const double* h_mat = nullptr;             // the matrix (host, m x n)
     double* got = nullptr;                     // fetch() puts the n column sums here (host)
+    std::string text() const { return "m=" + std::to_string(m) + " n=" + std::to_string(n); }  // in result lines
 };
 
+// A version's runner for one plan, started, with the version's series (make_runner below).
+using Factory = std::unique_ptr<cw::Runner> (*)(const Plan&, const Series&);
+
 // One registry entry: what the run loop's Version says, and colreduce's own series and check.
-struct Version : cw::Version<Plan> {
+struct Version : cw::Version<Plan, Version> {
+    using Base = cw::Version<Plan, Version>;
+    using Base::Base;
     bool slow = false;                // one of the report's slow versions: timed --slow-repeat times
     bool bitwise_repeatable = false;  // no atomics: the first and last timed runs must agree bit for bit
     const Series& series(const Plan& p) const { return slow ? p.slow_series : p.series; }
+
+    // Its runner, timed --repeat times after --warmup runs.
+    Version& starts(colreduce::Factory factory) {
+        return runs([factory](const Plan& p) { return factory(p, p.series); });
+    }
+    // One of the report's slow versions: timed --slow-repeat times after at most one warm-up
+    // (marked so in --help).
+    Version& starts_slowly(colreduce::Factory factory) {
+        slow = true;
+        summary += " [slow: --slow-repeat]";
+        return runs([factory](const Plan& p) { return factory(p, p.slow_series); });
+    }
+    Version& repeatable() { return set(bitwise_repeatable, true); }
 };
 
 // The report's split of one version's GPU time (host-timed, steady clock; the kernel's time
@@ -117,9 +136,6 @@ class Runner : public cw::Runner {
                                  // finish() frees nothing
     GpuRun run_;
 };
-
-// A version's runner for one plan, started, with the version's series.
-using Factory = std::unique_ptr<cw::Runner> (*)(const Plan&, const Series&);
 
 template <typename R>
 std::unique_ptr<cw::Runner> make_runner(const Plan& p, const Series& series) {

@@ -13,6 +13,7 @@
 
 #include "colreduce_cpu.h"
 #include "colreduce_kernels.cuh"
+#include "colreduce_policy.h"
 #include "colreduce_versions.cuh"
 #include "common.cuh"
 #include "run_loop.cuh"
@@ -42,11 +43,12 @@ double host_bytes(const Plan& p) { return (static_cast<double>(p.m) * p.n + 8.0 
 
 class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
   public:
-    const char* name() const override { return "colreduce"; }
-    std::string description() const override {
-        return "Column sums vec[j] = sum_i mat[i*n + j] of an m x n row-major double matrix (report 003):\n"
-               "the report's versions, ours, and cuBLAS, each timed and checked against the CPU reference.";
-    }
+    Colreduce()
+        : Program("colreduce",
+                  "Column sums vec[j] = sum_i mat[i*n + j] of an m x n row-major double matrix (report 003):\n"
+                  "the report's versions, ours, and cuBLAS, each timed and checked against the CPU reference.",
+                  "The baseline (cublas) runs at every size, so that every row has baseline_ms, even when --only "
+                  "leaves out its row.") {}
     const std::vector<V>& versions() const override { return colreduce::registry(); }
     cw::SharedOptions& shared() override { return c_; }
 
@@ -76,10 +78,6 @@ class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
         help.pinned = "page-locked host matrix (faster copies)";
         help.inject_fault = "testing aid: alter column 0 of every validated version's result (each must FAIL, exit 1)";
     }
-    std::string epilog() const override {
-        return "The baseline (cublas) runs at every size, so that every row has baseline_ms, even when --only "
-               "leaves out its row.";
-    }
 
     // One plan per shape; the largest host need is refused here, before any CUDA call.
     std::vector<Plan> plans(const cw::Options& opts, const std::vector<const V*>& chosen) override {
@@ -96,11 +94,8 @@ class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
             plans.back().index = static_cast<int>(plans.size()) - 1;
             if (host_bytes(plans.back()) > host_bytes(big)) big = plans.back();
         }
-        cw::require_host_memory(static_cast<unsigned long long>(host_bytes(big)), plan_text(big));
+        cw::require_host_memory(static_cast<unsigned long long>(host_bytes(big)), big.text());
         return plans;
-    }
-    std::string plan_text(const Plan& p) const override {
-        return "m=" + std::to_string(p.m) + " n=" + std::to_string(p.n);
     }
     void check_output(const std::vector<Plan>& plans, const std::vector<const V*>&) const override {
         if (plans.size() != 1) throw cw::UsageError("option --output needs a single size (M N), not --sizes");
@@ -124,7 +119,7 @@ class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
             for (const V& v : versions())
                 if (v.is_baseline || is_chosen(v)) workspace = std::max(workspace, v.workspace(p));
             const double device = (static_cast<double>(p.m) * p.n + p.n) * sizeof(double) + workspace;
-            if (device > need.device) need = cw::Memory{host_bytes(p), device, plan_text(p)};
+            if (device > need.device) need = cw::Memory{host_bytes(p), device, p.text()};
         }
         return need;
     }
@@ -148,8 +143,9 @@ class Colreduce : public cw::Program<Plan, colreduce::Version, Extra> {
     // --vary-input: another seeded matrix of the plan's shape and its reference (each runner
     // copies it again: colreduce::Runner::input_changed).
     bool can_vary() const override { return true; }
-    void vary(const Plan& p, std::uint64_t seed) override {
-        colreduce::fill_matrix(mat_->data(), static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.n), c_.data, seed);
+    void vary(const Plan& p, const cw::VaryInput& input) override {
+        colreduce::fill_matrix(mat_->data(), static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.n), c_.data,
+                               input.seed);
         ref_ = colreduce::cpu_column_reference(mat_->data(), p.m, p.n);
     }
     void measure_more(const Plan&, const V&, cw::Runner& runner, Result& r, cw::Session&) override {

@@ -60,7 +60,8 @@ UNIT_TEST_BIN := $(if $(and $(GTEST_HEADER),$(UNIT_TEST_SRCS)),$(BUILD_DIR)/unit
 # a stamp file every object depends on, rewritten only when it changes: switching modules
 # (another nvcc on PATH) or SMS rebuilds every object, so no stale object from another
 # toolkit is ever linked.
-BUILD_CONFIG = $(NVCC) $(shell $(NVCC) --version 2>/dev/null | tail -n 1) | $(GENCODE_FLAGS) | $(NVCC_OPT_FLAGS) $(NVCC_WERROR) | $(HOST_CXX) $(CCBIN_FLAG) $(WARN_FLAGS) $(OPT_FLAGS)
+DEP_OPTIONS := -MMD -MP
+BUILD_CONFIG = $(NVCC) $(shell $(NVCC) --version 2>/dev/null | tail -n 1) | $(GENCODE_FLAGS) | $(NVCC_OPT_FLAGS) $(NVCC_WERROR) | $(HOST_CXX) $(CCBIN_FLAG) $(WARN_FLAGS) $(OPT_FLAGS) | $(DEP_OPTIONS)
 # The stamp is remade only when it is missing or its content differs, which is decided here,
 # as the Makefile is read (an always-remade stamp would make `make -n` list every compile of
 # a built tree), and only for goals that may compile: `make plots` never runs nvcc.
@@ -90,21 +91,31 @@ $(BIN): $(OBJS) | arch-info
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_COMMON_FLAGS) -o $@ $(OBJS) $(LDLIBS) $(if $(HOST_LDFLAGS),-Xcompiler $(subst $(space),$(comma),$(strip $(HOST_LDFLAGS))))
 
-$(BUILD_DIR)/%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) $(CONFIG_STAMP) | arch-info
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+# Header dependencies, per object: every compile writes the headers it read into TARGET.d
+# (-MMD: the system's left out; -MP: a header that is gone later is no error), and make reads
+# them back (below), so that touching a header rebuilds exactly the objects (and experiments)
+# that include it, and no others. The flags are part of the build configuration: a tree built
+# before them, whose objects have no .d file, is rebuilt whole once.
+DEP_FLAGS = $(DEP_OPTIONS) -MF $@.d
 
-$(BUILD_DIR)/baseline_%.o: %.cu $(wildcard *.cuh *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) $(CONFIG_STAMP) | arch-info
+$(BUILD_DIR)/%.o: %.cu $(CONFIG_STAMP) | arch-info
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_BASELINE_FLAGS) -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) $(DEP_FLAGS) -c -o $@ $<
 
-$(BUILD_DIR)/%.o: %.cpp $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h) $(CONFIG_STAMP)
+$(BUILD_DIR)/baseline_%.o: %.cu $(CONFIG_STAMP) | arch-info
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -c -o $@ $<
+	$(NVCC) $(NVCC_BASELINE_FLAGS) $(DEP_FLAGS) -c -o $@ $<
 
-$(BUILD_DIR)/unit_tests: $(UNIT_TEST_SRCS) $(CPP_SRCS) $(wildcard *.h) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/tests/*.h)
+# The CPU reference's objects, and the unit tests' (build/tests/*_test.o), by the host compiler.
+$(BUILD_DIR)/%.o: %.cpp $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. -o $@ $(UNIT_TEST_SRCS) $(CPP_SRCS) -lgtest -lgtest_main -pthread $(HOST_LDFLAGS)
+	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -I. $(DEP_FLAGS) -c -o $@ $<
+
+# The unit tests link with the program's own CPU objects.
+UNIT_TEST_OBJS := $(UNIT_TEST_SRCS:%.cpp=$(BUILD_DIR)/%.o) $(CPP_SRCS:%.cpp=$(BUILD_DIR)/%.o)
+$(BUILD_DIR)/unit_tests: $(UNIT_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(CXXFLAGS) $(HOST_CXXFLAGS) -o $@ $(UNIT_TEST_OBJS) -lgtest -lgtest_main -pthread $(HOST_LDFLAGS)
 
 # This folder's tests, by pytest (the repository's pytest.ini; common/scripts/pytest.sh): the
 # GoogleTest cases of tests/*_test.cpp and tests/test_*.py; test-gpu: the GPU cases alone
@@ -158,9 +169,12 @@ EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%
 experiments: $(EXPERIMENT_BINS)
 # An assignment may set EXPERIMENT_OBJS (objects every experiment links with),
 # EXPERIMENT_OBJS_<name> (objects experiments/<name>.cu alone links with) and EXPERIMENT_LDLIBS.
-$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OBJS_$$*) $(CONFIG_STAMP) $(wildcard *.cuh *.h experiments/*.cuh) $(wildcard $(COMMON_DIR)/*.h $(COMMON_DIR)/*.cuh) | arch-info
+$(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OBJS_$$*) $(CONFIG_STAMP) | arch-info
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
+	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. $(DEP_FLAGS) -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
+
+# The header dependencies the compiles above wrote, one file per target.
+-include $(wildcard $(BUILD_DIR)/*.d $(BUILD_DIR)/tests/*.d $(BUILD_DIR)/experiments/*.d)
 
 # make plots: the reference's figures (figures/, from results/) and README tables, then every
 # user run's figures and tables in its own folder (runs/<gpu>/figures/, runs/<gpu>/tables.md:

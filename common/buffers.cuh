@@ -1,5 +1,8 @@
 // Device and host buffers freed at scope exit. Both hold at least one element, so that a
-// size of 0 never gives a null pointer to a kernel or a copy.
+// size of 0 never gives a null pointer to a kernel or a copy. The destructors free without
+// checking: they also run while a CudaError unwinds the stack, when a sticky error (a fault in
+// a kernel) makes every later call fail, and a destructor that threw then would end the
+// program (std::terminate) instead of run_main's one line and exit status 3.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,15 +1,17 @@
-// CUDA error checking that stops the program: exit status 3 with one line naming the
-// runtime's error, the file, the line and the call. Every CUDA call goes through CUDA_CHECK,
-// every launch is followed by CUDA_CHECK_LAUNCH(). A device that cannot be used at all
-// (no GPU, a driver older than the runtime, ...) is named in plain words first.
+// CUDA error checking by exceptions: every CUDA call goes through CUDA_CHECK, every launch is
+// followed by CUDA_CHECK_LAUNCH(); a failure throws a cw::CudaError, which carries the
+// runtime's error, its message, the call, the file and the line. Below main nothing ends the
+// program: cw::run_main (common.cuh) alone turns the error into one line on standard error and
+// exit status 3, after the destructors on the way up have run. A device that cannot be used at
+// all (no GPU, a driver older than the runtime, ...) is named in plain words first.
 #pragma once
 
-#include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include <cuda_runtime.h>
 
-#include "exit_codes.h"
+#include "format.h"
 
 namespace cw {
 
@@ -31,22 +33,53 @@ inline bool is_no_device_error(cudaError_t err) {
     }
 }
 
-[[noreturn]] inline void cuda_fail(cudaError_t err, const char* call, const char* file, int line) {
-    std::fflush(stdout);
+// Every error that run_main reports with exit status 3 and that is not a broken invariant of
+// the program (std::logic_error): a CUDA runtime error (CudaError), a CUDA library's failure
+// (cuBLAS's status, Thrust's exception) or a kernel's precondition that its launch would
+// break, each in its own words. what(): the line run_main prints, after "program: " when
+// named() (every message but Thrust's, which has always been printed without the name).
+class DeviceError : public std::runtime_error {
+  public:
+    explicit DeviceError(const std::string& what, bool named = true) : std::runtime_error(what), named_(named) {}
+    bool named() const { return named_; }
+
+  private:
+    bool named_;
+};
+
+class CudaError : public DeviceError {
+  public:
+    CudaError(cudaError_t code, const char* call, const char* file, int line)
+        : DeviceError(message(code, call, file, line)), code_(code), call_(call), file_(file), line_(line) {}
+    cudaError_t code() const { return code_; }
+    const char* runtime_message() const { return cudaGetErrorString(code_); }
+    const std::string& call() const { return call_; }
+    const std::string& file() const { return file_; }
+    int line() const { return line_; }
+    bool no_device() const { return is_no_device_error(code_); }
+
+  private:
     // Said plainly first: the runtime's own words for a machine without a GPU (error 35, "driver
     // version is insufficient", where a CUDA toolkit's driver library is installed without a
     // GPU) read as "upgrade your driver"; they follow, with the error number, on the same line.
-    if (is_no_device_error(err))
-        std::fprintf(stderr,
-                     "%s: no usable CUDA GPU: this machine has no GPU this program can use (a login node has "
-                     "none); run it on a GPU node (srun --gres=gpu:1 ..., or a job script in slurm/); the CUDA "
-                     "runtime said: %s (CUDA error %d, %s) at %s:%d in %s\n",
-                     program_name(), cudaGetErrorString(err), static_cast<int>(err), cudaGetErrorName(err), file,
-                     line, call);
-    else
-        std::fprintf(stderr, "%s: CUDA error %d (%s): %s at %s:%d in %s\n", program_name(), static_cast<int>(err),
-                     cudaGetErrorName(err), cudaGetErrorString(err), file, line, call);
-    std::exit(kExitCuda);
+    static std::string message(cudaError_t err, const char* call, const char* file, int line) {
+        if (is_no_device_error(err))
+            return format("no usable CUDA GPU: this machine has no GPU this program can use (a login node has none); "
+                          "run it on a GPU node (srun --gres=gpu:1 ..., or a job script in slurm/); the CUDA runtime "
+                          "said: %s (CUDA error %d, %s) at %s:%d in %s",
+                          cudaGetErrorString(err), static_cast<int>(err), cudaGetErrorName(err), file, line, call);
+        return format("CUDA error %d (%s): %s at %s:%d in %s", static_cast<int>(err), cudaGetErrorName(err),
+                      cudaGetErrorString(err), file, line, call);
+    }
+
+    cudaError_t code_;
+    std::string call_, file_;
+    int line_;
+};
+
+// Throws the CudaError of `err` (for a failure found without a call to check).
+[[noreturn]] inline void cuda_fail(cudaError_t err, const char* call, const char* file, int line) {
+    throw CudaError(err, call, file, line);
 }
 
 }  // namespace cw

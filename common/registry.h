@@ -1,6 +1,7 @@
 // The version registry: each assignment lists its versions once, in one table of entries
-// (Entry derives from VersionInfo and adds what running it takes: a kernel launcher, a
-// factory, a launch description). Dispatch, --only, the version list of --help, the CSV's
+// (Entry derives from VersionInfo and adds what running it takes: its runner's factory, which
+// holds the launcher of its kernels, and what the program's rows say of it; cw::Version in
+// run_loop.cuh, one expression per entry). Dispatch, --only, the version list of --help, the CSV's
 // version/validated/is_baseline columns and the tests all come from that table, so a label
 // that is not in it cannot reach any kernel, and adding a version is one kernel plus one
 // entry (README.md, "Adding a version").
@@ -30,19 +31,6 @@ struct VersionInfo {
     // --kernel-name (make profile); empty: every kernel the version launches (a library call).
     std::string profile_kernels;
 };
-
-// An entry with its identity filled in (label, kernel, one-line summary, whether it is the
-// library baseline); the caller adds what running it takes. Entry derives from VersionInfo.
-template <typename Entry>
-Entry version_entry(const std::string& label, const std::string& kernel, const std::string& summary,
-                    bool is_baseline = false) {
-    Entry e;
-    e.label = label;
-    e.kernel = kernel;
-    e.summary = summary;
-    e.is_baseline = is_baseline;
-    return e;
-}
 
 // The labels of a registry, comma-separated.
 template <typename Entry>

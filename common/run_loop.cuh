@@ -1,13 +1,19 @@
 // The one run loop every program shares (nvbench's shape: the harness owns the phases,
 // warm-up, timing, axes, validation order and output; a program describes its assignment).
 //
-// A program is a cw::Program<Plan, Version, Extra> subclass. It declares
-//   - its options (declare) and the points of its axes (plans: one Plan per point, for
-//     example per (n, mode) or per (niter, precision)), checked before any CUDA call;
-//   - its registry (versions(): one cw::Version per entry; `<name>_versions.cu` defines it);
-//   - its problem: the memory a run needs (memory), the data and CPU reference of a point
-//     (enter), the comparison rule (check), the fault --inject-fault plants (inject_fault),
-//     its CSV row (row) and the text of its result and progress lines.
+// A program is a cw::Program<Plan, Version, Extra> subclass, constructed with its name, the
+// description that opens --help and the text that closes it. It must say
+//   - its registry (versions(): one cw::Version per entry; `<name>_versions.cu` defines it) and
+//     its options struct (shared(), a cw::SharedOptions);
+//   - the points of its axes (plans: one Plan per point, for example per (n, mode) or per
+//     (niter, precision)), checked before any CUDA call; a Plan says itself in the result and
+//     progress lines (its text(): "n=1000 mode=inclusive");
+//   - its comparison rule (check), the fault --inject-fault plants (inject_fault) and its CSV
+//     row (row).
+// Everything else has a default (no options of its own, no device-dependent choice, no data,
+// nothing measured beyond the series, ...): declare, check_output, settings, before_device,
+// on_device, memory, enter, make_runner, measure_more, can_vary and vary, warmup_repeat,
+// baseline_key, progress_text, leave.
 // run_program() then does, in this order:
 //   1. parse; --help; --only (select_versions); the plans; every (plan, version) that can
 //      run, a version named by --only that can run none refused; --csv and --output checked;
@@ -28,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,19 +63,58 @@ class Runner {
 };
 
 // A registry entry: what the version is (VersionInfo: label, kernel, summary, validated,
-// is_baseline, by_default) and what running it takes. A program may derive from it to add
-// what is its own (scan's traffic model, pi's reference).
-template <typename Plan>
+// is_baseline, by_default, on_host, tags, profile_kernels) and what running it takes. Every
+// registry writes each entry as one expression, the constructor and then setters that return
+// the entry, e.g.
+//   Version("single_pass", "vecmax_single_pass_vec4", "one launch: float4 loads, ...")
+//       .runs(make<SinglePassRunner>)
+//       .allocates([](const Plan&) { return 2.0 * sizeof(unsigned int); })
+//       .tagged("keeps_state,bench")
+//       .profiled("vecmax_single_pass"),
+// A program derives its own entry type from it for what is its own (scan's traffic model, pi's
+// reference), with setters of its own: struct Version : cw::Version<Plan, Version> (Self, the
+// derived type, is what the setters return; void: this type itself).
+template <typename Plan, typename Self = void>
 struct Version : VersionInfo {
+    using Entry = typename std::conditional<std::is_void<Self>::value, Version, Self>::type;
+    using Factory = std::function<std::unique_ptr<Runner>(const Plan&)>;
+
     // Why the version cannot run a plan ("" when it can); unset: it runs every plan.
     std::function<std::string(const Plan&)> cannot_run;
     // Device bytes the version allocates beyond the program's own buffers.
     std::function<double(const Plan&)> workspace_bytes;
     // Its runner for one plan (after enter(): the plan's data exist).
-    std::function<std::unique_ptr<Runner>(const Plan&)> make;
+    Factory make;
+
+    Version() {}
+    // What --help, --list-versions and the CSV say of it: its label, the kernel(s) or library
+    // call it runs, its one-line summary.
+    Version(const std::string& label_, const std::string& kernel_, const std::string& summary_) {
+        label = label_;
+        kernel = kernel_;
+        summary = summary_;
+    }
 
     std::string why_not(const Plan& p) const { return cannot_run ? cannot_run(p) : std::string(); }
     double workspace(const Plan& p) const { return workspace_bytes ? workspace_bytes(p) : 0.0; }
+
+    // The setters, in the order registries write them.
+    Entry& runs(Factory factory) { return set(make, std::move(factory)); }
+    Entry& allocates(std::function<double(const Plan&)> bytes) { return set(workspace_bytes, std::move(bytes)); }
+    Entry& refuses(std::function<std::string(const Plan&)> why) { return set(cannot_run, std::move(why)); }
+    Entry& baseline() { return set(is_baseline, true); }
+    Entry& demonstration() { return set(validated, false); }
+    Entry& opt_in() { return set(by_default, false); }
+    Entry& host() { return set(on_host, true); }
+    Entry& tagged(const std::string& words) { return set(tags, words); }
+    Entry& profiled(const std::string& kernels_regex) { return set(profile_kernels, kernels_regex); }
+
+  protected:
+    template <typename Field, typename Value>
+    Entry& set(Field& field, Value&& value) {
+        field = std::forward<Value>(value);
+        return static_cast<Entry&>(*this);
+    }
 };
 
 struct NoExtra {};
@@ -91,6 +137,13 @@ struct Memory {
     std::string what;  // the run it is for, in the refusal ("n=2^30 with --blocks=64")
 };
 
+// Launch k of --vary-input=K (k = 1..K) and its seed (the run's --seed + k, as 32 bits); k = 0:
+// the run's own data, of the run's --seed, back for the next version.
+struct VaryInput {
+    int k = 0;
+    std::uint64_t seed = 0;
+};
+
 template <typename PlanT, typename VersionT = Version<PlanT>, typename ExtraT = NoExtra>
 class Program {
   public:
@@ -99,24 +152,33 @@ class Program {
     using Result = Outcome<ExtraT>;
     using Results = std::vector<std::pair<const V*, Result>>;  // one plan's, in registry order
 
+    // name: the program's (messages, the CSV's assignment column); description: the first
+    // lines of --help; epilog: its last lines, after the list of versions.
+    Program(const char* name, const std::string& description, const std::string& epilog = std::string())
+        : name_(name), description_(description), epilog_(epilog) {}
     virtual ~Program() {}
+    const char* name() const { return name_; }
+    const std::string& description() const { return description_; }
+    const std::string& epilog() const { return epilog_; }
 
-    // What the program is.
-    virtual const char* name() const = 0;
-    virtual std::string description() const = 0;
+    // ---- What every program must say ------------------------------------------------------
     virtual const std::vector<V>& versions() const = 0;
     virtual SharedOptions& shared() = 0;  // its options struct (derives from SharedOptions)
-    virtual void declare(Options& options, SharedOptionsHelp& help) = 0;
-    virtual std::string epilog() const { return ""; }
-
     // 1. The points of the run's axes, from options already parsed and checked against
     // the selected versions (throw UsageError for anything wrong).
     virtual std::vector<Plan> plans(const Options& options, const std::vector<const V*>& chosen) = 0;
-    // "n=1000 mode=inclusive": a plan in result and progress lines.
-    virtual std::string plan_text(const Plan& plan) const = 0;
+    // 4. Compare the fetched result with the reference: set r.ok and r.detail (a demonstration
+    // may launch more runs through `runner`).
+    virtual void check(const Plan& plan, const V& v, Runner& runner, Result& r, Session& session) = 0;
+    // --inject-fault: alter the fetched result of a validated version (it must then FAIL).
+    virtual void inject_fault(const Plan&, const V&) = 0;
     // One CSV row; called with (Plan(), nullptr, Result(), {}) for the header.
     virtual CsvRow row(const Plan& plan, const V* v, const Result& r, const Results& all) const = 0;
-    // Checks of --output against the plans (one size, a validated version...).
+
+    // ---- What a program may add (each default says what a program without it gets) ---------
+    // 1. Its own options (declared before the shared ones); checks of --output against the
+    // plans (one size, a validated version...).
+    virtual void declare(Options&, SharedOptionsHelp&) {}
     virtual void check_output(const std::vector<Plan>&, const std::vector<const V*>&) const {}
 
     // 2. Session settings (copy bandwidth, L2 flusher) and device-dependent choices.
@@ -128,6 +190,39 @@ class Program {
     virtual void before_device() {}
     virtual void on_device(Session&, std::vector<Plan>&) {}
 
+    // 3. Host and device bytes of the whole run (the versions' workspaces included), refused
+    // before anything is allocated when they do not fit. Default: nothing to check.
+    virtual Memory memory(const std::vector<Plan>&, const std::vector<const V*>&) const { return Memory(); }
+
+    // 4. Per plan: its data and reference (plans are entered in order; a program may keep
+    // what consecutive plans share, the data of one size for both modes).
+    virtual void enter(Plan&, Session&) {}
+    // A version's runner for a plan: the entry's factory, unless the program adds what it owns
+    // (scan: the buffers every version reads and writes).
+    virtual std::unique_ptr<Runner> make_runner(const Plan& plan, const V& v) { return v.make(plan); }
+    // Measurements beyond the timed series (the result copy, a second series without flush).
+    virtual void measure_more(const Plan&, const V&, Runner&, Result&, Session&) {}
+    // --vary-input: refill the plan's input in place (host and device, where the runners read
+    // it) with the seeded data of input.seed, and recompute its reference (input.k: which
+    // launch, 1..K; 0: the run's own data back). A program whose runs have no input data (pi)
+    // keeps the default and refuses the option.
+    virtual bool can_vary() const { return false; }
+    virtual void vary(const Plan&, const VaryInput&) {}
+    // Warm-up and timed runs of a version's series (the CPU versions may take fewer).
+    virtual std::pair<int, int> warmup_repeat(const V&) {
+        return std::make_pair(shared().warmup, shared().repeat);
+    }
+    // Plans with the same key share one measurement of the baseline (its first plan's): a
+    // thread-count axis does not change what the library does. Default: every plan its own.
+    virtual std::string baseline_key(const Plan& plan) const { return plan.text(); }
+    // The progress line's text after the plan: default "<ms> ms PASS".
+    virtual std::string progress_text(const Plan&, const V& v, const Result& r) const {
+        return format("%.4f ms %s", r.ms(), !v.validated ? "demonstration" : (r.ok ? "PASS" : "FAIL"));
+    }
+    // After every version of a plan ran: the --output content, if this plan gives it.
+    virtual void leave(const Plan&, const Results&, Session&) {}
+
+    // ---- For the program's hooks ------------------------------------------------------------
     // The session's device columns and copy bandwidth, for rows and result lines (empty and
     // NaN before the session starts, and in a run without a device).
     DeviceColumns columns() const { return session_ != nullptr ? session_->columns() : DeviceColumns(); }
@@ -150,39 +245,9 @@ class Program {
         return core;
     }
 
-    // 3. Host and device bytes of the whole run (the versions' workspaces included).
-    virtual Memory memory(const std::vector<Plan>& plans, const std::vector<const V*>& chosen) const = 0;
-
-    // 4. Per plan: its data and reference (plans are entered in order; a program may keep
-    // what consecutive plans share, the data of one size for both modes).
-    virtual void enter(Plan&, Session&) {}
-    // Measurements beyond the timed series (the result copy, a second series without flush).
-    virtual void measure_more(const Plan&, const V&, Runner&, Result&, Session&) {}
-    // --inject-fault: alter the fetched result of a validated version (it must then FAIL).
-    virtual void inject_fault(const Plan&, const V&) = 0;
-    // --vary-input: refill the plan's input in place (host and device, where the runners read
-    // it) with the seeded data of `seed`, and recompute its reference. A program whose runs
-    // have no input data (pi) keeps the default and refuses the option.
-    virtual bool can_vary() const { return false; }
-    virtual void vary(const Plan&, std::uint64_t /*seed*/) {}
-    // Compare the fetched result with the reference: set r.ok and r.detail (a demonstration
-    // may launch more runs through `runner`).
-    virtual void check(const Plan& plan, const V& v, Runner& runner, Result& r, Session& session) = 0;
-    // Warm-up and timed runs of a version's series (the CPU versions may take fewer).
-    virtual std::pair<int, int> warmup_repeat(const V&) {
-        return std::make_pair(shared().warmup, shared().repeat);
-    }
-    // Plans with the same key share one measurement of the baseline (its first plan's): a
-    // thread-count axis does not change what the library does. Default: every plan its own.
-    virtual std::string baseline_key(const Plan& plan) const { return plan_text(plan); }
-    // The progress line's text after the plan: default "<ms> ms PASS".
-    virtual std::string progress_text(const Plan&, const V& v, const Result& r) const {
-        return format("%.4f ms %s", r.ms(), !v.validated ? "demonstration" : (r.ok ? "PASS" : "FAIL"));
-    }
-    // After every version of a plan ran: the --output content, if this plan gives it.
-    virtual void leave(const Plan&, const Results&, Session&) {}
-
   private:
+    const char* name_;
+    std::string description_, epilog_;
     const Session* session_ = nullptr;
 };
 
@@ -214,7 +279,7 @@ RunPlan<P> make_run_plan(P& program, const Options& options, const std::vector<c
         for (const typename P::Plan& plan : rp.plans) {
             const std::string why = v->why_not(plan);
             if (why.empty()) ++runnable;
-            else if (why_not.empty()) why_not = program.plan_text(plan) + ": " + why;
+            else if (why_not.empty()) why_not = plan.text() + ": " + why;
         }
         if (runnable == 0 && options.given("only")) throw UsageError("version " + v->label + " cannot run " + why_not);
         rp.needs_gpu = rp.needs_gpu || (runnable > 0 && !v->on_host);
@@ -256,7 +321,10 @@ void vary_input(P& program, Session& session, const typename P::Plan& plan, cons
     const SharedOptions& o = program.shared();
     const cudaStream_t stream = 0;
     for (int k = 1; k <= o.vary_input; ++k) {
-        program.vary(plan, static_cast<std::uint64_t>(o.seed + k) & 0xffffffffu);
+        VaryInput input;
+        input.k = k;
+        input.seed = static_cast<std::uint64_t>(o.seed + k) & 0xffffffffu;
+        program.vary(plan, input);
         runner.input_changed(stream);
         runner.poison(stream);
         runner.reset(stream);
@@ -272,7 +340,9 @@ void vary_input(P& program, Session& session, const typename P::Plan& plan, cons
             r.detail += format(" | input %d of --vary-input (seed %lld): FAIL %s", k, o.seed + k, again.detail.c_str());
         }
     }
-    program.vary(plan, static_cast<std::uint64_t>(o.seed));  // for the next version (this runner is done)
+    VaryInput own;
+    own.seed = static_cast<std::uint64_t>(o.seed);
+    program.vary(plan, own);  // the run's data, for the next version (this runner is done)
 }
 
 // One version at one plan: runner, poison, series, fetch, extra measurements, fault, check.
@@ -285,7 +355,7 @@ typename P::Result measure(P& program, Session& session, const typename P::Plan&
                            double baseline_ms, bool chosen = true) {
     const SharedOptions& o = program.shared();
     typename P::Result r;
-    std::unique_ptr<Runner> runner = v.make(plan);
+    std::unique_ptr<Runner> runner = program.make_runner(plan, v);
     const cudaStream_t stream = 0;
     const std::pair<int, int> series = program.warmup_repeat(v);
     runner->poison(stream);
@@ -309,7 +379,7 @@ void run_plan(P& program, Session& session, typename P::Plan& plan, RunPlan<P>& 
     for (const typename P::V* v : rp.chosen)
         if (!v->why_not(plan).empty())
             std::printf("%s version=%s %s: skipped (%s)\n", program.name(), v->label.c_str(),
-                        program.plan_text(plan).c_str(), v->why_not(plan).c_str());
+                        plan.text().c_str(), v->why_not(plan).c_str());
     typename P::Results results;
     const std::string key = program.baseline_key(plan);
     const bool reuse = baseline != nullptr && !rp.baseline_key.empty() && key == rp.baseline_key;
@@ -326,16 +396,16 @@ void run_plan(P& program, Session& session, typename P::Plan& plan, RunPlan<P>& 
         const typename P::Result r =
             (v == baseline && with_baseline) ? base : measure(program, session, plan, *v, base.ms());
         baseline_ran = baseline_ran || v == baseline;
-        const std::string what = program.plan_text(plan) + (r.detail.empty() ? "" : " " + r.detail);
+        const std::string what = plan.text() + (r.detail.empty() ? "" : " " + r.detail);
         if (v->validated) session.record(v->label, r.ok, what);
         else session.demonstration(v->label, what);
-        session.progress("version=" + v->label + " " + program.plan_text(plan) + ": " +
+        session.progress("version=" + v->label + " " + plan.text() + ": " +
                          program.progress_text(plan, *v, r));
         results.emplace_back(v, r);
     }
     // A baseline left out by --only still had to be right: its time is on every row.
     if (with_baseline && !baseline_ran && !base.ok)
-        session.record(baseline->label, false, "(baseline, not in --only) " + program.plan_text(plan) + " " + base.detail);
+        session.record(baseline->label, false, "(baseline, not in --only) " + plan.text() + " " + base.detail);
     for (const auto& vr : results) session.add_row(program.row(plan, vr.first, vr.second, results));
     program.leave(plan, results, session);
 }

@@ -10,6 +10,7 @@
 
 #include "common.cuh"
 #include "pi_kernels.cuh"
+#include "pi_policy.h"
 #include "pi_versions.cuh"
 #include "run_loop.cuh"
 
@@ -38,13 +39,16 @@ std::string format_ms(double ms) { return ms < 1.0 ? cw::format("%.2f us", ms * 
 
 class Pi : public cw::Program<Plan, pi::Version, Extra> {
   public:
-    const char* name() const override { return "pi"; }
-    std::string description() const override {
-        return "Estimate pi = int_0^1 4/(1+x^2) dx by the midpoint rule with NITER intervals: the report's\n"
-               "kernel 1 and kernel 2 (CHUNK terms per thread), a single-launch version, Thrust and the CPU,\n"
-               "in float and/or double; every version is checked against a compensated double reference.\n"
-               "pi has no random data and reads no data file, so it takes no seed option and no data option.";
-    }
+    Pi()
+        : Program("pi",
+                  "Estimate pi = int_0^1 4/(1+x^2) dx by the midpoint rule with NITER intervals: the report's\n"
+                  "kernel 1 and kernel 2 (CHUNK terms per thread), a single-launch version, Thrust and the CPU,\n"
+                  "in float and/or double; every version is checked against a compensated double reference.\n"
+                  "pi has no random data and reads no data file, so it takes no seed option and no data option.",
+                  "\nversion 1 and 2 launch one thread per CHUNK terms (blocks = ceil(NITER / CHUNK / threads));\n"
+                  "--blocks applies to version single only. cpu_report runs only when --only names it.\n"
+                  "The baseline (thrust) always runs on a GPU: every row has baseline_ms, even when --only leaves "
+                  "it out.") {}
     const std::vector<V>& versions() const override { return pi::registry(); }
     cw::SharedOptions& shared() override { return c_; }
 
@@ -70,12 +74,6 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
         help.has_seed = false;
         help.pinned = "page-locked host buffers for the device-to-host copies";
     }
-    std::string epilog() const override {
-        return "\nversion 1 and 2 launch one thread per CHUNK terms (blocks = ceil(NITER / CHUNK / threads));\n"
-               "--blocks applies to version single only. cpu_report runs only when --only names it.\n"
-               "The baseline (thrust) always runs on a GPU: every row has baseline_ms, even when --only leaves it out.";
-    }
-
     std::vector<Plan> plans(const cw::Options& opts, const std::vector<const V*>& chosen) override {
         if (c_.threads != 0 && (c_.threads < 32 || !cw::is_power_of_two(c_.threads)))
             throw cw::UsageError("option --threads=" + std::to_string(c_.threads) +
@@ -102,9 +100,6 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
         plans_left_ = plans.size();
         return plans;
     }
-    std::string plan_text(const Plan& p) const override {
-        return cw::format("niter=%lld precision=%s", p.niter, p.is_float ? "float" : "double");
-    }
 
     // pi reads no data: no copy bandwidth, no L2 flush.
     cw::Session::Settings settings() const override {
@@ -127,7 +122,7 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
             for (const V* v : chosen)
                 if (v->why_not(p).empty() && v->workspace(p) > m.device) {
                     m.host = m.device = v->workspace(p);
-                    m.what = "the largest run (version " + v->label + " at " + plan_text(p) + ")";
+                    m.what = "the largest run (version " + v->label + " at " + p.text() + ")";
                 }
         return m;
     }

@@ -1,9 +1,8 @@
 // version=thrust: the library baseline (see pi_thrust.h).
 #include "pi_thrust.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <new>
+#include <string>
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
@@ -12,10 +11,13 @@
 #include <thrust/system_error.h>
 #include <thrust/transform_reduce.h>
 
-#include "exit_codes.h"
+#include "cuda_check.cuh"
 
 namespace pi {
 namespace {
+
+// Thrust's failures have always been reported without the program's name first.
+constexpr bool kUnnamed = false;
 
 // One term, written as a user of Thrust would: the index converted to T, an IEEE division.
 template <typename T>
@@ -35,14 +37,11 @@ double pi_thrust(long long niter, cudaStream_t stream) {
         const T sum = thrust::transform_reduce(thrust::cuda::par.on(stream), first, first + niter,
                                                MidpointTerm<T>{h}, static_cast<T>(0), thrust::plus<T>());
         return static_cast<double>(h) * static_cast<double>(sum);
-    } catch (const thrust::system_error& e) {
-        std::fflush(stdout);
-        std::fprintf(stderr, "CUDA error in thrust::transform_reduce: %s\n", e.what());
-        std::exit(cw::kExitCuda);
-    } catch (const std::bad_alloc& e) {  // Thrust's device allocation failure
-        std::fflush(stdout);
-        std::fprintf(stderr, "CUDA error in thrust::transform_reduce: out of device memory (%s)\n", e.what());
-        std::exit(cw::kExitCuda);
+    } catch (const thrust::system_error& e) {  // its CUDA error, in Thrust's words (run_main: exit 3)
+        throw cw::DeviceError(std::string("CUDA error in thrust::transform_reduce: ") + e.what(), kUnnamed);
+    } catch (const std::bad_alloc& e) {  // Thrust's device allocation failure (not a host one: exit 3)
+        throw cw::DeviceError(
+            std::string("CUDA error in thrust::transform_reduce: out of device memory (") + e.what() + ")", kUnnamed);
     }
 }
 

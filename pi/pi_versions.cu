@@ -200,23 +200,6 @@ double block_sum_bytes(const Plan& p) {
 }
 double single_bytes(const Plan& p) { return (static_cast<double>(p.single_blocks) + 2) * sizeof(double); }
 
-// A GPU version's entry with what every version has; the registry sets the rest by name.
-Version entry(const char* label, const char* kernel, const char* summary, Launch (*describe)(const Plan&),
-              std::unique_ptr<cw::Runner> (*factory)(const Plan&)) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.describe = describe;
-    v.make = factory;
-    return v;
-}
-// A CPU version: timed by the host clock over the whole function; a run of these alone needs no GPU.
-Version host_entry(const char* label, const char* kernel, const char* summary, Launch (*describe)(const Plan&),
-                   std::unique_ptr<cw::Runner> (*factory)(const Plan&)) {
-    Version v = entry(label, kernel, summary, describe, factory);
-    v.on_host = true;
-    v.kernel_ms_scope = "cpu: whole function";
-    return v;
-}
-
 // cpu_report takes what the report's function takes: float, an int NITER.
 std::string cpu_report_cannot_run(const Plan& p) {
     if (!p.is_float) return "exists in float only";
@@ -227,50 +210,58 @@ std::string cpu_report_cannot_run(const Plan& p) {
 }  // namespace
 
 const std::vector<Version>& registry() {
-    static const std::vector<Version> versions = [] {
-        std::vector<Version> r;
-        r.push_back(entry("1", "pi_chunks_serial_block_sum",
-                          "report's kernel 1: CHUNK terms per thread, thread 0 adds the block serially", describe_1,
-                          make<Kernel1Runner>));
-        r.back().workspace_bytes = block_sum_bytes;
-        r.back().tags = "chunk";  // takes --chunk (terms per thread)
-        r.back().profile_kernels = "pi_chunks_serial_block_sum";
-        r.push_back(entry("2", "pi_chunks_tree_block_sum", "report's kernel 2: the same, log2(threads) halving tree",
-                          describe_2, make<Kernel2Runner>));
-        r.back().workspace_bytes = block_sum_bytes;
-        r.back().tags = "chunk";
-        r.back().profile_kernels = "pi_chunks_tree_block_sum";
-        r.push_back(entry("single", "pi_symmetric_tiles_single_pass",
-                          "ours: one launch, symmetric 64-term tiles, last block finishes", describe_single,
-                          make<SingleRunner>));
-        r.back().workspace_bytes = single_bytes;
-        // last_block: takes --blocks, and its last block to finish adds the partials (tested at
-        // 1 block, a few, more blocks than tiles); accuracy_target: meets the README's targets
-        // (|error| <= 1e-6 in float, 1e-12 in double) at niter = 2^30.
-        r.back().tags = "last_block,accuracy_target";
-        r.back().profile_kernels = "pi_symmetric_tiles_single_pass";
-        r.push_back(entry("thrust", "thrust::transform_reduce",
-                          "transform_reduce over a counting iterator (kernel_ms: the whole call)", describe_thrust,
-                          make<ThrustRunner>));
-        r.back().is_baseline = true;
-        r.back().kernel_ms_scope = "call: alloc+kernels+copy+free";
-        r.back().tags = "own_launch";  // the library picks its launch: no threads or blocks in its rows
-        r.back().profile_kernels = "DeviceReduce";
-        r.push_back(host_entry("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread",
-                               describe_cpu, make<SerialCpuRunner>));
-        r.back().cpu_column = "cpu";
-        r.push_back(host_entry("cpu_omp", "pi_cpu_midpoint_<T>", "the same on --cpu-threads OpenMP threads",
-                               describe_cpu_omp, make<OmpCpuRunner>));
-        r.back().cpu_column = "cpu_omp";
-        r.push_back(host_entry("cpu_report", "pi_cpu_report",
-                               "the report's CPU code as written (x = h*(i - 0.5)); float, NITER < 2^31",
-                               describe_cpu_report, make_cpu_report));
-        r.back().by_default = false;
-        r.back().reference_offset = -0.5;
-        r.back().cannot_run = cpu_report_cannot_run;
-        r.back().tags = "float_only,int_niter";  // the report's signature: float, an int NITER
-        return r;
-    }();
+    static const std::vector<Version> versions = {
+        Version("1", "pi_chunks_serial_block_sum",
+                "report's kernel 1: CHUNK terms per thread, thread 0 adds the block serially")
+            .described(describe_1)
+            .runs(make<Kernel1Runner>)
+            .allocates(block_sum_bytes)
+            .tagged("chunk")  // takes --chunk (terms per thread)
+            .profiled("pi_chunks_serial_block_sum"),
+        Version("2", "pi_chunks_tree_block_sum", "report's kernel 2: the same, log2(threads) halving tree")
+            .described(describe_2)
+            .runs(make<Kernel2Runner>)
+            .allocates(block_sum_bytes)
+            .tagged("chunk")
+            .profiled("pi_chunks_tree_block_sum"),
+        Version("single", "pi_symmetric_tiles_single_pass",
+                "ours: one launch, symmetric 64-term tiles, last block finishes")
+            .described(describe_single)
+            .runs(make<SingleRunner>)
+            .allocates(single_bytes)
+            // last_block: takes --blocks, and its last block to finish adds the partials (tested at
+            // 1 block, a few, more blocks than tiles); accuracy_target: meets the README's targets
+            // (|error| <= 1e-6 in float, 1e-12 in double) at niter = 2^30.
+            .tagged("last_block,accuracy_target")
+            .profiled("pi_symmetric_tiles_single_pass"),
+        Version("thrust", "thrust::transform_reduce",
+                "transform_reduce over a counting iterator (kernel_ms: the whole call)")
+            .baseline()
+            .described(describe_thrust)
+            .runs(make<ThrustRunner>)
+            .timed_as("call: alloc+kernels+copy+free")
+            .tagged("own_launch")  // the library picks its launch: no threads or blocks in its rows
+            .profiled("DeviceReduce"),
+        Version("cpu", "pi_cpu_midpoint_<T>", "the report's CPU loop, formula fixed, 1 thread")
+            .cpu_function()
+            .described(describe_cpu)
+            .runs(make<SerialCpuRunner>)
+            .fills_column("cpu"),
+        Version("cpu_omp", "pi_cpu_midpoint_<T>", "the same on --cpu-threads OpenMP threads")
+            .cpu_function()
+            .described(describe_cpu_omp)
+            .runs(make<OmpCpuRunner>)
+            .fills_column("cpu_omp"),
+        Version("cpu_report", "pi_cpu_report",
+                "the report's CPU code as written (x = h*(i - 0.5)); float, NITER < 2^31")
+            .cpu_function()
+            .described(describe_cpu_report)
+            .runs(make_cpu_report)
+            .opt_in()
+            .checked_at_offset(-0.5)
+            .refuses(cpu_report_cannot_run)
+            .tagged("float_only,int_niter"),  // the report's signature: float, an int NITER
+    };
     return versions;
 }
 

@@ -28,6 +28,8 @@ struct Plan {
     bool pinned = false;          // page-locked host buffers for the result copies
     double* got = nullptr;        // fetch() puts the estimate here (host)
     double h() const { return 1.0 / static_cast<double>(niter); }
+    // In result and progress lines.
+    std::string text() const { return cw::format("niter=%lld precision=%s", niter, is_float ? "float" : "double"); }
 };
 
 // What a version's CSV row says of its run at one plan (-1: the column does not apply) and
@@ -41,11 +43,20 @@ struct Launch {
 // A registry entry, with what is pi's own: its row's launch, what its kernel_ms covers, the
 // reference it is checked against (the midpoint sum, offset 0.5; cpu_report: the report's
 // shifted sum, -0.5), and the comparison column its time fills ("cpu", "cpu_omp" or none).
-struct Version : cw::Version<Plan> {
+struct Version : cw::Version<Plan, Version> {
+    using Base = cw::Version<Plan, Version>;
+    using Base::Base;
     Launch (*describe)(const Plan&) = nullptr;
     std::string kernel_ms_scope = "kernels";
     double reference_offset = 0.5;
     std::string cpu_column;
+
+    Version& described(Launch (*launch)(const Plan&)) { return set(describe, launch); }
+    Version& timed_as(const std::string& scope) { return set(kernel_ms_scope, scope); }
+    // A CPU version: timed by the host clock over the whole function; a run of these alone needs no GPU.
+    Version& cpu_function() { return host().timed_as("cpu: whole function"); }
+    Version& fills_column(const std::string& column) { return set(cpu_column, column); }
+    Version& checked_at_offset(double offset) { return set(reference_offset, offset); }
 };
 
 // The versions, in the order they run and appear in the CSV.

@@ -33,12 +33,12 @@ struct Extra {
 
 class ReductionVersions : public cw::Program<Plan, rv::Version, Extra> {
   public:
-    const char* name() const override { return "reduction_versions"; }
-    std::string description() const override {
-        return "Sum of 32-bit integers (int32, two's-complement wrap-around, i.e. modulo 2^32):\n"
-               "report 004's versions 1-5, Harris's 6 and 7, version 8 and cub::DeviceReduce::Sum,\n"
-               "each checked exactly against the serial CPU sum.";
-    }
+    ReductionVersions()
+        : Program("reduction_versions",
+                  "Sum of 32-bit integers (int32, two's-complement wrap-around, i.e. modulo 2^32):\n"
+                  "report 004's versions 1-5, Harris's 6 and 7, version 8 and cub::DeviceReduce::Sum,\n"
+                  "each checked exactly against the serial CPU sum.",
+                  rv::launch_help()) {}
     const std::vector<V>& versions() const override { return rv::registry(); }
     cw::SharedOptions& shared() override { return c_; }
     void declare(cw::Options& opts, cw::SharedOptionsHelp& help) override {
@@ -63,7 +63,6 @@ class ReductionVersions : public cw::Program<Plan, rv::Version, Extra> {
         help.inject_fault = "testing aid: alter every validated version's sum after it is fetched (each must FAIL)";
         help.pinned = "page-locked host buffer";
     }
-    std::string epilog() const override { return rv::launch_help(); }
 
     // One plan per (size, --threads item), the sizes outermost.
     std::vector<Plan> plans(const cw::Options& opts, const std::vector<const V*>& chosen) override {
@@ -101,9 +100,6 @@ class ReductionVersions : public cw::Program<Plan, rv::Version, Extra> {
                 max_n_ = std::max(max_n_, p.n);
             }
         return out;
-    }
-    std::string plan_text(const Plan& p) const override {
-        return "n=" + std::to_string(p.n) + " threads=" + (p.threads != 0 ? std::to_string(p.threads) : "auto");
     }
     // The baseline's launch does not depend on --threads: one measurement per --sizes item.
     std::string baseline_key(const Plan& p) const override { return std::to_string(p.size_index); }
@@ -150,9 +146,9 @@ class ReductionVersions : public cw::Program<Plan, rv::Version, Extra> {
     }
     // --vary-input: another seeded input of the plan's size, on the device, and its sum.
     bool can_vary() const override { return true; }
-    void vary(const Plan& p, std::uint64_t seed) override {
+    void vary(const Plan& p, const cw::VaryInput& input) override {
         const std::size_t n = static_cast<std::size_t>(p.n);
-        rv::fill_data(host_->data(), n, kind_, seed);
+        rv::fill_data(host_->data(), n, kind_, input.seed);
         cpu_sum_ = rv::sum_wrap(host_->data(), n);
         CUDA_CHECK(cudaMemcpy(d_in_->data(), host_->data(), 4 * n, cudaMemcpyHostToDevice));
     }

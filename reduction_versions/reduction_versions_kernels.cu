@@ -16,26 +16,15 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "common.cuh"
 #include "reduction_cub.cuh"
+#include "reduction_versions_policy.h"
 
 namespace rv {
 namespace {
 
 constexpr unsigned kFullMask = 0xffffffffu;
-
-// The one-pass kernels by name: the registry finds a version's launcher by its `kernel` field
-// (pass_kernel), so that a new kernel is known to it by one line after its definition,
-// REDUCE_PASS_KERNEL(name), and needs no declaration in a header.
-std::vector<std::pair<std::string, PassLauncher>>& pass_kernels() {
-    static std::vector<std::pair<std::string, PassLauncher>> table;
-    return table;
-}
-struct PassKernelName {
-    PassKernelName(const char* name, PassLauncher launcher) { pass_kernels().emplace_back(name, launcher); }
-};
 
 // One pass of a kernel whose block size is a launch parameter: grid blocks of `threads`
 // threads, one unsigned of shared memory per thread.
@@ -44,18 +33,6 @@ void launch_plain(const unsigned* in, unsigned* out, std::size_t m, int threads,
     KERNEL<<<grid, threads, static_cast<std::size_t>(threads) * sizeof(unsigned), s>>>(in, out,
                                                                                        static_cast<unsigned>(m));
 }
-#define REDUCE_PASS_KERNEL(KERNEL) [[maybe_unused]] const PassKernelName KERNEL##_name(#KERNEL, launch_plain<KERNEL>)
-
-// The one-launch kernels by name (version 8's shape), found the same way (one_launch_kernel):
-// REDUCE_ONE_LAUNCH_KERNEL(name) after the definition.
-std::vector<std::pair<std::string, OneLaunchKernel>>& one_launch_kernels() {
-    static std::vector<std::pair<std::string, OneLaunchKernel>> table;
-    return table;
-}
-struct OneLaunchKernelName {
-    OneLaunchKernelName(const char* name, OneLaunchKernel kernel) { one_launch_kernels().emplace_back(name, kernel); }
-};
-#define REDUCE_ONE_LAUNCH_KERNEL(KERNEL) [[maybe_unused]] const OneLaunchKernelName KERNEL##_name(#KERNEL, KERNEL)
 
 // Versions 1-3's load: one element per thread into sm[threadIdx.x] (zero past n: the report
 // read past the end), then a barrier.
@@ -90,7 +67,6 @@ __global__ void reduce_interleaved_divergent(const unsigned* __restrict__ in, un
     }
     if (tid == 0) out[blockIdx.x] = sm[0];  // fix: a separate output, not the input
 }
-REDUCE_PASS_KERNEL(reduce_interleaved_divergent);
 
 // version=2: interleaved addressing with a strided index (report's version 2, Harris 2).
 //   why: consecutive threads stay active, so warps do not diverge and no `%` is computed;
@@ -107,7 +83,6 @@ __global__ void reduce_interleaved_strided(const unsigned* __restrict__ in, unsi
     }
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
-REDUCE_PASS_KERNEL(reduce_interleaved_strided);
 
 // version=3: sequential addressing (report's version 3, Harris 3).
 //   why: threads tid and tid+stride touch consecutive words, so there are no bank conflicts;
@@ -119,7 +94,6 @@ __global__ void reduce_sequential_addressing(const unsigned* __restrict__ in, un
     sequential_tree(sm);
     if (threadIdx.x == 0) out[blockIdx.x] = sm[0];
 }
-REDUCE_PASS_KERNEL(reduce_sequential_addressing);
 
 // Version 4's step, kept by versions 5, 5-unfixed and 6: each block reduces 2*block elements
 // (block = its number of threads), each thread adding two of them, `block` apart, in a
@@ -143,7 +117,6 @@ __global__ void reduce_first_add_during_load(const unsigned* __restrict__ in, un
     sequential_tree(sm);
     if (threadIdx.x == 0) out[blockIdx.x] = sm[0];
 }
-REDUCE_PASS_KERNEL(reduce_first_add_during_load);
 
 // The last six steps of the tree inside one warp (tid < 32; blockDim.x >= 64), with the
 // report's structure (sm[tid] += sm[tid + 32], + 16, ..., + 1) made correct: each value is
@@ -179,7 +152,6 @@ __global__ void reduce_unrolled_last_warp(const unsigned* __restrict__ in, unsig
     sequential_tree(sm, 32);
     if (tid < 32) warp_reduce_synced(sm, tid, out + blockIdx.x);
 }
-REDUCE_PASS_KERNEL(reduce_unrolled_last_warp);
 
 // version=5-unfixed: the report's version 5 exactly as printed (no volatile, no warp
 // synchronisation). A demonstration of the race only: excluded from PASS/FAIL, from the
@@ -200,7 +172,6 @@ __global__ void reduce_unrolled_last_warp_as_printed(const unsigned* __restrict_
     }
     if (tid == 0) out[blockIdx.x] = sm[0];
 }
-REDUCE_PASS_KERNEL(reduce_unrolled_last_warp_as_printed);
 
 // The shared-memory tree of versions 6 and 7, completely unrolled for a block size known at
 // compile time (BLOCK >= 64), ending in the synchronised last warp: the strides BLOCK/2 ... 64
@@ -324,7 +295,6 @@ __global__ void reduce_vectorized_shuffle_atomic(const unsigned* __restrict__ in
         }
     }
 }
-REDUCE_ONE_LAUNCH_KERNEL(reduce_vectorized_shuffle_atomic);
 
 // The single tile of every one-launch version (enqueue_one_launch: n fits one block of 4
 // vectors per thread): the 4 loads unrolled with 32-bit indices, no loop, no atomic; a kernel
@@ -415,8 +385,6 @@ void launch_at_block_size(const unsigned* in, unsigned* out, std::size_t m, int 
     with_block_size(threads, Kernel::kName,
                     LaunchAtBlockSize<Kernel>{in, out, static_cast<typename Kernel::Count>(m), grid, s});
 }
-[[maybe_unused]] const PassKernelName complete_unroll_name(CompleteUnroll::kName, launch_at_block_size<CompleteUnroll>);
-[[maybe_unused]] const PassKernelName multiple_per_thread_name(MultiplePerThread::kName, launch_at_block_size<MultiplePerThread>);
 
 // The grid of the first pass of a pass-based version (versions 1-7): one block per
 // items_per_thread x threads elements, capped by `grid_cap` (version 7) when > 0.
@@ -456,16 +424,23 @@ std::size_t cub_temp_bytes(std::size_t n) {
 
 }  // namespace
 
+// The kernels as the registry holds them (reduction_versions_kernels.cuh): the name, which is
+// also Nsight Compute's filter, beside the launcher, one line per kernel.
+const PassKernel kInterleavedDivergent{"reduce_interleaved_divergent", launch_plain<reduce_interleaved_divergent>};
+const PassKernel kInterleavedStrided{"reduce_interleaved_strided", launch_plain<reduce_interleaved_strided>};
+const PassKernel kSequentialAddressing{"reduce_sequential_addressing", launch_plain<reduce_sequential_addressing>};
+const PassKernel kFirstAddDuringLoad{"reduce_first_add_during_load", launch_plain<reduce_first_add_during_load>};
+const PassKernel kUnrolledLastWarp{"reduce_unrolled_last_warp", launch_plain<reduce_unrolled_last_warp>};
+const PassKernel kUnrolledLastWarpAsPrinted{"reduce_unrolled_last_warp_as_printed",
+                                            launch_plain<reduce_unrolled_last_warp_as_printed>};
+const PassKernel kCompleteUnroll{CompleteUnroll::kName, launch_at_block_size<CompleteUnroll>};
+const PassKernel kMultiplePerThread{MultiplePerThread::kName, launch_at_block_size<MultiplePerThread>};
+const OneLaunchKernel kVectorizedShuffleAtomic{"reduce_vectorized_shuffle_atomic", reduce_vectorized_shuffle_atomic};
+
 constexpr int Policy::kItemsPerThreadTree;
 constexpr int Policy::kItemsPerThreadFirstAdd;
 constexpr int Policy::kIntsPerVector;
 constexpr int Policy::kVectorsInFlight;
-
-PassLauncher pass_kernel(const std::string& kernel) {
-    for (const auto& entry : pass_kernels())
-        if (entry.first == kernel) return entry.second;
-    throw std::logic_error("no one-pass kernel named " + kernel + " (REDUCE_PASS_KERNEL after its definition)");
-}
 
 // Passes of the same kernel on the block partials, ping-ponging between two halves of the
 // workspace (the first holds the first pass's partials, the second the next pass's, which
@@ -502,28 +477,23 @@ long long multiple_per_thread_resident_grid(int sm_count, std::size_t n, int thr
     return with_block_size(threads, MultiplePerThread::kName, OccupancyMultiplePerThread{sm_count, n});
 }
 
-OneLaunchKernel one_launch_kernel(const std::string& kernel) {
-    for (const auto& entry : one_launch_kernels())
-        if (entry.first == kernel) return entry.second;
-    throw std::logic_error("no one-launch kernel named " + kernel + " (REDUCE_ONE_LAUNCH_KERNEL after its definition)");
-}
-
-long long vectorized_resident_grid(OneLaunchKernel kernel, int sm_count, std::size_t n, int threads) {
-    return cw::occupancy_grid(kernel, threads, 0, sm_count, n / Policy::kIntsPerVector,
+long long vectorized_resident_grid(const OneLaunchKernel& kernel, int sm_count, std::size_t n, int threads) {
+    return cw::occupancy_grid(kernel.kernel, threads, 0, sm_count, n / Policy::kIntsPerVector,
                               static_cast<unsigned long long>(threads));
 }
 
-const unsigned* enqueue_one_launch(const Launch& l, OneLaunchKernel kernel, const std::string& name,
-                                   cudaStream_t stream, LaunchPlan* plan) {
+const unsigned* enqueue_one_launch(const Launch& l, const OneLaunchKernel& kernel, cudaStream_t stream,
+                                   LaunchPlan* plan) {
     if (!is_vector_aligned(l.in))
-        throw std::logic_error(name + " reads 16-byte int4 vectors and needs a 16-byte aligned input; got address " +
+        throw std::logic_error(std::string(kernel.name) +
+                               " reads 16-byte int4 vectors and needs a 16-byte aligned input; got address " +
                                cw::format("%p", static_cast<const void*>(l.in)));
     unsigned* result = static_cast<unsigned*>(l.workspace);
     const std::size_t grid = vectorized_grid(l.n, l.threads, l.grid);
     if (grid == 1 && l.n <= static_cast<std::size_t>(l.threads) * Policy::kIntsPerVector * Policy::kVectorsInFlight)
         reduce_single_tile<<<1, l.threads, 0, stream>>>(l.in, static_cast<unsigned>(l.n), result);
     else
-        kernel<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
+        kernel.kernel<<<static_cast<unsigned>(grid), l.threads, 0, stream>>>(l.in, l.n, result);
     CUDA_CHECK_LAUNCH();
     if (plan != nullptr) {
         plan->first_grid = static_cast<long long>(grid);

@@ -31,11 +31,28 @@ struct Plan {
     int sm_count = 0;        // the device's SMs (on_device), for the resident grid
     const unsigned* d_in = nullptr;  // the n ints on the device
     Fetched* got = nullptr;          // fetch() writes here (host)
+    // In result and progress lines.
+    std::string text() const {
+        return "n=" + std::to_string(n) + " threads=" + (threads != 0 ? std::to_string(threads) : "auto");
+    }
 };
 
-struct Version : cw::Version<Plan> {
+struct Version : cw::Version<Plan, Version> {
+    using Base = cw::Version<Plan, Version>;
+    using Base::Base;
     std::string launch;          // the launch in words (T = threads per block), for --help
     bool takes_blocks = false;   // a grid-stride version: --blocks sets its grid (7 and 8; tag takes_blocks)
+
+    // What it runs (reduction_versions_versions.cu): each sets the launch, the workspace, the
+    // runner and Nsight Compute's filter (the kernel's name; none for the library).
+    // Passes of `kernel`, items_per_thread elements per thread, until one block is left.
+    Version& in_passes(const PassKernel& kernel, int items_per_thread);
+    // Version 7's passes: the first grid the grid-stride grid (--blocks, or the resident blocks).
+    Version& in_grid_stride_passes(const PassKernel& kernel);
+    // Version 8's shape: the whole sum in one launch of `kernel`.
+    Version& in_one_launch(const OneLaunchKernel& kernel);
+    // cub::DeviceReduce::Sum, the library baseline, at the first --threads item of each size.
+    Version& in_cub();
 };
 
 // Versions 1..8, cub (the library baseline), and 5-unfixed (the report's version 5 as

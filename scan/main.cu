@@ -39,14 +39,16 @@ struct Extra {
 
 class Scan : public cw::Program<Plan, scan::Version, Extra> {
   public:
-    const char* name() const override { return "scan"; }
-    std::string description() const override {
-        return "Prefix sums (scan) of int32 with two's-complement wrap-around: report 002's Hillis-Steele,\n"
-               "map and Brent-Kung scans, a decoupled look-back scan, a warp-specialised look-ahead scan (sm_90,\n"
-               "large n) and cub::DeviceScan, each validated against the CPU (exactly). The racy\n"
-               "demonstrations are the report's own kernels: they run only when --only names them, shown\n"
-               "(MSE over --runs runs), never counted as PASS/FAIL.";
-    }
+    Scan()
+        : Program("scan",
+                  "Prefix sums (scan) of int32 with two's-complement wrap-around: report 002's Hillis-Steele,\n"
+                  "map and Brent-Kung scans, a decoupled look-back scan, a warp-specialised look-ahead scan (sm_90,\n"
+                  "large n) and cub::DeviceScan, each validated against the CPU (exactly). The racy\n"
+                  "demonstrations are the report's own kernels: they run only when --only names them, shown\n"
+                  "(MSE over --runs runs), never counted as PASS/FAIL.",
+                  "The baseline (cub) runs at every size and scan, so that every row has baseline_ms, even when "
+                  "--only leaves out its row. --vary-input: every odd extra launch scans a smaller n (n/2 + 1, "
+                  "n/4 + 1, ...) on the same runner, which must leave the elements beyond it unwritten.") {}
     const std::vector<V>& versions() const override { return scan::registry(); }
     cw::SharedOptions& shared() override { return c_; }
 
@@ -76,11 +78,6 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         help.output = "write the result of the first validated version to this file (raw int32; with --mode=both, "
                       "its inclusive scan)";
         help.seed = "seed of the random input";
-    }
-    std::string epilog() const override {
-        return "The baseline (cub) runs at every size and scan, so that every row has baseline_ms, even when "
-               "--only leaves out its row. --vary-input: every odd extra launch scans a smaller n (n/2 + 1, "
-               "n/4 + 1, ...) on the same runner, which must leave the elements beyond it unwritten.";
     }
 
     // One plan per (size, scan), the sizes from --n, --sizes or the --input file.
@@ -128,7 +125,6 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
             if (v->validated && output_version_ == nullptr) output_version_ = v;
         return plans;
     }
-    std::string plan_text(const Plan& p) const override { return cw::format("n=%lld mode=%s", p.n, p.mode()); }
     void check_output(const std::vector<Plan>&, const std::vector<const V*>&) const override {
         if (sizes_.size() != 1) throw cw::UsageError("option --output needs a single size (not --sizes)");
         if (output_version_ == nullptr)
@@ -170,14 +166,18 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
         data_->enter(p, new_size);
         if (new_size && session.has_device()) data_->time_copy(p, c_.warmup, c_.repeat, session.flusher());
     }
+    // Every version's runner: its launcher over the data's buffers.
+    std::unique_ptr<cw::Runner> make_runner(const Plan& p, const V& v) override {
+        return std::unique_ptr<cw::Runner>(new scan::Runner(p, data_->io(), v.launcher(p)));
+    }
     bool can_vary() const override { return true; }
     // --vary-input=K: launch k of the runner (seed: the run's + k) scans n/2 + 1, n/4 + 1, ... on
     // odd k and the plan's n on even k: one runner, inputs and sizes that change between its
     // launches (what a descriptor, counter or epoch kept from a launch of another size must
     // survive). k = 0 brings the run's own data back.
-    void vary(const Plan& p, std::uint64_t seed) override {
-        const std::uint64_t k = (seed - static_cast<std::uint64_t>(c_.seed)) & 0xffffffffu;
-        data_->refill(p, seed, k % 2 == 1 ? (p.n >> ((k + 1) / 2)) + 1 : p.n);
+    void vary(const Plan& p, const cw::VaryInput& input) override {
+        const int k = input.k;
+        data_->refill(p, input.seed, k % 2 == 1 ? (p.n >> ((k + 1) / 2)) + 1 : p.n);
     }
     void measure_more(const Plan&, const V&, cw::Runner& runner, Result& r, cw::Session&) override {
         const scan::Runner& sr = static_cast<const scan::Runner&>(runner);  // every entry's (scan_versions.cu)
@@ -191,7 +191,7 @@ class Scan : public cw::Program<Plan, scan::Version, Extra> {
     // (--vary-input), every element beyond it still the poison. A demonstration: --runs more
     // runs, each from a fresh copy of the input, each compared (ok: every run happened to be right).
     void check(const Plan& p, const V& v, cw::Runner& runner, Result& r, cw::Session& session) override {
-        const std::size_t n = static_cast<std::size_t>(data_->launch_n());
+        const std::size_t n = static_cast<std::size_t>(data_->io().launch_n);
         scan_cpu::Errors& e = r.extra.errors;
         const std::int32_t poison = scan_cpu::from_bits(0xa5a5a5a5u);  // Runner::poison's bytes
         std::size_t beyond = 0;                                        // elements written past n

@@ -14,6 +14,9 @@ Data::Data(long long max_n, bool pinned, std::unique_ptr<cw::InputFile> input, c
       refill_(!input && !scan_plan::pattern_is_prefix_stable(pattern)) {
     if (input) input->read_into(h_in_.data());
     else if (!refill_) scan_plan::fill_pattern(pattern_, h_in_.data(), ref_.size(), seed_);
+    io_.d_in = d_in_.data();
+    io_.d_out = d_out_.data();
+    io_.h_out = h_out_.data();
 }
 
 cw::Memory Data::memory(long long max_n) {
@@ -25,7 +28,7 @@ cw::Memory Data::memory(long long max_n) {
     return m;
 }
 
-void Data::enter(Plan& p, bool new_size) {
+void Data::enter(const Plan& p, bool new_size) {
     const std::size_t n = static_cast<std::size_t>(p.n);
     if (new_size) {
         if (refill_) scan_plan::fill_pattern(pattern_, h_in_.data(), n, seed_);
@@ -42,11 +45,7 @@ void Data::enter(Plan& p, bool new_size) {
     if (p.exclusive) scan_cpu::exclusive_scan(h_in_.data(), ref_.data(), n);
     else scan_cpu::inclusive_scan(h_in_.data(), ref_.data(), n);
     times.cpu_ms = w.elapsed_ms();
-    launch_n_ = p.n;
-    p.launch_n = &launch_n_;
-    p.d_in = d_in_.data();
-    p.d_out = d_out_.data();
-    p.h_out = h_out_.data();
+    io_.launch_n = p.n;
 }
 
 void Data::time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flusher) {
@@ -60,7 +59,7 @@ void Data::time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flush
 void Data::refill(const Plan& p, std::uint64_t seed, long long size) {
     const std::size_t n = static_cast<std::size_t>(size);
     if (size < 1 || size > p.n) scan_gpu::internal_error("refill at n=" + std::to_string(size) + " beyond its plan");
-    launch_n_ = size;
+    io_.launch_n = size;
     scan_plan::fill_pattern(pattern_, h_in_.data(), n, seed);
     CUDA_CHECK(cudaMemcpy(d_in_.data(), h_in_.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
     if (p.exclusive) scan_cpu::exclusive_scan(h_in_.data(), ref_.data(), n);

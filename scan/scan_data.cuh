@@ -26,18 +26,19 @@ class Data {
     static cw::Memory memory(long long max_n);
     // A plan's data: at the first scan of a size (new_size), that size's input on the device,
     // the two copies timed (the same for every version); then the reference of the plan's
-    // scan, timed; the plan's buffers.
-    void enter(Plan& p, bool new_size);
+    // scan, timed; the plan's n as the launches' size.
+    void enter(const Plan& p, bool new_size);
     // The same-size copy, at a size's first scan: a device-to-device copy of the plan's n ints
     // (input to output buffer), timed as the versions are (warm-up, then the median of `repeat`
     // runs, each after an L2 flush when `flusher` is given): what the memory can do at this size,
     // launch and ramp included, for the rows' copy_n_ms and pct_of_copy_n.
     void time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flusher);
     // --vary-input: the plan's input refilled with the pattern of `seed` (host and device) at
-    // size n <= p.n, which the plan's runner then scans (Plan::launch_n), and its reference
+    // size n <= p.n, which the plan's runner then scans (Io::launch_n), and its reference
     // recomputed; refill(p, the run's seed, p.n) brings the run's own data back.
     void refill(const Plan& p, std::uint64_t seed, long long n);
-    long long launch_n() const { return launch_n_; }  // what the plan's launches scan
+    // The buffers every version's runner reads and writes, and the size its launches scan.
+    const Io& io() const { return io_; }
 
     std::int32_t* result() { return h_out_.data(); }
     const std::int32_t* reference() const { return ref_.data(); }
@@ -53,7 +54,7 @@ class Data {
     std::string pattern_;
     std::uint64_t seed_;
     bool refill_;  // a pattern whose shorter fills are not prefixes of the longest: filled per size
-    long long launch_n_ = 0;
+    Io io_;
 };
 
 }  // namespace scan

@@ -449,9 +449,7 @@ unsigned* device_alloc(std::size_t count) {
 }  // namespace
 
 void internal_error(const std::string& what) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "scan: internal error: %s\n", what.c_str());
-    std::exit(cw::kExitCuda);
+    throw std::logic_error(what);  // run_main: "scan: internal error: <what>", exit 3
 }
 
 // ---------------------------------------------------------------------------------------

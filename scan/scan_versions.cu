@@ -15,19 +15,19 @@
 
 namespace scan {
 
-void Runner::launch(cudaStream_t stream) { launcher_->run(p_.d_in, p_.d_out, n(), p_.exclusive, stream); }
+void Runner::launch(cudaStream_t stream) { launcher_->run(io_.d_in, io_.d_out, n(), p_.exclusive, stream); }
 
 void Runner::fetch(cudaStream_t stream) {
-    CUDA_CHECK(cudaMemcpyAsync(p_.h_out, p_.d_out, bytes(), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(io_.h_out, io_.d_out, bytes(), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 // A result left by another version must not pass for this one's.
-void Runner::poison(cudaStream_t stream) { CUDA_CHECK(cudaMemsetAsync(p_.d_out, 0xa5, bytes(), stream)); }
+void Runner::poison(cudaStream_t stream) { CUDA_CHECK(cudaMemsetAsync(io_.d_out, 0xa5, bytes(), stream)); }
 
 void Runner::reset(cudaStream_t stream) {
     if (launcher_->in_place())
-        CUDA_CHECK(cudaMemcpyAsync(p_.d_out, p_.d_in, bytes(), cudaMemcpyDeviceToDevice, stream));
+        CUDA_CHECK(cudaMemcpyAsync(io_.d_out, io_.d_in, bytes(), cudaMemcpyDeviceToDevice, stream));
 }
 
 std::vector<scan_gpu::KernelLaunch> Runner::launches() const { return launcher_->launches(n(), p_.exclusive); }
@@ -75,10 +75,6 @@ double level_bytes(std::size_t n, std::size_t group) {
     double bytes = 0.0;
     for (std::size_t l = 1; l < levels.size(); ++l) bytes += 4.0 * static_cast<double>(levels[l]);
     return bytes;
-}
-
-std::unique_ptr<cw::Runner> runner(const Plan& p, scan_gpu::Launcher* launcher) {
-    return std::unique_ptr<cw::Runner>(new Runner(p, launcher));
 }
 
 // A version of one kernel per scan, kernel(in, out, n) (its inclusive and exclusive forms), on
@@ -138,20 +134,6 @@ std::string one_block_of_threads(const Plan& p) {
            (p.threads < scan_plan::kMaxOneBlock ? " (--threads=1024 allows 1024)" : "");
 }
 
-// A version every run validates against the CPU (exact equality).
-Version validated(const char* label, const char* kernel, const char* summary) {
-    return cw::version_entry<Version>(label, kernel, summary);
-}
-// One of the report's racy kernels: never validated (measured: MSE, wrong runs), run only
-// when --only names it, inclusive only.
-Version demonstration(const char* label, const char* kernel, const char* summary) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.validated = false;
-    v.by_default = false;
-    v.cannot_run = inclusive_only;
-    return v;
-}
-
 Model hillis_steele_in_place_model(const Plan& p) {
     return model_of(scan_plan::model_bytes_hillis_steele_in_place(size(p)),
                     scan_plan::additions_hillis_steele(size(p)));
@@ -174,8 +156,72 @@ double lookback_workspace(const Plan& p) {
     return 8.0 * static_cast<double>(tiles) + 4.0;
 }
 
-// The entries, one function each, in registry order. Their tags (--list-versions' sixth
-// column), by which the Makefile's experiments and the tests find the versions they are about:
+Model hillis_steele_buffered_model(const Plan& p) {
+    return model_of(scan_plan::model_bytes_single_pass(size(p)), scan_plan::additions_hillis_steele(size(p)));
+}
+Model brent_kung_model(const Plan& p) {
+    return model_of(scan_plan::model_bytes_recursive(size(p), section(p)),
+                    scan_plan::additions_brent_kung(size(p), section(p)));
+}
+Model map_brent_kung_model(const Plan& p) {
+    return model_of(scan_plan::model_bytes_map_brent_kung(size(p), chunk(p), section(p)),
+                    scan_plan::additions_map_brent_kung(size(p), chunk(p), section(p)), p.per_thread);
+}
+double map_brent_kung_workspace(const Plan& p) {  // the chunk totals and their block sums
+    const std::size_t chunks = scan_plan::ceil_div(size(p) > 0 ? size(p) : 1, chunk(p));
+    return 4.0 * static_cast<double>(chunks) + level_bytes(chunks, section(p));
+}
+// lookahead's: the warp-specialised kernel's where the plan's size takes it, else lookback's.
+Model lookahead_model(const Plan& p) {
+    if (!p.lookahead.use_ws(p.n)) return lookback_model(p);
+    return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);  // additions: not modelled
+}
+double lookahead_workspace(const Plan& p) {  // lookback's (always allocated), the ws kernel's where it runs
+    return lookback_workspace(p) + (p.lookahead.use_ws(p.n) ? scan_policy::LookaheadPolicy::workspace_bytes(p.n) : 0.0);
+}
+
+// Each version's launcher (scan_kernels.cuh, scan_cub.cuh) for a plan's size and shape.
+using LauncherPtr = std::unique_ptr<scan_gpu::Launcher>;
+using scan_gpu::HillisSteeleInPlace;
+LauncherPtr cub_scan(const Plan& p) { return std::make_unique<scan_gpu::CubScan>(size(p)); }
+LauncherPtr hs_one_block(const Plan& p) {
+    return std::make_unique<HillisSteeleInPlace>(p.threads, HillisSteeleInPlace::Grid::kOneBlock);
+}
+LauncherPtr hs_buffered(const Plan& p) { return std::make_unique<scan_gpu::HillisSteeleBuffered>(p.threads); }
+LauncherPtr hs_cover_n(const Plan& p) {
+    return std::make_unique<HillisSteeleInPlace>(p.threads, HillisSteeleInPlace::Grid::kCoverN);
+}
+LauncherPtr map_as_printed(const Plan& p) {
+    return std::make_unique<scan_gpu::MapAsPrinted>(size(p), p.threads, p.per_thread);
+}
+LauncherPtr map_scan(const Plan& p) { return std::make_unique<scan_gpu::MapScan>(size(p), p.threads, p.per_thread); }
+LauncherPtr brent_kung(const Plan& p) { return std::make_unique<scan_gpu::BrentKungScan>(size(p), p.threads); }
+LauncherPtr map_brent_kung(const Plan& p) {
+    return std::make_unique<scan_gpu::MapBrentKungScan>(size(p), p.threads, p.per_thread);
+}
+LauncherPtr lookback(const Plan& p) { return std::make_unique<scan_gpu::LookbackScan>(size(p), p.lookback); }
+// The warp-specialised look-ahead scan where the device runs it and n is large enough
+// (scan_policy::LookaheadPolicy), lookback's kernel (and tile) everywhere else: never refused for
+// an old GPU. Its model and workspace follow the kernel the plan's size takes.
+LauncherPtr lookahead(const Plan& p) {
+    return std::make_unique<scan_gpu::LookaheadScan>(size(p), p.lookahead, p.lookback);
+}
+
+Model cub_model(const Plan& p) { return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN); }
+// CUB's temporary storage: its tile states, far less than this bound.
+double cub_workspace(const Plan& p) { return static_cast<double>(p.n) / 64.0 + (1 << 20); }
+double brent_kung_workspace(const Plan& p) { return level_bytes(size(p), section(p)); }
+
+}  // namespace
+
+Model Version::cost(const Plan& p) const {
+    return model ? model(p) : model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);
+}
+
+Version& Version::racy() { return demonstration().opt_in().refuses(inclusive_only); }
+
+// The entries, in registry order. Their tags (--list-versions' sixth column), by which the
+// Makefile's experiments and the tests find the versions they are about:
 //   one_block     scans one block at most (cannot_run beyond): `make report`'s sweeps leave it out
 //   threads       its block size is --threads
 //   per_thread    scans --per-thread elements per thread (the per-thread sweep, section 3.0.3)
@@ -185,163 +231,80 @@ double lookback_workspace(const Plan& p) {
 //   la_kernel     its kernel is chosen by --la-kernel
 //   keeps_state   keeps device state between launches (descriptors, counters, epochs)
 //   profile_N     `make profile` profiles its profile_kernels at n = N
-Version cub() {
-    Version v = validated("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum", "cub::DeviceScan (scan_cub.cu)");
-    v.is_baseline = true;
-    v.model = [](const Plan& p) { return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN); };
-    // CUB's temporary storage: its tile states, far less than this bound.
-    v.workspace_bytes = [](const Plan& p) { return static_cast<double>(p.n) / 64.0 + (1 << 20); };
-    v.make = [](const Plan& p) { return runner(p, new scan_gpu::CubScan(size(p))); };
-    return v;
-}
-
-Version hs_inplace_racy() {
-    Version v = demonstration("hs_inplace_racy", "hillis_steele_in_place",
-                              "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)");
-    v.tags = "one_block,threads";
-    v.profile_kernels = "hillis_steele_in_place";
-    v.cannot_run = one_block;
-    v.model = hillis_steele_in_place_model;
-    v.make = [](const Plan& p) {
-        return runner(p, new scan_gpu::HillisSteeleInPlace(p.threads, scan_gpu::HillisSteeleInPlace::Grid::kOneBlock));
-    };
-    return v;
-}
-
-Version hs_buffered() {
-    Version v = validated("hs_buffered", "hillis_steele_double_buffered_kernel",
-                          "section 1 done right: double-buffered in shared memory, one block (n <= --threads)");
-    v.tags = "one_block,threads";
-    v.profile_kernels = "hillis_steele_double_buffered_kernel";
-    v.cannot_run = one_block_of_threads;
-    v.model = [](const Plan& p) {
-        return model_of(scan_plan::model_bytes_single_pass(size(p)), scan_plan::additions_hillis_steele(size(p)));
-    };
-    v.make = [](const Plan& p) { return runner(p, new scan_gpu::HillisSteeleBuffered(p.threads)); };
-    return v;
-}
-
-Version hs_multiblock_racy() {
-    Version v = demonstration("hs_multiblock_racy", "hillis_steele_in_place",
-                              "report section 1.10: the in-place kernel on ceil(n/--threads) blocks");
-    v.tags = "table1_1,threads,profile_20000000";
-    v.profile_kernels = "hillis_steele_in_place";
-    v.model = hillis_steele_in_place_model;
-    v.make = [](const Plan& p) {
-        return runner(p, new scan_gpu::HillisSteeleInPlace(p.threads, scan_gpu::HillisSteeleInPlace::Grid::kCoverN));
-    };
-    return v;
-}
-
-// The report's section 2 kernel as printed: checked against the CPU on every run like the
-// other demonstrations (wrong_runs, mse), never counted as PASS or FAIL.
-Version map_as_printed() {
-    Version v = demonstration("map_as_printed", "map_prefix_sum_as_printed",
-                              "report section 2 as printed: one kernel, thread 0 scans the chunk totals, "
-                              "printf(\"\") as the barrier between blocks");
-    v.tags = "as_printed,threads,profile_15000";
-    v.profile_kernels = "map_prefix_sum_as_printed";
-    v.model = map_model;
-    v.workspace_bytes = map_workspace;
-    v.make = [](const Plan& p) { return runner(p, new scan_gpu::MapAsPrinted(size(p), p.threads, p.per_thread)); };
-    return v;
-}
-
-Version map() {
-    Version v = validated("map", "map_scan_chunks, map_add_chunk_offsets",
-                          "report section 2: --per-thread elements per thread, totals scanned, offsets added");
-    v.tags = "per_thread,threads";
-    v.profile_kernels = "map_scan_chunks";
-    v.model = map_model;
-    v.workspace_bytes = map_workspace;
-    v.make = [](const Plan& p) { return runner(p, new scan_gpu::MapScan(size(p), p.threads, p.per_thread)); };
-    return v;
-}
-
-Version brent_kung() {
-    Version v = validated("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
-                          "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back");
-    v.tags = "threads,profile_1250000";
-    v.profile_kernels = "brent_kung_block_scan";
-    v.model = [](const Plan& p) {
-        return model_of(scan_plan::model_bytes_recursive(size(p), section(p)),
-                        scan_plan::additions_brent_kung(size(p), section(p)));
-    };
-    v.workspace_bytes = [](const Plan& p) { return level_bytes(size(p), section(p)); };
-    v.make = [](const Plan& p) { return runner(p, new scan_gpu::BrentKungScan(size(p), p.threads)); };
-    return v;
-}
-
-Version map_brent_kung() {
-    Version v = validated("map_brent_kung", "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets",
-                          "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back");
-    v.tags = "per_thread,threads,profile_15000,profile_1250000";
-    v.profile_kernels = "map_scan_chunks";
-    v.model = [](const Plan& p) {
-        return model_of(scan_plan::model_bytes_map_brent_kung(size(p), chunk(p), section(p)),
-                        scan_plan::additions_map_brent_kung(size(p), chunk(p), section(p)), p.per_thread);
-    };
-    v.workspace_bytes = [](const Plan& p) {  // the chunk totals and their block sums
-        const std::size_t chunks = scan_plan::ceil_div(size(p) > 0 ? size(p) : 1, chunk(p));
-        return 4.0 * static_cast<double>(chunks) + level_bytes(chunks, section(p));
-    };
-    v.make = [](const Plan& p) {
-        return runner(p, new scan_gpu::MapBrentKungScan(size(p), p.threads, p.per_thread));
-    };
-    return v;
-}
-
-Version lookback() {
-    Version v = validated("lookback", "scan_decoupled_lookback",
-                          "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)");
-    v.tags = "lb_items,keeps_state,profile_1250000";
-    v.profile_kernels = "scan_decoupled_lookback";
-    v.model = lookback_model;
-    v.workspace_bytes = lookback_workspace;
-    v.make = [](const Plan& p) { return runner(p, new scan_gpu::LookbackScan(size(p), p.lookback)); };
-    return v;
-}
-
-// The warp-specialised look-ahead scan where the device runs it and n is large enough
-// (scan_policy::LookaheadPolicy), lookback's kernel (and tile) everywhere else: never refused for
-// an old GPU. The model and workspace follow the kernel the plan's size takes.
-Version lookahead() {
-    Version v = validated("lookahead", "ws_scan_kernel | scan_decoupled_lookback",
-                          "ours: warp-specialised look-ahead scan on sm_90 at large n (policy), else lookback's kernel");
-    v.tags = "lb_items,la_kernel,keeps_state";
-    v.profile_kernels = "ws_scan_kernel|scan_decoupled_lookback";
-    v.model = [](const Plan& p) {
-        if (!p.lookahead.use_ws(p.n)) return lookback_model(p);
-        return model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);  // additions: not modelled
-    };
-    v.workspace_bytes = [](const Plan& p) {  // lookback's (always allocated), the ws kernel's where it runs
-        return lookback_workspace(p) +
-               (p.lookahead.use_ws(p.n) ? scan_policy::LookaheadPolicy::workspace_bytes(p.n) : 0.0);
-    };
-    v.make = [](const Plan& p) {
-        return runner(p, new scan_gpu::LookaheadScan(size(p), p.lookahead, p.lookback));
-    };
-    return v;
-}
-
-}  // namespace
-
-Model Version::cost(const Plan& p) const {
-    return model ? model(p) : model_of(scan_plan::model_bytes_single_pass(size(p)), NAN);
-}
-
 const std::vector<Version>& registry() {
     static const std::vector<Version> versions = {
-        cub(),
-        hs_inplace_racy(),
-        hs_buffered(),
-        hs_multiblock_racy(),
-        map_as_printed(),
-        map(),
-        brent_kung(),
-        map_brent_kung(),
-        lookback(),
-        lookahead(),
+        Version("cub", "cub::DeviceScan::InclusiveSum / ExclusiveSum", "cub::DeviceScan (scan_cub.cu)")
+            .baseline()
+            .launches(cub_scan)
+            .modelled(cub_model)
+            .allocates(cub_workspace),
+        Version("hs_inplace_racy", "hillis_steele_in_place",
+                "report section 1: Hillis-Steele in place, one block of --threads (n <= 1024)")
+            .racy()
+            .refuses(one_block)
+            .launches(hs_one_block)
+            .modelled(hillis_steele_in_place_model)
+            .tagged("one_block,threads")
+            .profiled("hillis_steele_in_place"),
+        Version("hs_buffered", "hillis_steele_double_buffered_kernel",
+                "section 1 done right: double-buffered in shared memory, one block (n <= --threads)")
+            .refuses(one_block_of_threads)
+            .launches(hs_buffered)
+            .modelled(hillis_steele_buffered_model)
+            .tagged("one_block,threads")
+            .profiled("hillis_steele_double_buffered_kernel"),
+        Version("hs_multiblock_racy", "hillis_steele_in_place",
+                "report section 1.10: the in-place kernel on ceil(n/--threads) blocks")
+            .racy()
+            .launches(hs_cover_n)
+            .modelled(hillis_steele_in_place_model)
+            .tagged("table1_1,threads,profile_20000000")
+            .profiled("hillis_steele_in_place"),
+        // Checked against the CPU on every run like the other demonstrations (wrong_runs, mse).
+        Version("map_as_printed", "map_prefix_sum_as_printed",
+                "report section 2 as printed: one kernel, thread 0 scans the chunk totals, "
+                "printf(\"\") as the barrier between blocks")
+            .racy()
+            .launches(map_as_printed)
+            .modelled(map_model)
+            .allocates(map_workspace)
+            .tagged("as_printed,threads,profile_15000")
+            .profiled("map_prefix_sum_as_printed"),
+        Version("map", "map_scan_chunks, map_add_chunk_offsets",
+                "report section 2: --per-thread elements per thread, totals scanned, offsets added")
+            .launches(map_scan)
+            .modelled(map_model)
+            .allocates(map_workspace)
+            .tagged("per_thread,threads")
+            .profiled("map_scan_chunks"),
+        Version("brent_kung", "brent_kung_block_scan, brent_kung_add_block_sums",
+                "Brent-Kung throughout: 2 x --threads per block, block sums scanned, added back")
+            .launches(brent_kung)
+            .modelled(brent_kung_model)
+            .allocates(brent_kung_workspace)
+            .tagged("threads,profile_1250000")
+            .profiled("brent_kung_block_scan"),
+        Version("map_brent_kung", "map_scan_chunks, brent_kung_block_scan, map_add_chunk_offsets",
+                "report section 3 as described: --per-thread chunks, their totals by Brent-Kung, added back")
+            .launches(map_brent_kung)
+            .modelled(map_brent_kung_model)
+            .allocates(map_brent_kung_workspace)
+            .tagged("per_thread,threads,profile_15000,profile_1250000")
+            .profiled("map_scan_chunks"),
+        Version("lookback", "scan_decoupled_lookback",
+                "ours: single-pass decoupled look-back (tile: --lb-items, else chosen per device)")
+            .launches(lookback)
+            .modelled(lookback_model)
+            .allocates(lookback_workspace)
+            .tagged("lb_items,keeps_state,profile_1250000")
+            .profiled("scan_decoupled_lookback"),
+        Version("lookahead", "ws_scan_kernel | scan_decoupled_lookback",
+                "ours: warp-specialised look-ahead scan on sm_90 at large n (policy), else lookback's kernel")
+            .launches(lookahead)
+            .modelled(lookahead_model)
+            .allocates(lookahead_workspace)
+            .tagged("lb_items,la_kernel,keeps_state")
+            .profiled("ws_scan_kernel|scan_decoupled_lookback"),
     };
     return versions;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@
 namespace scan {
 
 // One point of the run: a size and a scan, with every launch choice resolved once the device
-// is known, and where the data and the fetched result live.
+// is known.
 struct Plan {
     long long n = 0;
     bool exclusive = false;
@@ -26,15 +27,21 @@ struct Plan {
     int per_thread = 8;                    // elements per thread of the map scans (--per-thread)
     scan_policy::LookbackPolicy lookback;  // version=lookback's tile (on_device: chosen for the device)
     scan_policy::LookaheadPolicy lookahead;  // version=lookahead's kernel choice (on_device: for the device)
-    // The size a launch scans: n, or under --vary-input a smaller one (scan::Data's, main.cu)
-    // that the runner made for n scans with the workspace it has (a launcher serves every
-    // size up to its own, scan_kernels.cuh).
-    const long long* launch_n = nullptr;
-    const unsigned* d_in = nullptr;        // the input on the device (int32 bits)
-    unsigned* d_out = nullptr;             // what every version writes (poisoned before each)
-    std::int32_t* h_out = nullptr;         // fetch() copies the result here (host)
 
     const char* mode() const { return exclusive ? "exclusive" : "inclusive"; }
+    std::string text() const { return cw::format("n=%lld mode=%s", n, mode()); }  // in result and progress lines
+};
+
+// Where every version reads and writes, the program's buffers (scan::Data owns them, for the
+// largest size of the run).
+struct Io {
+    // The size a launch scans: the plan's n, or under --vary-input a smaller one that the runner
+    // made for n scans with the workspace it has (a launcher serves every size up to its own,
+    // scan_kernels.cuh).
+    long long launch_n = 0;
+    const unsigned* d_in = nullptr;  // the input on the device (int32 bits)
+    unsigned* d_out = nullptr;       // what every version writes (poisoned before each)
+    std::int32_t* h_out = nullptr;   // fetch() copies the result here (host)
 };
 
 // What a version costs by the models of scan_plan.h: the bytes one scan moves through DRAM
@@ -46,19 +53,33 @@ struct Model {
     int items_per_thread = 0;
 };
 
-struct Version : cw::Version<Plan> {
+// A version's launcher (its kernels, scan_kernels.cuh) for the largest size of a plan.
+using LauncherFactory = std::function<std::unique_ptr<scan_gpu::Launcher>(const Plan&)>;
+
+struct Version : cw::Version<Plan, Version> {
+    using Base = cw::Version<Plan, Version>;
+    using Base::Base;
+    // What it launches; the program's make_runner puts it over its buffers (scan::Runner).
+    LauncherFactory launcher;
     // The version's own model (scan_plan.h); unset: one pass, n read and n written, the
     // additions not modelled (NaN): what a new version gets until it says more.
     Model (*model)(const Plan&) = nullptr;
     Model cost(const Plan& p) const;
+
+    Version& launches(LauncherFactory factory) { return set(launcher, std::move(factory)); }
+    Version& modelled(Model (*cost_model)(const Plan&)) { return set(model, cost_model); }
+    // One of the report's racy kernels: never validated (measured: MSE, wrong runs), run only
+    // when --only names it, inclusive only.
+    Version& racy();
 };
 
-// Every version's runner: its launcher (the kernels, scan_kernels.cuh) over the plan's
-// buffers. An in-place version (the racy demonstrations) gets a fresh copy of the input in
-// the output before every run (reset()).
+// Every version's runner: its launcher over the program's buffers (io). An in-place version
+// (the racy demonstrations) gets a fresh copy of the input in the output before every run
+// (reset()).
 class Runner : public cw::Runner {
   public:
-    Runner(const Plan& p, scan_gpu::Launcher* launcher) : p_(p), launcher_(launcher) {}
+    Runner(const Plan& p, const Io& io, std::unique_ptr<scan_gpu::Launcher> launcher)
+        : p_(p), io_(io), launcher_(std::move(launcher)) {}
     void launch(cudaStream_t stream) override;
     void fetch(cudaStream_t stream) override;
     void poison(cudaStream_t stream) override;
@@ -71,10 +92,11 @@ class Runner : public cw::Runner {
     std::string choice() const { return launcher_->choice(n()); }
 
   private:
-    // The size of this launch (Plan::launch_n); poison() and fetch() cover the plan's n.
-    std::size_t n() const { return static_cast<std::size_t>(p_.launch_n != nullptr ? *p_.launch_n : p_.n); }
+    // The size of this launch (Io::launch_n); poison() and fetch() cover the plan's n.
+    std::size_t n() const { return static_cast<std::size_t>(io_.launch_n); }
     std::size_t bytes() const { return static_cast<std::size_t>(p_.n) * sizeof(unsigned); }
     Plan p_;
+    const Io& io_;
     std::unique_ptr<scan_gpu::Launcher> launcher_;
 };
 

@@ -13,6 +13,7 @@
 #include "run_loop.cuh"
 #include "vecmax_cpu.h"
 #include "vecmax_kernels.cuh"
+#include "vecmax_policy.h"
 #include "vecmax_versions.cuh"
 
 namespace {
@@ -38,12 +39,13 @@ struct Extra {
 
 class Vecmax : public cw::Program<Plan, vecmax::Version, Extra> {
   public:
-    const char* name() const override { return "vecmax"; }
-    std::string description() const override {
-        return "Maximum of a float vector (report 000): the report's VecMax kernel (grid-stride slices, "
-               "shared-memory\ntree, host finishes), a single-pass kernel and CUB, each timed and checked "
-               "against the CPU.";
-    }
+    Vecmax()
+        : Program("vecmax",
+                  "Maximum of a float vector (report 000): the report's VecMax kernel (grid-stride slices, "
+                  "shared-memory\ntree, host finishes), a single-pass kernel and CUB, each timed and checked "
+                  "against the CPU.",
+                  "The baseline (cub) runs on every run, so that every row has baseline_ms, even when --only "
+                  "leaves out its row.") {}
     const std::vector<V>& versions() const override { return vecmax::registry(); }
     cw::SharedOptions& shared() override { return c_; }
 
@@ -67,10 +69,6 @@ class Vecmax : public cw::Program<Plan, vecmax::Version, Extra> {
         help.inject_fault = "testing aid: alter every validated version's maximum after it is fetched (each must "
                             "FAIL, exit 1)";
     }
-    std::string epilog() const override {
-        return "The baseline (cub) runs on every run, so that every row has baseline_ms, even when --only "
-               "leaves out its row.";
-    }
 
     std::vector<Plan> plans(const cw::Options& opts, const std::vector<const V*>&) override {
         if (c_.threads != 0 && !cw::is_power_of_two(c_.threads))
@@ -90,7 +88,6 @@ class Vecmax : public cw::Program<Plan, vecmax::Version, Extra> {
         p.got = &got_;
         return {p};
     }
-    std::string plan_text(const Plan& p) const override { return "n=" + std::to_string(p.n); }
 
     void on_device(cw::Session& session, std::vector<Plan>& plans) override {
         const cw::DeviceInfo& dev = session.device();
@@ -145,9 +142,9 @@ class Vecmax : public cw::Program<Plan, vecmax::Version, Extra> {
     // --vary-input: another seeded vector of the plan's size, on the device where every runner
     // reads it, and its maximum.
     bool can_vary() const override { return true; }
-    void vary(const Plan& p, std::uint64_t seed) override {
+    void vary(const Plan& p, const cw::VaryInput& input) override {
         const std::size_t n = static_cast<std::size_t>(p.n);
-        vecmax::fill_pattern(host_->data(), n, c_.data, seed);
+        vecmax::fill_pattern(host_->data(), n, c_.data, input.seed);
         CUDA_CHECK(cudaMemcpy(device_->data() + c_.offset, host_->data(), n * sizeof(float), cudaMemcpyHostToDevice));
         want_ = vecmax::max_reference(host_->data(), n);
     }

@@ -3,13 +3,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
 
 #include "cuda_check.cuh"
 #include "device_info.cuh"
-#include "exit_codes.h"
+#include "format.h"
 #include "vecmax_order_key.h"
+#include "vecmax_policy.h"
 
 namespace vecmax {
 
@@ -140,15 +140,13 @@ namespace {
 
 using SinglePassKernel = void (*)(const float*, long long, unsigned int*, unsigned int);
 
-// The instantiation of a policy. The pair of kSinglePassPolicy must be
-// listed here; any other stops the program instead of launching another
-// instantiation.
+// The instantiation of a policy. The pair of kSinglePassPolicy must be listed here; any other
+// is an internal error (std::logic_error: run_main's "internal error" line, exit 3) instead of
+// a launch of another instantiation.
 SinglePassKernel single_pass_kernel(const SinglePassPolicy& p) {
     if (p.threads == 1024 && p.unroll == 4) return vecmax_single_pass_vec4<1024, 4>;
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s: internal error: single_pass is not built for %d threads x %d loads (vecmax_kernels.cu)\n",
-                 cw::program_name(), p.threads, p.unroll);
-    std::exit(cw::kExitCuda);
+    throw std::logic_error(cw::format("single_pass is not built for %d threads x %d loads (vecmax_kernels.cu)",
+                                      p.threads, p.unroll));
 }
 
 }  // namespace
@@ -161,7 +159,7 @@ void launch_report_vecmax(const float* d_x, long long n, float* d_block_max, int
 }
 
 SinglePassMax::SinglePassMax(const SinglePassPolicy& policy) : policy_(policy) {
-    (void)single_pass_kernel(policy_);  // an unbuilt policy stops the program here, before any work
+    (void)single_pass_kernel(policy_);  // an unbuilt policy is refused here, before any work
     CUDA_CHECK(cudaMalloc(&key_slots_, 2 * sizeof(unsigned int)));
     CUDA_CHECK(cudaMemset(key_slots_, 0, 2 * sizeof(unsigned int)));
 }
@@ -169,12 +167,8 @@ SinglePassMax::SinglePassMax(const SinglePassPolicy& policy) : policy_(policy) {
 SinglePassMax::~SinglePassMax() { cudaFree(key_slots_); }
 
 void SinglePassMax::launch(const float* d_x, long long n, int blocks, cudaStream_t stream) {
-    if (reinterpret_cast<std::uintptr_t>(d_x) % alignof(float) != 0) {
-        std::fflush(stdout);
-        std::fprintf(stderr, "%s: internal error: single_pass needs a float-aligned (4-byte) input pointer\n",
-                     cw::program_name());
-        std::exit(cw::kExitCuda);
-    }
+    if (reinterpret_cast<std::uintptr_t>(d_x) % alignof(float) != 0)
+        throw std::logic_error("single_pass needs a float-aligned (4-byte) input pointer");
     slot_ ^= 1u;
     single_pass_kernel(policy_)<<<blocks, policy_.threads, 0, stream>>>(d_x, n, key_slots_, slot_);
     CUDA_CHECK_LAUNCH();

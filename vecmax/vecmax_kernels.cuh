@@ -1,4 +1,4 @@
-// vecmax: every kernel version, its launch policy and its host-side launcher.
+// vecmax: every kernel version and its host-side launcher (the launch policy: vecmax_policy.h).
 //   version=report       vecmax_grid_stride_shared_tree   the report's VecMax kernel, bugs fixed
 //   version=single_pass  vecmax_single_pass_vec4          float4 loads, shuffles, one launch
 // (version=cub, the library baseline, is in vecmax_cub.cu.)
@@ -6,30 +6,9 @@
 
 #include <cuda_runtime.h>
 
+#include "vecmax_policy.h"
+
 namespace vecmax {
-
-// version=report's automatic launch shape (--threads=0, --blocks=0): the report's best
-// configuration, 1024 threads x 128 blocks. Any power of two in [1, 1024] threads and any
-// number of blocks is valid; this is only the choice made when the user leaves it open.
-constexpr int kReportDefaultThreads = 1024;
-constexpr int kReportDefaultBlocks = 128;
-
-// The tuning of version=single_pass: the one place where its launch shape is set
-// (results/single_pass_tuning.csv, from experiments/single_pass_tuning.cu, records what was
-// measured and where). One value for every architecture, so a constant, not a dispatch.
-//   threads  threads per block; the kernel is instantiated for this (threads, unroll) pair
-//            only, and a launch with any other pair stops the program (exit 3) rather than
-//            running another instantiation;
-//   unroll   independent float4 loads in flight per thread per loop iteration (a power of two).
-// Grid: blocks resident at once (occupancy API) x SMs, capped at one block per
-// threads x unroll float4s of input (single_pass_grid, via cw::occupancy_grid): every block
-// stays resident, so there is no second wave, and a small input launches no idle blocks.
-// --sp-blocks replaces the grid.
-struct SinglePassPolicy {
-    int threads;
-    int unroll;
-};
-constexpr SinglePassPolicy kSinglePassPolicy{1024, 4};
 
 // The maximum with the repository's NaN policy (a NaN in either operand gives NaN), the
 // same on host and device. sm_80+ has it as one instruction (max.NaN.f32).
@@ -60,7 +39,7 @@ __global__ void vecmax_grid_stride_shared_tree(const float* a, long long n, floa
 // x must only be float-aligned (4 bytes; every cudaMalloc pointer plus a whole number of
 // floats is); the up to 3 floats before the first 16-byte boundary and the up to 3 after the
 // last whole float4 are read as scalars. SinglePassMax::launch checks the 4-byte alignment on
-// the host and refuses any other pointer (exit 3) rather than letting a load fault.
+// the host and refuses any other pointer (an internal error, exit 3) rather than letting a load fault.
 // The maximum's order key (vecmax_order_key.h) goes to key_slots[slot] by atomicMax; block 0
 // clears key_slots[slot ^ 1] for the next launch.
 template <int kThreads, int kUnroll>

@@ -9,6 +9,7 @@
 #include "vecmax_cub.cuh"
 #include "vecmax_kernels.cuh"
 #include "vecmax_order_key.h"
+#include "vecmax_policy.h"
 
 namespace vecmax {
 namespace {
@@ -89,53 +90,46 @@ std::unique_ptr<cw::Runner> make(const Plan& p) {
     return std::unique_ptr<cw::Runner>(new R(p));
 }
 
-Version entry(const char* label, const char* kernel, const char* summary, Shape (*shape)(const Plan&),
-              double (*workspace)(const Plan&), std::unique_ptr<cw::Runner> (*factory)(const Plan&)) {
-    Version v = cw::version_entry<Version>(label, kernel, summary);
-    v.shape = shape;
-    v.workspace_bytes = workspace;
-    v.make = factory;
-    return v;
-}
+Shape report_shape(const Plan& p) { return Shape{p.report_threads, p.report_blocks}; }
+Shape single_pass_shape(const Plan& p) { return Shape{kSinglePassPolicy.threads, p.single_pass_blocks}; }
+Shape library_shape(const Plan&) { return Shape{-1, -1}; }
 
 }  // namespace
 
 const std::vector<Version>& registry() {
-    static const std::vector<Version> versions = [] {
-        std::vector<Version> r;
-        r.push_back(entry(
-            "report", "vecmax_grid_stride_shared_tree",
-            "the report's VecMax, bugs fixed: grid-stride slices, shared-memory tree, host finishes "
-            "(--threads x --blocks)",
-            [](const Plan& p) { return Shape{p.report_threads, p.report_blocks}; },
-            [](const Plan& p) { return float_bytes(p.report_blocks); }, make<ReportRunner>));
-        r.back().profile_kernels = "vecmax_grid_stride_shared_tree";
-        // report_sweep: the report's 30 launch shapes are of its own kernel (sweep_configs.txt).
-        r.back().tags = "report_sweep";
-        r.push_back(entry(
-            "single_pass", "vecmax_single_pass_vec4",
-            "one launch: float4 loads, warp shuffles, resident grid, one atomicMax of an order key per block "
-            "(--sp-blocks)",
-            [](const Plan& p) { return Shape{kSinglePassPolicy.threads, p.single_pass_blocks}; },
-            [](const Plan&) { return 2.0 * sizeof(unsigned int); }, make<SinglePassRunner>));
-        r.back().profile_kernels = "vecmax_single_pass";
-        // keeps_state: its result alternates between two slots per launch (tested after an
-        // even and an odd number of launches).
-        // bench: the benchmark at the report's sizes (run_report.sh's bench.csv) is of ours and CUB.
-        r.back().tags = "keeps_state,bench";
-        r.push_back(entry("cub", "cub::DeviceReduce::Reduce(nan_max)",
-                          "cub::DeviceReduce::Reduce with the same NaN-propagating maximum",
-                          [](const Plan&) { return Shape{-1, -1}; },
-                          [](const Plan& p) { return static_cast<double>(cub_temp_bytes(p.n)) + sizeof(float); },
-                          make<CubRunner>));
-        r.back().is_baseline = true;
-        // own_launch: the library picks its launch (no threads or blocks in its CSV rows);
-        // profile_two_kernels: one call is two kernels (the pass over the input, the single-tile
-        // pass over the partials), so make profile counts two launches.
-        r.back().tags = "own_launch,profile_two_kernels,bench";
-        r.back().profile_kernels = "DeviceReduce";
-        return r;
-    }();
+    static const std::vector<Version> versions = {
+        Version("report", "vecmax_grid_stride_shared_tree",
+                "the report's VecMax, bugs fixed: grid-stride slices, shared-memory tree, host finishes "
+                "(--threads x --blocks)")
+            .runs(make<ReportRunner>)
+            .shaped(report_shape)
+            .allocates([](const Plan& p) { return float_bytes(p.report_blocks); })
+            // report_sweep: the report's 30 launch shapes are of its own kernel (sweep_configs.txt).
+            .tagged("report_sweep")
+            .profiled("vecmax_grid_stride_shared_tree"),
+        Version("single_pass", "vecmax_single_pass_vec4",
+                "one launch: float4 loads, warp shuffles, resident grid, one atomicMax of an order key per block "
+                "(--sp-blocks)")
+            .runs(make<SinglePassRunner>)
+            .shaped(single_pass_shape)
+            .allocates([](const Plan&) { return 2.0 * sizeof(unsigned int); })
+            // keeps_state: its result alternates between two slots per launch (tested after an
+            // even and an odd number of launches).
+            // bench: the benchmark at the report's sizes (run_report.sh's bench.csv) is of ours and CUB.
+            .tagged("keeps_state,bench")
+            .profiled("vecmax_single_pass"),
+        Version("cub", "cub::DeviceReduce::Reduce(nan_max)",
+                "cub::DeviceReduce::Reduce with the same NaN-propagating maximum")
+            .baseline()
+            .runs(make<CubRunner>)
+            .shaped(library_shape)
+            .allocates([](const Plan& p) { return static_cast<double>(cub_temp_bytes(p.n)) + sizeof(float); })
+            // own_launch: the library picks its launch (no threads or blocks in its CSV rows);
+            // profile_two_kernels: one call is two kernels (the pass over the input, the single-tile
+            // pass over the partials), so make profile counts two launches.
+            .tagged("own_launch,profile_two_kernels,bench")
+            .profiled("DeviceReduce"),
+    };
     return versions;
 }
 

@@ -2,6 +2,7 @@
 // (registry(), vecmax_versions.cu), read by the shared run loop (common/run_loop.cuh).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "common.cuh"
@@ -13,6 +14,7 @@ namespace vecmax {
 // device is known, and where the data and the fetched maximum live.
 struct Plan {
     long long n = 0;
+    std::string text() const { return "n=" + std::to_string(n); }  // in result and progress lines
     bool pinned = false;                     // page-locked host buffers for the result copies
     int report_threads = 0, report_blocks = 0;  // version=report's shape
     int single_pass_blocks = 0;              // version=single_pass's grid
@@ -25,8 +27,11 @@ struct Shape {
     long long threads, blocks;
 };
 
-struct Version : cw::Version<Plan> {
+struct Version : cw::Version<Plan, Version> {
+    using Base = cw::Version<Plan, Version>;
+    using Base::Base;
     Shape (*shape)(const Plan&) = nullptr;
+    Version& shaped(Shape (*launch_shape)(const Plan&)) { return set(shape, launch_shape); }
 };
 
 // The versions, in the order they run and appear in the CSV.

@@ -24,6 +24,7 @@
 #include <cub/cub.cuh>
 
 #include "common.cuh"
+#include "reduction_versions_policy.h"
 
 namespace {
 

@@ -18,6 +18,7 @@
 #include "vecmax_cub.cuh"
 #include "vecmax_kernels.cuh"
 #include "vecmax_order_key.h"
+#include "vecmax_policy.h"
 
 namespace {
 
