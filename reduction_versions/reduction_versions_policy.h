@@ -21,7 +21,7 @@ struct Policy {
     // finish early are replaced and DRAM sees more loads in flight towards the end, with
     // vectorized_ints_per_thread ints per thread at least (below it, one wave of resident
     // blocks: extra blocks cost more in their atomics than they bring), and at most
-    // vectorized_max_waves waves (results/v8_grid.csv measures the grid against CUB on both GPUs).
+    // vectorized_max_waves waves (experiments/results/<gpu>/v8_grid.csv measures the grid against CUB on both GPUs).
     int vectorized_ints_per_thread;
     int vectorized_max_waves;
     // Elements per thread per grid step. These are fixed by the kernels' code (they are not

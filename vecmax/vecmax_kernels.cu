@@ -89,7 +89,7 @@ __device__ __forceinline__ float block_reduce_max(float v, float* slots) {
 //    floats after the last whole float4 are read as scalars by the grid's first threads
 //    (kThreads >= 4, so one block covers both).
 // What each choice is worth was measured by experiments/single_pass_tuning.cu
-// (results/single_pass_tuning.csv).
+// (experiments/results/h100/single_pass_tuning.csv).
 template <int kThreads, int kUnroll>
 __global__ void __launch_bounds__(kThreads)
     vecmax_single_pass_vec4(const float* __restrict__ x, long long n, unsigned int* __restrict__ key_slots,

@@ -13,7 +13,7 @@ constexpr int kReportDefaultThreads = 1024;
 constexpr int kReportDefaultBlocks = 128;
 
 // The tuning of version=single_pass: the one place where its launch shape is set
-// (results/single_pass_tuning.csv, from experiments/single_pass_tuning.cu, records what was
+// (experiments/results/h100/single_pass_tuning.csv, from experiments/single_pass_tuning.cu, records what was
 // measured and where). One value for every architecture, so a constant, not a dispatch.
 //   threads  threads per block; the kernel is instantiated for this (threads, unroll) pair
 //            only, and a launch with any other pair stops the program (exit 3) rather than

@@ -21,7 +21,7 @@
 // references (copy_ms, cub_ms) and the device. GBps counts bytes read + written (8 per int).
 // --range=K: the input is uniform in [-K, K] (default 10^6; the program's --data=random is
 // [-1000, 1000]). --trace=FILE: after the timing, the program's shape (scan_policy.h's
-// LookaheadPolicy: ws_t4096_s12_r2_w8_st0_d0_l2 today) and its pipeline alone (wscopy_...) at
+// LookaheadPolicy, named from its constants) and its pipeline alone (wscopy_...) at
 // each --sizes n, inclusive, launched 5 more times with the trace (ws_variants.cuh, TraceWord), each on a poisoned output after an L2 flush, timed
 // by events and validated on the GPU: one CSV row per launch and CTA (its words; times in ns
 // relative to the launch's first CTA start, the waits and work in SM cycles), so that where a
