@@ -172,6 +172,12 @@ TEST(Options, MessagesStayOnOneLine) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
     EXPECT_NE(e.find("5\\n6"), std::string::npos) << e;
     EXPECT_EQ(cw::printable(std::string("a\tb\x01")), "a\\tb\\x01");
+    // C1 controls (UTF-8 C2 80 to C2 9F) and bytes that are not well-formed UTF-8 as \xNN per
+    // byte; U+00A0 and above kept as typed.
+    EXPECT_EQ(cw::printable("\xc2\x85\xc2\x9b[2J"), "\\xc2\\x85\\xc2\\x9b[2J");
+    EXPECT_EQ(cw::printable("\xff\xc3\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"),
+              "\\xff\\xc3\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80");
+    EXPECT_EQ(cw::printable("\xc2\xa0\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), "\xc2\xa0\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
 }
 
 TEST(Options, HelpWithAValueAndRepeatedOptionsAreRefused) {

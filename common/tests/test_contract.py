@@ -188,6 +188,26 @@ def test_help_lists_every_version_of_the_registry_in_order(name):
     assert at == sorted(at), "--help lists the versions in another order than --list-versions"
 
 
+# A value with the C1 controls U+0085 (a line break) and U+009B (a terminal's CSI: CSI 2J clears
+# the screen), then bytes that are not UTF-8 (FF, a cut-short C3, an overlong C0 AF), then an "é",
+# which is well-formed UTF-8 above U+009F and kept as typed.
+UNPRINTABLE = b"x\xc2\x85\xc2\x9b2J\xff\xc3\xc0\xaf" + "\u00e9".encode()
+UNPRINTABLE_SHOWN = b"x\\xc2\\x85\\xc2\\x9b2J\\xff\\xc3\\xc0\\xaf" + "\u00e9".encode()
+
+
+@pytest.mark.parametrize("option", ["--input=", "--only="])
+@pytest.mark.parametrize("name", UNDER_TEST)
+def test_c1_controls_and_bytes_not_utf8_escaped(name, option):
+    """Exit 2 and one line of well-formed UTF-8 without a control character, the value's C1 controls
+    and stray bytes written as \\xNN per byte (cw::printable)."""
+    need_built(program(name))
+    p = subprocess.run([bytes(program(name)), option.encode() + UNPRINTABLE], capture_output=True, timeout=10)
+    err = p.stderr.decode("utf-8", errors="backslashreplace")
+    assert p.returncode == 2 and UNPRINTABLE_SHOWN in p.stderr, f"exit {p.returncode}: {err}"
+    assert p.stderr.endswith(b"\n") and p.stderr.count(b"\n") == 1, err
+    assert not re.search("[\x00-\x1f\x7f-\x9f]", p.stderr[:-1].decode("utf-8")), err
+
+
 @pytest.mark.parametrize("name", UNDER_TEST)
 def test_without_gpu_exit_3_one_line_no_file_left(name, d):
     if gpu_reason() is None:
