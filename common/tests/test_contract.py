@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cwtest import UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, versions
+from cwtest import ROOT, UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, versions
 
 SYSFS_FILE = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 NINES = "9" * 41
@@ -441,3 +441,26 @@ def test_csv_at_the_file_size_limit_refused_before_the_run(name, commit):
     r = run(["bash", "-c", 'ulimit -f 64 && exec "$@"', "bash", *commit.args()], 60)
     commit.check(r.rc, r.err, 2, r"CSV file '.*rows.csv' \(--csv\) has 65536 bytes, as many as the file-size limit")
     assert "planned:" not in r.out, "refused after the run began\n" + r.tail()
+
+
+def readme_exit_status_examples():
+    """The examples of the top README's "Exit status" table: the code spans that are a program's
+    options with a redirection (`--help > /dev/full`), each given as what follows the program."""
+    text = (ROOT / "README.md").read_text().split("## Exit status", 1)[-1].split("\n## ", 1)[0]
+    spans = [s.replace("\\|", "|") for s in re.findall(r"`([^`]+)`", text)]
+    return [s for s in spans if s.startswith("--") and re.search(r"[>|]", s)]
+
+
+@pytest.mark.parametrize("example", readme_exit_status_examples())
+@pytest.mark.parametrize("name", UNDER_TEST)
+def test_readme_exit_status_example_holds_every_time(name, example):
+    """An example in the README is a test that always holds: 30 runs of each program (150 in all),
+    exit 2 and one line each time (`--help | head -0` gave exit 0 in about half of its runs)."""
+    need_built(program(name))
+    bad = []
+    for _ in range(30):
+        p = subprocess.run(["bash", "-c", f'"$0" {example}; exit ${{PIPESTATUS[0]}}', str(program(name))],
+                           capture_output=True, text=True, timeout=30)
+        if p.returncode != 2 or len(p.stderr.splitlines()) != 1 or "cannot write standard output" not in p.stderr:
+            bad.append((p.returncode, p.stderr.strip()))
+    assert not bad, f"{len(bad)} of 30 runs of `{name} {example}`: {bad[:3]}"
