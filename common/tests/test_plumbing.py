@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -303,3 +304,21 @@ def test_make_plots_without_gnuplot_one_line_naming_the_package(stub_top, tmp_pa
     r = run(["make", "--no-print-directory", "plots"], 60, cwd=stub_top, env={**os.environ, "PATH": str(bin_dir)})
     assert r.rc == 2 and not r.out and len(r.err.splitlines()) == 1, r.tail()
     assert re.match(r"Makefile:[0-9]+: \*\*\* make plots: gnuplot is not installed: apt-get install gnuplot-nox", r.err), r.tail()
+
+
+# pytest_collect_file's arguments in each pytest (its hookspec): pytest 6 (the python3-pytest of
+# Ubuntu 22.04 and RHEL 9, a python3 that is not Debian's) has no file_path, pytest 8 no path;
+# pluggy refuses a conftest hook that declares an argument its version lacks, and no test runs.
+COLLECT_FILE_SPEC = {"6.2.5": {"path", "parent"}, "7.2.1": {"file_path", "path", "parent"}, "8.3.3": {"file_path", "parent"}}
+
+
+@pytest.mark.parametrize("version", COLLECT_FILE_SPEC)
+def test_conftest_hooks_take_only_arguments_the_running_pytest_has(tmp_path, version):
+    """`python3 -m pytest slurm/tests` with any python3 that has pytest: the top conftest.py loaded under a
+    stand-in pytest of each version declares pytest_collect_file with arguments of that version only."""
+    (tmp_path / "pytest.py").write_text(f'__version__ = "{version}"\nclass File: pass\nclass Item: pass\n'
+                                        "def skip(*a, **k): pass\n")
+    code = ("import inspect, sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import conftest; "
+            "print(' '.join(inspect.signature(conftest.pytest_collect_file).parameters))")
+    r = run([sys.executable, "-c", code, tmp_path, ROOT], 60)
+    assert r.rc == 0 and r.out.split() and set(r.out.split()) <= COLLECT_FILE_SPEC[version], r.tail()
