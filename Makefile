@@ -4,21 +4,36 @@
 #   make plots      figures and tables from existing CSVs (no GPU): the reference (results/) and every run
 #   make test-gpu   the GPU cases alone, on a GPU machine  make clean
 # Build options (SMS, CUDA_PATH, HOST_COMPILER, dbg=1) are passed down; see common/arch.mk.
+# make and make test use every core of the machine (-j$(nproc)) unless -j is given (make -j1:
+# one job at a time); make report and make profile run their experiments one at a time anyway.
 
 # The one list of assignments: the folders whose Makefile includes ../common/assignment.mk.
 ASSIGNMENTS := $(shell bash common/scripts/assignments.sh)
 export PYTHONDONTWRITEBYTECODE := 1
 FOLDERS := common $(ASSIGNMENTS) $(patsubst %/Makefile,%,$(wildcard slurm/Makefile))
+PROGRAMS := common/bin/devinfo $(foreach a,$(ASSIGNMENTS),$(a)/bin/$(a))
 
-.PHONY: all test test-gpu report plots clean summary experiments profile $(FOLDERS)
+# Every core, unless the command line says -j (which wins over this: make -j1 runs one job).
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
+# The architecture check of every build (common/arch.mk): a refused SMS or toolkit stops this
+# make in one line before it recurses, not once per folder.
+include common/arch.mk
+
+.PHONY: all test test-gpu report plots clean summary experiments profile $(FOLDERS) $(FOLDERS:%=unit-tests/%)
 all: $(FOLDERS)
+	@echo "make: built and up to date: $(PROGRAMS); next: make test (no GPU needed), make report (a GPU)"
 $(FOLDERS):
 	$(MAKE) -C $@ all
 
 # The tests of every folder run by pytest (common/scripts/pytest.sh: Debian's python3-pytest),
 # whose own summary is the last line: tier 1 (no GPU needed) and the GPU cases (marked gpu;
-# each one skipped with the reason where no GPU is usable). PYTEST_ARGS passes options on
-# (PYTEST_ARGS="-k scan -x"); CW_TEST_JOBS=auto runs them in parallel where pytest-xdist is installed.
+# each one skipped with the reason where no GPU is usable). The GoogleTest binaries of every
+# folder are built beside the programs (make's jobs). pytest runs its tests on every core
+# (pytest-xdist, python3-pytest-xdist) where no GPU is usable; CW_TEST_JOBS=N says how many
+# (1: one at a time). PYTEST_ARGS passes options on (PYTEST_ARGS="-k scan -x").
 #
 # test-gpu: the GPU cases alone (the experiments' binaries built too: some cases run them).
 # Without a usable GPU (a login node) it stops at once with one line and exit 1, before building
@@ -28,8 +43,9 @@ test-gpu:
 	@bash common/scripts/gpu_or_stop.sh "make test-gpu"
 	@$(MAKE) --no-print-directory all experiments
 	@bash common/scripts/pytest.sh -m gpu $(PYTEST_ARGS)
-test: all
-	@set -e; for d in common $(ASSIGNMENTS); do $(MAKE) --no-print-directory -s -C $$d unit-tests; done
+$(FOLDERS:%=unit-tests/%):
+	@set -o pipefail; $(MAKE) --no-print-directory -C $(@F) unit-tests 2>&1 | { grep --line-buffered -v "Nothing to be done for 'unit-tests'" || true; }
+test: all $(FOLDERS:%=unit-tests/%)
 	@bash common/scripts/pytest.sh $(PYTEST_ARGS)
 
 # Without a usable GPU: one line (common/scripts/staged_run.sh --require-gpu), and nothing is built or run.
@@ -38,10 +54,24 @@ report:
 	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d report; done
 	@echo "Your run: $(ASSIGNMENTS:%=%/runs/<gpu>/) (CSVs, figures/, tables.md); the reference results/ and READMEs are unchanged"
 
+# Without gnuplot: one line naming the package (make's "Makefile:<line>: *** ..."), nothing
+# rendered, exit 2. The last line adds up what
+# each folder's figures did: render_figures.sh ends each call with
+#   figures in DIR: N drawn, M up to date, K without their CSV
+ifneq ($(filter plots,$(MAKECMDGOALS)),)
+  ifeq ($(shell command -v gnuplot),)
+    $(error make plots: gnuplot is not installed: apt-get install gnuplot-nox (on a cluster: module load gnuplot); nothing was rendered)
+  endif
+endif
 plots:
-	@set -e; for d in $(ASSIGNMENTS); do $(MAKE) -C $$d plots; done
-	@$(MAKE) --no-print-directory summary
-	@echo "Rendered from existing CSVs: the reference (README tables, figures/) and every run in $(ASSIGNMENTS:%=%/runs/)"
+	@set -e -o pipefail; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	  for d in $(ASSIGNMENTS); do $(MAKE) --no-print-directory -C $$d plots | tee -a "$$log"; done; \
+	  $(MAKE) --no-print-directory summary; \
+	  awk '/^figure [^ ]*: drawn / { drawn++ } \
+	       /^figures in .*: [0-9]+ drawn, [0-9]+ up to date, [0-9]+ without their CSV$$/ { \
+	         sub(/.*: /, ""); split($$0, w, " "); d += w[1]; u += w[3]; s += w[7]; c++ } \
+	       END { if (c) printf "make plots: %d figures drawn, %d up to date, %d without their CSV, in %d figure folders (the reference and every run in */runs/)\n", d, u, s, c; \
+	             else printf "make plots: %d figures drawn (the others up to date or without their CSV)\n", drawn }' "$$log"
 
 # Nsight Compute counters of every version (needs a GPU and ncu): */runs/<gpu>/profile.csv.
 profile:

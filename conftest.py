@@ -5,6 +5,7 @@ knows whether all of it ran, and runs last."""
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +46,19 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.name.startswith("test_every_version_ran"))
 
 
-def pytest_collect_file(parent, file_path):
-    # A GoogleTest source (tests/*_test.cpp): its cases, run from the folder's build/unit_tests.
-    if file_path.name.endswith("_test.cpp") and file_path.parent.name == "tests":
-        return cwtest.GoogleTestFile.from_parent(parent, path=file_path)
+# A GoogleTest source (tests/*_test.cpp): its cases, run from the folder's build/unit_tests. The
+# hook's argument is `file_path` (a pathlib.Path) from pytest 7 on and `path` (py.path) before:
+# pytest 6 is the python3-pytest of Ubuntu 22.04 and RHEL 9, whose pluggy refuses a hook that
+# declares an argument its version does not have, so the whole run would stop.
+PYTEST_MAJOR = int(pytest.__version__.split(".")[0])
+if PYTEST_MAJOR >= 7:
+    def pytest_collect_file(parent, file_path):
+        if file_path.name.endswith("_test.cpp") and file_path.parent.name == "tests":
+            return cwtest.GoogleTestFile.from_parent(parent, path=file_path)
+else:
+    def pytest_collect_file(parent, path):
+        file_path = Path(str(path))
+        if file_path.name.endswith("_test.cpp") and file_path.parent.name == "tests":
+            node = cwtest.GoogleTestFile.from_parent(parent, fspath=path)
+            node.path = file_path  # what pytest 7 calls it (cwtest reads it)
+            return node

@@ -3,7 +3,8 @@
 #   HOST_COMPILER  host C++ compiler for nvcc (-ccbin) and for the .cpp files (default: nvcc's own choice, g++)
 #   SMS            compute capabilities to build, filtered against the toolkit; given on the
 #                  command line or in the environment, built exactly as asked (after that filter;
-#                  refused when the toolkit builds none of it, or an item is not an architecture)
+#                  refused when the toolkit builds none of it, or an item is not an architecture:
+#                  one line, exit status 2, before anything compiles)
 #   SMS_DEFAULT    the list used when SMS is not given (default: 35 52, the reports' K40m and
 #                  GTX 970); to it the build adds the architecture of the GPU on this machine
 #                  (nvidia-smi), so that a job built on a GPU node runs native code, not PTX
@@ -27,12 +28,26 @@ else
   SMS_ORIGIN := explicit
 endif
 
-# Evaluated once, and only by the targets that compile (make plots needs no toolkit). SMS is
-# passed in single quotes: whatever it holds (a quote, a backtick) reaches select_arch.sh as
-# typed, which refuses what is not a list of compute capabilities.
+# Evaluated once, and only by the goals that compile (make plots needs no toolkit). SMS is
+# passed in single quotes: whatever it holds (a quote, a backtick, a *) reaches select_arch.sh
+# as typed, which refuses what is not a list of compute capabilities; its message is escaped
+# for $(eval) ($ and # kept as they are).
 shell_quote = '$(subst ','\'',$(1))'
+cw_hash := \#
+make_literal = $(subst $(cw_hash),\$(cw_hash),$(subst $$,$$$$,$(1)))
 GENCODE_FLAGS = $(eval GENCODE_FLAGS := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" $(call shell_quote,$(SMS)) --flags $(SMS_ORIGIN)))$(GENCODE_FLAGS)
-ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" $(call shell_quote,$(SMS)) --message $(SMS_ORIGIN)))$(ARCH_MESSAGE)
+ARCH_MESSAGE = $(eval ARCH_MESSAGE := $(call make_literal,$(shell $(COMMON_DIR)/scripts/select_arch.sh "$(NVCC)" $(call shell_quote,$(SMS)) --message $(SMS_ORIGIN))))$(ARCH_MESSAGE)
+
+# A refused SMS or toolkit stops make as it reads this file, before anything compiles, in one
+# line (make's own "file:line: *** ... Stop.", exit status 2), naming the value as given: once
+# per make, not once per folder of a parallel build (the top Makefile reads this file too and
+# stops before it recurses). Goals that compile nothing (plots, clean, print-...) go on.
+CW_NO_COMPILE_GOALS := plots tables clean summary print-% figures/%
+ifneq ($(filter-out $(CW_NO_COMPILE_GOALS),$(or $(MAKECMDGOALS),all)),)
+  ifeq ($(firstword $(ARCH_MESSAGE)),error:)
+    $(error $(patsubst error:%,%,$(firstword $(ARCH_MESSAGE)))$(wordlist 2,$(words $(ARCH_MESSAGE)),$(ARCH_MESSAGE)))
+  endif
+endif
 
 WARN_FLAGS := -Wall -Wextra
 ifeq ($(dbg),1)

@@ -10,8 +10,9 @@
 //     --output are not one file) but nothing is created until there is something to write:
 //     the content goes to a temporary file in the same folder and is renamed into place, so a
 //     run that stops early (exit 1, 2, 3, a signal) leaves no new file and an existing one
-//     unchanged; a run's outputs (--csv and --output) are committed all together or not at
-//     all (commit_files).
+//     unchanged; an existing CSV gets its rows appended instead, neither read nor copied, and
+//     is cut back to its old size if the commit fails or a signal stops it; a run's outputs
+//     (--csv and --output) are committed all together or not at all (commit_files).
 // Raw binary files are little-endian elements, row-major for matrices, with no header.
 #pragma once
 
@@ -232,13 +233,16 @@ class InputFile {
 };
 
 namespace detail {
-// The temporary files that exist right now (a commit's, at most kTempSlots), removed by the
+// What a commit has under way (at most kTempSlots at once): its temporary files, removed by the
 // signal handler if the program is stopped while they exist (the only moments a stray file
-// could exist). A slot's path is written while it is free, then the slot is marked used.
+// could exist), and the files it appends to, cut back to their old size by the handler. A
+// slot is filled while it is free, then marked used.
 constexpr int kTempSlots = 4;
 struct TempSlot {
     volatile std::sig_atomic_t used;
-    char path[4096];
+    char path[4096];  // a temporary file to remove, when fd < 0
+    int fd;           // a file being appended to (open), to cut back to `size` bytes
+    off_t size;
 };
 inline TempSlot* temp_slots() {
     static TempSlot slots[kTempSlots];
@@ -267,8 +271,12 @@ extern "C" inline void remove_partial_and_exit(int sig) {
         deferred_signal() = sig;
         return;
     }
-    for (int i = 0; i < kTempSlots; ++i)
-        if (temp_slots()[i].used) ::unlink(temp_slots()[i].path);
+    for (int i = 0; i < kTempSlots; ++i) {
+        const TempSlot& slot = temp_slots()[i];
+        if (!slot.used) continue;
+        if (slot.fd >= 0) (void)::ftruncate(slot.fd, slot.size);  // async-signal-safe, as unlink is
+        else ::unlink(slot.path);
+    }
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }
@@ -285,11 +293,14 @@ class DeferSignals {
     // A terminating signal arrived meanwhile (it will end the program when this ends).
     static bool pending() { return deferred_signal() != 0; }
 };
-inline int register_temp(const std::string& path) {
+// A temporary file (`path`), or a file appended to (`fd`, its size before: `size`).
+inline int register_temp(const std::string& path, int fd = -1, off_t size = 0) {
     for (int i = 0; i < kTempSlots; ++i) {
         TempSlot& slot = temp_slots()[i];
         if (slot.used) continue;
         std::snprintf(slot.path, sizeof slot.path, "%s", path.c_str());
+        slot.fd = fd;
+        slot.size = size;
         std::atomic_signal_fence(std::memory_order_seq_cst);
         slot.used = 1;
         return i;
@@ -398,11 +409,13 @@ inline void check_output_path(const std::string& path, const std::string& what) 
 }
 
 // One file of a commit: `path` (the option's `what`: "output file", "CSV file") is to hold
-// `prefix` followed by `bytes` bytes of `data`.
+// `prefix` followed by `bytes` bytes of `data`; with `append`, the existing file keeps what it
+// holds and gets them at its end (a CSV's rows: the file is neither read nor copied).
 struct PendingFile {
     std::string path, what, prefix;
     const void* data = nullptr;
     std::size_t bytes = 0;
+    bool append = false;
 };
 
 namespace detail {
@@ -412,6 +425,24 @@ inline std::string sibling_template(const std::string& path, const char* suffix)
     const std::pair<std::string, std::string> parts = split_path(path);
     const std::string folder = path.find('/') == std::string::npos ? "" : (parts.first == "/" ? "/" : parts.first + "/");
     return folder + parts.second.substr(0, kTempNameKeep) + "." + suffix + ".XXXXXX";
+}
+// Writes `left` bytes from `p` to `fd`; false, errno set, when a write fails.
+inline bool write_whole(int fd, const char* p, std::size_t left) {
+    while (left > 0) {
+        const ssize_t w = ::write(fd, p, left);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (w == 0) errno = EIO;
+            return false;
+        }
+        p += w, left -= static_cast<std::size_t>(w);
+    }
+    return true;
+}
+// A pending file's prefix, then its data.
+inline bool write_content(int fd, const PendingFile& file) {
+    return write_whole(fd, file.prefix.data(), file.prefix.size()) &&
+           write_whole(fd, static_cast<const char*>(file.data), file.bytes);
 }
 // Writes `file`'s content into a new temporary file beside it (registered for the signal
 // handler); returns its slot and sets `tmp`, or sets `error` (errno) and returns -1.
@@ -431,21 +462,7 @@ inline int write_temporary(const PendingFile& file, std::string* tmp, int* error
         slot = register_temp(name.data());
     }
     *tmp = name.data();
-    bool ok = true;
-    auto put = [&](const char* p, std::size_t left) {
-        while (ok && left > 0) {
-            const ssize_t w = ::write(fd, p, left);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) {
-                if (w == 0) errno = EIO;
-                ok = false;
-            } else {
-                p += w, left -= static_cast<std::size_t>(w);
-            }
-        }
-    };
-    put(file.prefix.data(), file.prefix.size());
-    put(static_cast<const char*>(file.data), file.bytes);
+    bool ok = write_content(fd, file);
     int saved = ok ? 0 : errno;
     struct stat old;
     if (ok && ::stat(file.path.c_str(), &old) == 0) {
@@ -460,6 +477,29 @@ inline int write_temporary(const PendingFile& file, std::string* tmp, int* error
     ::unlink(tmp->c_str());
     release_temp(slot);
     *error = saved;
+    return -1;
+}
+// Appends `file`'s content to the existing file, then flushes it to the disk (fsync), the
+// file registered meanwhile for the signal handler, which cuts it back to its old size.
+// Returns the slot, the open file (*fd) and its old size (*size); or -1 with `error` set and
+// the file as it was.
+inline int append_content(const PendingFile& file, int* fd, off_t* size, int* error) {
+    *fd = ::open(file.path.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    *error = *fd < 0 ? errno : 0;
+    if (*error == 0 && ::fstat(*fd, &st) != 0) *error = errno;
+    else if (*error == 0 && !S_ISREG(st.st_mode)) *error = EINVAL;  // a regular file before the run, replaced since
+    if (*error != 0) {
+        if (*fd >= 0) ::close(*fd);
+        return -1;
+    }
+    *size = st.st_size;
+    const int slot = register_temp("", *fd, *size);
+    if (write_content(*fd, file) && ::fsync(*fd) == 0) return slot;
+    *error = errno;
+    (void)::ftruncate(*fd, *size);
+    ::close(*fd);
+    release_temp(slot);
     return -1;
 }
 // A hard link to the existing `path` beside it, so that a commit can put it back; "" when
@@ -478,88 +518,150 @@ inline std::string backup_link(const std::string& path) {
     }
     return "";
 }
+
+// One commit_files under way. Per file: its slot in the signal handler's table (-1 once let
+// go), and its temporary and the backup link of the existing target it is renamed over; or,
+// for an append, the open file and its size before. `order`: the files to rename.
+struct Commit {
+    explicit Commit(const std::vector<PendingFile>& f)
+        : files(f), tmp(f.size()), backup(f.size()), slot(f.size(), -1), fd(f.size(), -1), old_size(f.size(), 0),
+          existed(f.size(), false) {}
+    const std::vector<PendingFile>& files;
+    std::vector<std::string> tmp, backup;
+    std::vector<int> slot, fd;
+    std::vector<off_t> old_size;
+    std::vector<bool> existed;
+    std::vector<std::size_t> order;
+};
+
+[[noreturn]] inline void commit_error(const PendingFile& f, int error, const std::string& more) {
+    throw UsageError("cannot write " + f.what + " '" + f.path + "': " + std::strerror(error) + more);
+}
+
+// Everything still held, undone: the temporaries not renamed removed, the appends cut back to
+// their old size.
+inline void discard_writes(Commit& c) {
+    for (std::size_t i = 0; i < c.files.size(); ++i) {
+        if (c.slot[i] < 0) continue;
+        if (c.files[i].append) {
+            (void)::ftruncate(c.fd[i], c.old_size[i]);
+            ::close(c.fd[i]);
+        } else {
+            ::unlink(c.tmp[i].c_str());
+        }
+        release_temp(c.slot[i]);
+        c.slot[i] = -1;
+    }
+}
+
+// Every content written, no target replaced yet: the temporaries first, then the appends (which
+// change their file: only once every temporary is whole). A failure undoes all of it.
+inline void write_contents(Commit& c) {
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < c.files.size(); ++i) {
+            if (c.files[i].append != (pass == 1)) continue;
+            int error = 0;
+            c.slot[i] = c.files[i].append ? append_content(c.files[i], &c.fd[i], &c.old_size[i], &error)
+                                          : write_temporary(c.files[i], &c.tmp[i], &error);
+            if (c.slot[i] >= 0) continue;
+            discard_writes(c);
+            commit_error(c.files[i], error, c.files.size() > 1 ? " (nothing written)" : "");
+        }
+}
+
+// The temporaries to rename: new files first, then existing ones, so that only an existing
+// file renamed before another needs a backup.
+inline void plan_renames(Commit& c) {
+    for (std::size_t i = 0; i < c.files.size(); ++i) {
+        struct stat st;
+        c.existed[i] = ::stat(c.files[i].path.c_str(), &st) == 0;
+    }
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < c.files.size(); ++i)
+            if (!c.files[i].append && c.existed[i] == (pass == 1)) c.order.push_back(i);
+}
+
+// Renames the temporaries in order, each existing target linked to a backup first. Returns how
+// many were renamed: all, or up to the one that failed (`error` set). `can_undo`: every
+// existing file renamed over has a backup.
+inline std::size_t rename_temporaries(Commit& c, int* error, bool* can_undo) {
+    std::size_t renamed = 0;
+    for (; renamed < c.order.size(); ++renamed) {
+        const std::size_t i = c.order[renamed];
+        if (c.existed[i]) {
+            c.backup[i] = backup_link(c.files[i].path);
+            // Only the last file may go without one (a filesystem without hard links): nothing
+            // after it can fail, and a signal during the renames then finds the commit whole.
+            if (c.backup[i].empty() && renamed + 1 < c.order.size()) {
+                *error = errno != 0 ? errno : EIO;
+                return renamed;
+            }
+            *can_undo = *can_undo && !c.backup[i].empty();
+        }
+        if (::rename(c.tmp[i].c_str(), c.files[i].path.c_str()) != 0) {
+            *error = errno;
+            return renamed;
+        }
+        release_temp(c.slot[i]);
+        c.slot[i] = -1;
+    }
+    return renamed;
+}
+
+// The first `renamed` renames put back (a new file removed, an existing one restored from its
+// backup), and the backup of the one that failed removed. Returns whether an existing file
+// could not be put back.
+inline bool undo_renames(Commit& c, std::size_t renamed) {
+    bool lost = false;
+    for (std::size_t k = renamed; k-- > 0;) {
+        const std::size_t i = c.order[k];
+        if (c.existed[i]) lost = ::rename(c.backup[i].c_str(), c.files[i].path.c_str()) != 0 || lost;
+        else ::unlink(c.files[i].path.c_str());
+    }
+    if (renamed < c.order.size() && !c.backup[c.order[renamed]].empty()) ::unlink(c.backup[c.order[renamed]].c_str());
+    return lost;
+}
+
+// The commit is whole: the backups removed, the appended files closed and let go.
+inline void release_commit(Commit& c) {
+    for (std::size_t i = 0; i < c.files.size(); ++i) {
+        if (!c.backup[i].empty()) ::unlink(c.backup[i].c_str());
+        if (c.files[i].append && c.slot[i] >= 0) {
+            ::close(c.fd[i]);
+            release_temp(c.slot[i]);
+            c.slot[i] = -1;
+        }
+    }
+}
 }  // namespace detail
 
 // Commits a run's files all together or not at all (README.md, "Data safety"): each content
-// goes to a temporary file beside its target (nothing is renamed until every one is whole),
-// then the temporaries are renamed over their targets with the terminating signals deferred. If
-// a write or a rename fails (a full disk, a file-size limit, a folder removed meanwhile), or a
-// signal arrived during the renames, what was renamed is put back (a new file removed, an
-// existing one restored from a hard link made just before), every temporary is removed, and
-// the failure is a UsageError naming the file (the signal ends the program): no target changed.
+// goes to a temporary file beside its target, or is appended to its target (a PendingFile's
+// `append`) and flushed; nothing is renamed until every one is whole. Then the temporaries are
+// renamed over their targets with the terminating signals deferred. If a write, an append or a
+// rename fails (a full disk, a file-size limit, a folder removed meanwhile), or a signal arrived
+// during the renames, what was renamed is put back (a new file removed, an existing one
+// restored from a hard link made just before), every temporary is removed and every append cut
+// back to the file's old size, and the failure is a UsageError naming the file (the signal
+// ends the program): no target changed.
 inline void commit_files(const std::vector<PendingFile>& files) {
-    std::vector<std::string> tmp(files.size());
-    std::vector<int> slot(files.size(), -1);
-    auto discard_temporaries = [&](std::size_t from) {
-        for (std::size_t i = from; i < files.size(); ++i)
-            if (slot[i] >= 0) {
-                ::unlink(tmp[i].c_str());
-                detail::release_temp(slot[i]);
-                slot[i] = -1;
-            }
-    };
-    auto fail = [&](const PendingFile& f, int error, const std::string& more) {
-        throw UsageError("cannot write " + f.what + " '" + f.path + "': " + std::strerror(error) + more);
-    };
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        int error = 0;
-        slot[i] = detail::write_temporary(files[i], &tmp[i], &error);
-        if (slot[i] < 0) {
-            discard_temporaries(0);
-            fail(files[i], error, files.size() > 1 ? " (nothing written)" : "");
-        }
-    }
-    // The renames: new files first, then existing ones, so that only an existing file renamed
-    // before another needs a backup. Signals wait until the commit is whole or undone.
+    detail::Commit c(files);
+    detail::write_contents(c);
+    // Signals wait until the commit is whole or undone.
     detail::DeferSignals defer;
-    std::vector<std::size_t> order;
-    std::vector<bool> existed(files.size(), false);
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        struct stat st;
-        existed[i] = ::stat(files[i].path.c_str(), &st) == 0;
-    }
-    for (int pass = 0; pass < 2; ++pass)
-        for (std::size_t i = 0; i < files.size(); ++i)
-            if (existed[i] == (pass == 1)) order.push_back(i);
-    std::vector<std::string> backup(files.size());
-    std::size_t renamed = 0;
+    detail::plan_renames(c);
     int error = 0;
-    bool lost = false;  // an existing file could not be put back
-    bool can_undo = true;  // every existing file renamed over has a backup
-    for (; renamed < order.size(); ++renamed) {
-        const std::size_t i = order[renamed];
-        if (existed[i]) {
-            backup[i] = detail::backup_link(files[i].path);
-            // Only the last file may go without one (a filesystem without hard links): nothing
-            // after it can fail, and a signal during the renames then finds the commit whole.
-            if (backup[i].empty() && renamed + 1 < order.size()) {
-                error = errno != 0 ? errno : EIO;
-                break;
-            }
-            can_undo = can_undo && !backup[i].empty();
-        }
-        if (::rename(tmp[i].c_str(), files[i].path.c_str()) != 0) {
-            error = errno;
-            break;
-        }
-        detail::release_temp(slot[i]);
-        slot[i] = -1;
-    }
-    const bool interrupted = renamed == order.size() && can_undo && detail::DeferSignals::pending();
-    if (renamed < order.size() || interrupted) {
-        for (std::size_t k = renamed; k-- > 0;) {
-            const std::size_t i = order[k];
-            if (existed[i]) lost = ::rename(backup[i].c_str(), files[i].path.c_str()) != 0 || lost;
-            else ::unlink(files[i].path.c_str());
-        }
-        if (renamed < order.size() && !backup[order[renamed]].empty()) ::unlink(backup[order[renamed]].c_str());
-        discard_temporaries(0);
+    bool can_undo = true;
+    const std::size_t renamed = detail::rename_temporaries(c, &error, &can_undo);
+    const bool interrupted = renamed == c.order.size() && can_undo && detail::DeferSignals::pending();
+    if (renamed < c.order.size() || interrupted) {
+        const bool lost = detail::undo_renames(c, renamed);
+        detail::discard_writes(c);
         if (interrupted) return;  // the signal ends the program when `defer` ends
-        fail(files[order[renamed]], error,
-             lost ? " (and an existing file could not be put back)" : (files.size() > 1 ? " (nothing written)" : ""));
+        detail::commit_error(files[c.order[renamed]], error,
+                             lost ? " (and an existing file could not be put back)" : (files.size() > 1 ? " (nothing written)" : ""));
     }
-    for (std::size_t i = 0; i < files.size(); ++i)
-        if (!backup[i].empty()) ::unlink(backup[i].c_str());
+    detail::release_commit(c);
 }
 
 // Replaces `path` with `prefix` followed by `bytes` bytes of `data`, atomically: the content

@@ -8,15 +8,20 @@
 // then whatever the assignment's tables need. "Not applicable" is always an empty cell.
 #pragma once
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "binary_io.h"
 #include "options.h"
@@ -135,31 +140,85 @@ inline CsvRow core_row(const DeviceColumns& dev, const CoreRow& c) {
     return row;
 }
 
+// What a --csv file holds where a commit needs it: whether it exists, its size, its first line
+// (read no further than `max_header_bytes`: the first max_header_bytes bytes when they hold no
+// newline) and whether it ends with a newline. Reads those bytes and the last one, never the
+// whole file (a 6 GB file with no newline costs max_header_bytes). Never blocks (the path was
+// checked to be a regular file or absent by check_output_path first). An existing file that
+// cannot be read is a UsageError naming --csv and the file.
+struct CsvFileState {
+    bool exists = false;
+    unsigned long long bytes = 0;
+    std::string header;
+    bool ends_with_newline = true;
+};
+
+namespace detail {
+// Up to `bytes` bytes of `fd` from `offset` on (fewer at the end of the file).
+inline std::string read_some(int fd, unsigned long long offset, std::size_t bytes) {
+    std::string out(bytes, '\0');
+    std::size_t got = 0;
+    while (got < bytes) {
+        const ssize_t n = ::pread(fd, &out[got], bytes - got, static_cast<off_t>(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    out.resize(got);
+    return out;
+}
+}  // namespace detail
+
+inline CsvFileState csv_file_state(const std::string& path, std::size_t max_header_bytes) {
+    CsvFileState state;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT) return state;
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+        const int error = errno;
+        if (fd >= 0) ::close(fd);
+        throw UsageError("cannot read CSV file '" + path + "' (--csv): " + std::strerror(error));
+    }
+    state.exists = true;
+    state.bytes = static_cast<unsigned long long>(st.st_size);
+    const std::string head = detail::read_some(fd, 0, max_header_bytes);
+    state.header = head.substr(0, head.find('\n'));
+    if (state.bytes > 0) state.ends_with_newline = detail::read_some(fd, state.bytes - 1, 1) == "\n";
+    ::close(fd);
+    return state;
+}
+
 // The first line of `path`, read no further than `max_bytes` ("" when the file is missing or
-// empty; the first max_bytes bytes when they hold no newline). Never blocks (the path was
-// checked to be a regular file or absent by check_output_path first), and never reads a
-// whole file to compare a header (a 6 GB file with no newline costs max_bytes).
+// empty; the first max_bytes bytes when they hold no newline).
 inline std::string csv_file_header(const std::string& path, std::size_t max_bytes) {
-    std::ifstream in(path, std::ios::binary);
-    std::string head(max_bytes, '\0');
-    if (!in) return "";
-    in.read(&head[0], static_cast<std::streamsize>(max_bytes));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    return head.substr(0, head.find('\n'));
+    return csv_file_state(path, max_bytes).header;
+}
+
+// An existing CSV this run may append to: its first line is `header` (mixing two layouts in
+// one file would break every plot), and it is below the file-size limit (ulimit -f), which
+// no row could pass. An empty file is taken as new.
+inline void check_csv_state(const std::string& path, const CsvFileState& state, const std::string& header) {
+    if (state.bytes > 0 && state.header != header)
+        throw UsageError("CSV file '" + path + "' has different columns; use a new file");
+    struct rlimit limit;
+    if (state.bytes > 0 && ::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        state.bytes >= static_cast<unsigned long long>(limit.rlim_cur))
+        throw UsageError("CSV file '" + path + "' (--csv) has " + std::to_string(state.bytes) +
+                         " bytes, as many as the file-size limit (ulimit -f) allows: no row can be appended; use a new file");
 }
 
 // Checked before any GPU work, creating nothing: `path` can be written, and if it already
-// has a header, it is `header` (mixing two layouts in one file would break every plot). Reads
-// at most the header's length and its newline.
+// has content, check_csv_state's rules hold. Reads at most the header's length and its newline,
+// and the last byte.
 inline void check_csv_file(const std::string& path, const std::string& header) {
     check_output_path(path, "CSV file");
-    const std::string existing = csv_file_header(path, header.size() + 1);
-    if (!existing.empty() && existing != header)
-        throw UsageError("CSV file '" + path + "' has different columns; use a new file");
+    check_csv_state(path, csv_file_state(path, header.size() + 1), header);
 }
 
-// The rows of one run, kept in memory and appended in commit(): the file (header first if it
-// is new) gets all of them or none. A program commits only when it exits 0.
+// The rows of one run, kept in memory and written in commit(): the file gets all of them or
+// none. A new (or empty) file is written whole, header first; an existing one gets the rows
+// appended, its content neither read (its header and last byte aside) nor copied. A program
+// commits only when it exits 0.
 class CsvSink {
   public:
     CsvSink() = default;
@@ -174,29 +233,24 @@ class CsvSink {
     }
     int rows() const { return rows_; }
     // What commit() writes, for a commit of several files (cw::commit_files): false when
-    // there is nothing to write. The existing content is read here and must still have this
-    // run's header. The PendingFile points into the sink: keep the sink until it is committed.
+    // there is nothing to write. The file is checked again here (check_csv_state: another
+    // process may have changed it since the run began); an existing one with content is
+    // appended to (a newline first where its last line has none). The PendingFile points into
+    // the sink: keep the sink until it is committed.
     bool prepare(PendingFile* file) {
         if (!enabled() || rows_ == 0) return false;
-        std::string existing;
-        {
-            std::ifstream in(path_, std::ios::binary);
-            if (in) existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        }
-        const std::size_t eol = existing.find('\n');
-        const std::string old_header = existing.substr(0, eol);
-        if (!existing.empty() && old_header != header_)
-            throw UsageError("CSV file '" + path_ + "' has different columns; use a new file");
-        if (!existing.empty() && existing.back() != '\n') existing += '\n';
+        const CsvFileState state = csv_file_state(path_, header_.size() + 1);
+        check_csv_state(path_, state, header_);
         file->path = path_;
         file->what = "CSV file";
-        file->prefix = existing.empty() ? header_ + "\n" : existing;
+        file->append = state.bytes > 0;
+        file->prefix = !file->append ? header_ + "\n" : state.ends_with_newline ? "" : "\n";
         file->data = body_.data();
         file->bytes = body_.size();
         return true;
     }
-    // Appends every row (atomically: existing content + rows into a temporary file, renamed
-    // over the old one).
+    // Writes every row, all or none (commit_files: a new file through a temporary renamed into
+    // place, an existing one appended to and cut back on failure).
     void commit() {
         PendingFile file;
         if (!prepare(&file)) return;

@@ -23,17 +23,58 @@
 
 namespace cw {
 
-// User text in a message: control characters (a newline in a value, say) are written as
-// \n, \t or \xNN, so that every message stays on one line.
-inline std::string printable(const std::string& text) {
+namespace detail {
+
+// The length (2 to 4) of the well-formed UTF-8 sequence that starts at text[i], a byte of 0x80 or
+// more; 0 where none does (a stray continuation byte, an overlong form, a surrogate, a code
+// point past U+10FFFF, a sequence cut short): the table of well-formed sequences of Unicode's
+// chapter 3, whose second byte alone has a narrower range after E0, ED, F0 and F4.
+inline std::size_t utf8_sequence(const std::string& text, std::size_t i) {
+    const unsigned char lead = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    unsigned lo = 0x80, hi = 0xbf;  // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) length = 3;
+    else if (lead >= 0xf0 && lead <= 0xf4) length = 4;
+    if (lead == 0xe0) lo = 0xa0;
+    if (lead == 0xed) hi = 0x9f;
+    if (lead == 0xf0) lo = 0x90;
+    if (lead == 0xf4) hi = 0x8f;
+    if (length == 0 || text.size() - i < length) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+        const unsigned char b = static_cast<unsigned char>(text[i + k]);
+        if (b < (k == 1 ? lo : 0x80u) || b > (k == 1 ? hi : 0xbfu)) return 0;
+    }
+    return length;
+}
+
+inline void append_hex_bytes(std::string& out, const std::string& text, std::size_t i, std::size_t count) {
     static const char* const kHex = "0123456789abcdef";
+    for (std::size_t k = i; k < i + count; ++k) {
+        const unsigned char c = static_cast<unsigned char>(text[k]);
+        out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    }
+}
+
+}  // namespace detail
+
+// User text in a message, safe to print on a terminal and on one line: the C0 controls and DEL
+// (a newline in a value, say) are written as \n, \t, \r or \xNN; the C1 controls U+0080 to
+// U+009F (UTF-8 C2 80 to C2 9F: U+009B is a terminal's CSI, U+0085 a line break) and every byte
+// that is not part of well-formed UTF-8 as \xNN per byte, as a shell's $'...' would type them.
+// Well-formed UTF-8 above U+009F (a name with an accent) is kept as it is.
+inline std::string printable(const std::string& text) {
     std::string out;
-    for (unsigned char c : text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const std::size_t length = c < 0x80 ? 1 : detail::utf8_sequence(text, i);
+        const bool c1 = length == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;
         if (c == '\n') out += "\\n";
         else if (c == '\t') out += "\\t";
         else if (c == '\r') out += "\\r";
-        else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
-        else out += static_cast<char>(c);
+        else if (c < 0x20 || c == 0x7f || length == 0 || c1) detail::append_hex_bytes(out, text, i, c1 ? 2 : 1);
+        else out.append(text, i, length);
+        i += length == 0 ? 1 : length;
     }
     return out;
 }

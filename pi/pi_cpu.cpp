@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
+
+#include "options.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -101,20 +104,36 @@ double reference_error_bound() { return 4.0 * 10.0 * std::ldexp(1.0, -53); }
 // The CPU versions' default thread count: OMP_NUM_THREADS when set (the user's choice), else
 // under Slurm the cores the job was given (SLURM_CPUS_PER_TASK, from --cpus-per-task: without
 // CPU binding, omp_get_max_threads() would count every core of the node, other jobs' too),
-// else every core OpenMP sees.
-static int slurm_cpus_per_task() {
-    const char* s = std::getenv("SLURM_CPUS_PER_TASK");
-    if (s == nullptr || *s == '\0') return 0;
-    char* end = nullptr;
-    const long v = std::strtol(s, &end, 10);
-    return (*end == '\0' && v > 0 && v <= 4096) ? static_cast<int>(v) : 0;
+// else every core OpenMP sees. A count from the environment is bounded like --cpu-threads:
+// libgomp starts whatever OMP_NUM_THREADS asks (100000 threads crash it; 40000 end in its
+// "Thread creation failed"), so a value past the bound is the user's error, said before any work.
+static const char* environment_value(const char* name) {
+    const char* s = std::getenv(name);
+    return (s == nullptr || *s == '\0') ? nullptr : s;
+}
+
+// The thread count `name` gives, in [1, kMaxCpuThreads]; 0 when it is unset or empty. Blanks
+// around it are allowed, as libgomp allows them; of OMP_NUM_THREADS's list (one count per
+// nesting level, "8,2") the first is the count of the CPU versions' level.
+static int environment_threads(const char* name) {
+    const char* s = environment_value(name);
+    if (s == nullptr) return 0;
+    std::string text(s);
+    text = text.substr(0, text.find(','));
+    const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+    text = first == std::string::npos ? "" : text.substr(first, last - first + 1);
+    unsigned long long v = 0;
+    if (!cw::detail::parse_digits(text, &v) || v < 1 || v > static_cast<unsigned long long>(kMaxCpuThreads))
+        throw cw::UsageError(std::string("environment variable ") + name + "=" + s + ": the CPU versions' thread count must be in " +
+                             cw::range_text(1, kMaxCpuThreads) + ", as --cpu-threads (unset it or give --cpu-threads=N)");
+    return static_cast<int>(v);
 }
 
 int cpu_max_threads() {
 #ifdef _OPENMP
-    const char* omp = std::getenv("OMP_NUM_THREADS");
-    if ((omp == nullptr || *omp == '\0') && slurm_cpus_per_task() > 0) return slurm_cpus_per_task();
-    return omp_get_max_threads();
+    if (environment_value("OMP_NUM_THREADS") != nullptr) return environment_threads("OMP_NUM_THREADS");
+    if (environment_value("SLURM_CPUS_PER_TASK") != nullptr) return environment_threads("SLURM_CPUS_PER_TASK");
+    return std::min(omp_get_max_threads(), kMaxCpuThreads);
 #else
     return 1;
 #endif
@@ -122,9 +141,8 @@ int cpu_max_threads() {
 
 const char* cpu_threads_origin() {
 #ifdef _OPENMP
-    const char* omp = std::getenv("OMP_NUM_THREADS");
-    if (omp != nullptr && *omp != '\0') return "OMP_NUM_THREADS";
-    if (slurm_cpus_per_task() > 0) return "SLURM_CPUS_PER_TASK: the cores Slurm gave this job";
+    if (environment_value("OMP_NUM_THREADS") != nullptr) return "OMP_NUM_THREADS";
+    if (environment_value("SLURM_CPUS_PER_TASK") != nullptr) return "SLURM_CPUS_PER_TASK: the cores Slurm gave this job";
     return "every core OpenMP sees";
 #else
     return "built without OpenMP";

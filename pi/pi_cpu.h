@@ -30,9 +30,14 @@ double pi_cpu_midpoint_double(long long niter, int threads);
 double pi_reference(long long niter, int threads, double offset = 0.5);
 double reference_error_bound();
 
-// OpenMP threads to use by default: OMP_NUM_THREADS when set, else SLURM_CPUS_PER_TASK (a Slurm
-// job's --cpus-per-task), else omp_get_max_threads(); 1 without OpenMP. cpu_threads_origin()
-// names which of them it was.
+// The most OpenMP threads a CPU version or the reference starts: the bound of --cpu-threads.
+constexpr int kMaxCpuThreads = 4096;
+
+// OpenMP threads to use by default: OMP_NUM_THREADS when set (its first count), else
+// SLURM_CPUS_PER_TASK (a Slurm job's --cpus-per-task), else omp_get_max_threads() (at most
+// kMaxCpuThreads); 1 without OpenMP. A variable that is set and not a count in
+// [1, kMaxCpuThreads] throws cw::UsageError naming it (exit 2, before any work: the plans are
+// made from it). cpu_threads_origin() names which of them it was.
 int cpu_max_threads();
 const char* cpu_threads_origin();
 

@@ -18,9 +18,12 @@
 #                     set and empty: none.
 #   CW_SLURM_DRY_RUN  1: print every build and GPU command instead of running it (`dry run: ...`)
 #                     and exit 0; for checking a submission without a GPU.
-#   CW_GPU_CHECK      0: skip the check for a usable GPU that runs before any experiment
-#                     (common/bin/devinfo --check; without a GPU the job stops there with
-#                     exit 3, nothing run or written).
+#   CW_GPU_CHECK      0: skip the checks for a usable GPU that run before any experiment
+#                     (first an NVIDIA device file, before any module is loaded: a login node
+#                     has none; then common/bin/devinfo --check, once built; without a GPU the
+#                     job stops there with exit 3 and one line, nothing run or written).
+#   CW_GPU_DEVICE_FILES  the device files of which one must exist on a GPU node (default
+#                     /dev/nvidia[0-9]* /dev/dxg).
 # Where a job's results go: each staged run (report-run, an assignment's profile) moves its
 # CSVs into <assignment>/runs/<gpu>/ (the GPU its CSVs' `device` column names, as
 # common/scripts/gpu_folder.sh slugs it), which `make plots` renders into
@@ -54,7 +57,7 @@ cw_job_header() {
     cw_log "job ${SLURM_JOB_ID:-(no Slurm: plain bash)}" \
       "name ${SLURM_JOB_NAME:-$(basename "$0")} $where${SLURM_JOB_PARTITION:+ partition $SLURM_JOB_PARTITION}"
   fi
-  cw_log "repository $CW_REPO; GPUs given: ${CUDA_VISIBLE_DEVICES:-(not set)}$(cw_dry && echo "; CW_SLURM_DRY_RUN=1: commands printed, not run")"
+  cw_log "repository $CW_REPO; GPU indices given (CUDA_VISIBLE_DEVICES): ${CUDA_VISIBLE_DEVICES:-(not set: every GPU of the machine)}$(cw_dry && echo "; CW_SLURM_DRY_RUN=1: commands printed, not run")"
 }
 
 # Ends the job with STATUS and a one-line reason (the job shows FAILED in squeue/scontrol).
@@ -181,22 +184,28 @@ cw_load_modules() {
   done
   cw_dry || cw_log "module$([ "$list" = "${list%% *}" ] || echo s) $list loaded (loaded modules: ${LOADEDMODULES:-?})"
 }
+# Where to look for a module: `module spider NAME` lists every module of the site, also those an
+# Lmod hierarchy shows in `module avail` only once their compiler is loaded, and says what to
+# load first.
 cw_load_module() {
-  cw_load_modules CUDA_MODULE "pick what 'module avail cuda' lists (CUDA_MODULE=cuda/12.2; a list is loaded in order: CUDA_MODULE=\"gcc/12 cuda/12.2\" where the CUDA module needs another first)"
+  cw_load_modules CUDA_MODULE "pick what 'module spider cuda' lists (CUDA_MODULE=cuda/12.2; where it says a compiler must be loaded first, list it before: CUDA_MODULE=\"gcc/12 cuda/12.2\")"
 }
 cw_load_gnuplot_module() {
-  cw_load_modules GNUPLOT_MODULE "pick what 'module avail gnuplot' lists (GNUPLOT_MODULE=gnuplot; a list is loaded in order)"
+  cw_load_modules GNUPLOT_MODULE "pick what 'module spider gnuplot' lists (GNUPLOT_MODULE=gnuplot; a list is loaded in order)"
 }
 
 # The nvcc the build uses (as common/arch.mk picks it: $CUDA_PATH/bin/nvcc, else nvcc on
 # PATH, else /usr/local/cuda/bin/nvcc), named in the log before anything is built; none: exit 2.
+cw_nvcc_path() {
+  if [ -n "${CUDA_PATH:-}" ]; then echo "$CUDA_PATH/bin/nvcc"
+  else command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc; fi
+}
 cw_require_nvcc() {
   local nvcc release
-  if [ -n "${CUDA_PATH:-}" ]; then nvcc=$CUDA_PATH/bin/nvcc
-  else nvcc=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc); fi
+  nvcc=$(cw_nvcc_path)
   if [ ! -x "$nvcc" ]; then
     cw_dry && { echo "dry run: no nvcc ($nvcc); a real run stops here with exit 2"; return 0; }
-    cw_fail 2 "no nvcc ($nvcc not found; CUDA_MODULE=${CUDA_MODULE:-(empty)}): load a CUDA module (CUDA_MODULE=cuda/12.2, see 'module avail cuda') or set CUDA_PATH"
+    cw_fail 2 "no nvcc ($nvcc not found; CUDA_MODULE=${CUDA_MODULE:-(empty)}): load a CUDA module (CUDA_MODULE=cuda/12.2, see 'module spider cuda') or set CUDA_PATH"
   fi
   release=$("$nvcc" --version 2>/dev/null | grep -m 1 'release') || release="(nvcc --version printed no release line)"
   cw_log "nvcc: $nvcc: $release"
@@ -230,13 +239,25 @@ cw_run_built() {
   flock -s "$CW_LOG_DIR/.build-$folder.lock" "$@"
 }
 
-# A usable GPU, or exit 3 with the CUDA runtime's reason before anything is deleted or run.
+# A GPU node, first of all (before a module is loaded or anything built): an NVIDIA device file
+# (CW_GPU_DEVICE_FILES, default /dev/nvidia0 ... and WSL's /dev/dxg). None, as on a login node:
+# one FAILED line, exit 3. CW_GPU_CHECK=0 skips it, as it skips cw_require_gpu.
+cw_require_gpu_node() {
+  if [ "$CW_GPU_CHECK" = 0 ] || cw_dry; then return 0; fi
+  local f
+  for f in ${CW_GPU_DEVICE_FILES:-/dev/nvidia[0-9]* /dev/dxg}; do [ -e "$f" ] && return 0; done
+  cw_fail 3 "no GPU on $(cw_node): no NVIDIA device here (${CW_GPU_DEVICE_FILES:-/dev/nvidia0 ...}), as on a login node: submit the job (sbatch $0) or run it on a GPU machine; nothing was run or written"
+}
+
+# A usable GPU, or exit 3 with the CUDA runtime's reason (common/bin/devinfo --check's line, in
+# the FAILED line) before anything is deleted or run.
 cw_require_gpu() {
   if [ "$CW_GPU_CHECK" = 0 ] || cw_dry; then return 0; fi
   cw_build common bin/devinfo >/dev/null
-  local status=0
-  common/bin/devinfo --check || status=$?
-  [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(hostname) (CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): nothing was run or written"
+  local status=0 said
+  said=$(common/bin/devinfo --check 2>&1 >/dev/null) || status=$?
+  said=$(cw_one_line <<<"$said")
+  [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(cw_node) (GPU indices given: CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): ${said:-common/bin/devinfo --check exited $status}; nothing was run or written"
 }
 
 # cw_unchanged FOLDER: what a failed or interrupted staged run of FOLDER left as it was, as
@@ -252,6 +273,7 @@ cw_unchanged() { echo "$1/${CW_RUN_DEST:-runs/<gpu>}/"; }
 cw_signal_number() { case $1 in SIGHUP) echo 1 ;; SIGINT) echo 2 ;; *) echo 15 ;; esac; }
 cw_report() {
   local folder=$1 status=0 kept
+  cw_require_gpu_node
   cw_load_module
   cw_require_nvcc
   cw_require_gpu
@@ -306,6 +328,7 @@ cw_profile_done() {
 }
 cw_profile() {
   local status=0 folder done_part where
+  cw_require_gpu_node
   cw_load_module
   cw_require_nvcc
   cw_require_profiler

@@ -2,6 +2,11 @@
 # GPU architecture selection (common/README.md, "Choosing GPU architectures"). Usage:
 #   select_arch.sh NVCC "SMS" --flags   [default]  -> the -gencode flags
 #   select_arch.sh NVCC "SMS" --message [default]  -> one line saying what is built and why
+#   select_arch.sh NVCC CC --serves                -> whether a build by NVCC runs on a GPU of
+#                                                     compute capability CC (90 for 9.0): one line,
+#                                                     exit 0 (native code, or PTX the driver
+#                                                     compiles) or 1 (it cannot run there: the line
+#                                                     names the CUDA that can); slurm/preflight.sh
 # SMS is filtered against `NVCC --list-gpu-arch` (a toolkit without that option is taken to
 # support what was asked). When nothing is left: the local GPU's compute capability (from
 # nvidia-smi) if the toolkit supports it, else the toolkit's oldest architecture. PTX is
@@ -11,13 +16,15 @@
 # Why: a default SMS="35 52" built by CUDA 12 holds sm_52 code and compute_52 PTX only; on an
 # A100 or H100 the driver would JIT-compile that PTX and the code paths for old GPUs would run.
 # An SMS given on the command line or in the environment is built exactly as asked.
-# Refused, in one "error:" line and exit 1 before anything compiles (common/README.md,
-# "Choosing GPU architectures"): an item of SMS (or SMS_DEFAULT) that is not a compute
-# capability (abc, 10, 90a: the line names the value and lists what the toolkit builds); and an
-# SMS given explicitly of which the toolkit builds nothing (SMS=70 with CUDA 13: the line names
-# the architecture, the toolkit's range and the CUDA version that builds it). The default list
-# falls back instead, as said above: a default must build with every toolkit.
+# Refused, in one "error:" line and exit 1 (arch.mk stops make with it before anything
+# compiles: common/README.md, "Choosing GPU architectures"): an item of SMS (or SMS_DEFAULT)
+# that is not a compute capability (abc, 10, 90a, *: the line names the value as given, quoted,
+# and lists what the toolkit builds); and an SMS given explicitly of which the toolkit builds
+# nothing (SMS=70 with CUDA 13: the line names the architecture, the toolkit's range and the
+# CUDA version that builds it). The default list falls back instead, as said above: a default
+# must build with every toolkit.
 set -u
+set -f  # SMS's items are words, never file names: SMS='*' is refused as '*'
 nvcc=$1 sms=$2 mode=${3:---flags} origin=${4:-explicit}
 
 version=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\).*/\1/p' | head -n 1)
@@ -28,7 +35,7 @@ version=${version:-unknown}
 min_version=11.8
 if [ "$version" != unknown ] &&
    [ "$(printf '%s\n%s\n' "$min_version" "$version" | sort -V | head -n 1)" != "$min_version" ]; then
-  [ "$mode" = --message ] &&
+  [ "$mode" != --flags ] &&
     echo "error: nvcc $version ($nvcc) is older than CUDA $min_version, the oldest toolkit this repository builds with; load a newer one (module avail cuda; module load cuda/11.8 or later) or set CUDA_PATH"
   exit 1
 fi
@@ -51,18 +58,37 @@ builds_with() {
 }
 supported_words=$(echo $supported)
 error() {  # one line, and the build stops (arch-info, and --flags prints nothing)
-  [ "$mode" = --message ] && echo "error: $*"
+  [ "$mode" != --flags ] && echo "error: $*"
   exit 1
 }
-# An item that is not a compute capability: a typo, whatever SMS's origin. The value is shown
-# with anything but letters, digits, blanks and . , : + - _ as '?' (make puts the line in a
-# double-quoted shell word).
+# sm_CC, and its compute capability with the dot (sm_70, compute capability 7.0).
+named() { echo "sm_$1 (compute capability ${1%?}.${1#"${1%?}"})"; }
+
+# --serves CC: a build by this nvcc on a GPU of compute capability CC (slurm/preflight.sh asks it
+# for each GPU type of a partition). Native where nvcc builds CC; else the PTX of an older
+# architecture, compiled by the driver, where nvcc builds one at or below CC (a default build
+# embeds the oldest it builds); a GPU older than everything nvcc builds cannot run it at all.
+if [ "$mode" = --serves ]; then
+  [[ $sms =~ ^[1-9][0-9]*$ ]] || error "--serves takes a compute capability without its dot (70 for 7.0), not '$(printf '%s' "$sms" | tr '[:cntrl:]' '?')'"
+  cc=$sms lowest=$(printf '%s\n' "$supported" | head -n 1) highest=$(printf '%s\n' "$supported" | tail -n 1)
+  if [ -z "$supported" ]; then echo "$(named "$cc"): nvcc $version cannot list its architectures: not checked"
+  elif printf '%s\n' "$supported" | grep -qx "$cc"; then echo "$(named "$cc"): native code (nvcc $version builds it)"
+  elif [ "$cc" -gt "$lowest" ]; then echo "$(named "$cc"): not built by nvcc $version (sm_$lowest to sm_$highest): runs its PTX, compiled by the driver when a program starts"
+  else
+    echo "error: $(named "$cc") is older than what nvcc $version builds (sm_$lowest to sm_$highest): no build of it runs there; it is built by $(builds_with "$cc" | grep . || echo "an older CUDA")"
+    exit 1
+  fi
+  exit 0
+fi
+
+# An item that is not a compute capability: a typo, whatever SMS's origin. The value is shown as
+# given, in quotes, but for control characters, shown as '?'.
 what="SMS"; [ "$origin" = default ] && what="SMS_DEFAULT"
-shown() { printf '%s' "$1" | tr -c 'A-Za-z0-9 ._,:+-' '?'; }
+shown() { printf '%s' "$1" | tr '[:cntrl:]' '?'; }
 for sm in $sms; do
   if ! [[ $sm =~ ^[1-9][0-9]*$ ]] ||
      { [ -z "$(builds_with "$sm")" ] && ! printf '%s\n' "$supported" | grep -qx "$sm"; }; then
-    error "$what=$(shown "$sms"): '$(shown "$sm")' is not a GPU architecture (a compute capability without its dot: 90 for 9.0, 86 for 8.6);" \
+    error "$what='$(shown "$sms")': '$(shown "$sm")' is not a GPU architecture (a compute capability without its dot: 90 for 9.0, 86 for 8.6);" \
       "nvcc $version builds ${supported_words:-what it is asked (it cannot list its architectures)}"
   fi
 done
@@ -85,9 +111,9 @@ else
     lowest=$(printf '%s\n' "$supported" | head -n 1) highest=$(printf '%s\n' "$supported" | tail -n 1)
     why=""
     for sm in $dropped; do
-      why="$why${why:+; }sm_$sm (compute capability ${sm%?}.${sm#"${sm%?}"}) is built by $(builds_with "$sm")"
+      why="$why${why:+; }$(named "$sm") is built by $(builds_with "$sm")"
     done
-    error "SMS=$sms: nvcc $version ($nvcc) builds sm_$lowest to sm_$highest ($supported_words), not what SMS asks: $why;" \
+    error "SMS='$sms': nvcc $version ($nvcc) builds sm_$lowest to sm_$highest ($supported_words), not what SMS asks: $why;" \
       "load that toolkit (module load cuda/...) or set CUDA_PATH, or choose an architecture nvcc $version builds"
   fi
   if [ -z "$chosen" ]; then
@@ -105,16 +131,26 @@ else
     reason="SMS=$sms, nvcc $version"
   fi
   # The default list: add each local GPU's own architecture (native code, no JIT) where the
-  # toolkit supports it; one it does not support runs the highest PTX, JIT-compiled: said so.
+  # toolkit supports it. One it does not support runs the highest PTX, compiled by the driver,
+  # if the GPU is at least that architecture; an older one cannot run this build: said so.
   if [ "$origin" = default ]; then
     local_ccs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. \r' | grep -x '[0-9][0-9]*' | sort -n -u)
+    unbuilt=""
     for cc in $local_ccs; do
       if printf '%s\n' $chosen | grep -qx "$cc"; then continue; fi
       if printf '%s\n' "$supported" | grep -qx "$cc"; then
         chosen="$chosen $cc"
         reason="$reason; sm_$cc added for the local GPU"
       else
-        reason="$reason; the local GPU's sm_$cc is not supported by nvcc $version: it will JIT-compile the PTX"
+        unbuilt="$unbuilt $cc"
+      fi
+    done
+    ptx=$(printf '%s\n' $chosen | sort -n | tail -n 1)
+    for cc in $unbuilt; do
+      if [ "$cc" -ge "$ptx" ]; then
+        reason="$reason; the local GPU's sm_$cc is not supported by nvcc $version: it runs the compute_$ptx PTX, compiled by the driver"
+      else
+        reason="$reason; the local GPU's sm_$cc cannot run this build (compute_$ptx PTX runs on sm_$ptx and newer): $(named "$cc") is built by $(builds_with "$cc")"
       fi
     done
     reason="default $reason"

@@ -172,6 +172,12 @@ TEST(Options, MessagesStayOnOneLine) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
     EXPECT_NE(e.find("5\\n6"), std::string::npos) << e;
     EXPECT_EQ(cw::printable(std::string("a\tb\x01")), "a\\tb\\x01");
+    // C1 controls (UTF-8 C2 80 to C2 9F) and bytes that are not well-formed UTF-8 as \xNN per
+    // byte; U+00A0 and above kept as typed.
+    EXPECT_EQ(cw::printable("\xc2\x85\xc2\x9b[2J"), "\\xc2\\x85\\xc2\\x9b[2J");
+    EXPECT_EQ(cw::printable("\xff\xc3\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"),
+              "\\xff\\xc3\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80");
+    EXPECT_EQ(cw::printable("\xc2\xa0\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), "\xc2\xa0\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
 }
 
 TEST(Options, HelpWithAValueAndRepeatedOptionsAreRefused) {
@@ -590,6 +596,39 @@ TEST_F(Csv, RowsOfARunAreAppendedTogetherHeaderOnce) {
     again.add(row("2", 33, 1.0));
     again.commit();
     EXPECT_EQ(slurp(path), "version,n,kernel_ms,result_ok\n1,31,0.125,1\ncub,32,0.5,1\n2,33,1,1\n");
+}
+
+TEST_F(Csv, AnExistingFileIsAppendedToAndCutBackWhenTheCommitFails) {
+    // A last line without its newline gets one before the rows.
+    std::ofstream(path) << "version,n,kernel_ms,result_ok\n0,1,2,1";
+    cw::CsvSink sink(path);
+    sink.add(row("1", 31, 0.125));
+    cw::PendingFile file;
+    ASSERT_TRUE(sink.prepare(&file));
+    EXPECT_TRUE(file.append);
+    EXPECT_EQ(file.prefix, "\n");
+    sink.commit();
+    const std::string before = "version,n,kernel_ms,result_ok\n0,1,2,1\n1,31,0.125,1\n";
+    EXPECT_EQ(slurp(path), before);
+    // The second file of the commit cannot be written: the rows appended are cut off again.
+    cw::CsvSink again(path);
+    again.add(row("2", 33, 1.0));
+    std::vector<cw::PendingFile> files(1);
+    ASSERT_TRUE(again.prepare(&files[0]));
+    files.push_back(cw::PendingFile());
+    files[1].path = path + ".gone/out.bin", files[1].what = "output file";
+    EXPECT_THROW(cw::commit_files(files), cw::UsageError);
+    EXPECT_EQ(slurp(path), before);
+    EXPECT_FALSE(temporaries_left(path));
+    // A 1 GiB file (sparse, past its header) is appended to without being read or copied.
+    ASSERT_EQ(truncate(path.c_str(), 1LL << 30), 0);
+    cw::CsvSink big(path);
+    big.add(row("3", 34, 2.0));
+    big.commit();
+    struct stat st;
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, (1LL << 30) + 1 + static_cast<long long>(std::string("3,34,2,1\n").size()));
+    EXPECT_EQ(cw::csv_file_header(path, 64), "version,n,kernel_ms,result_ok");
 }
 
 TEST_F(Csv, EmptyExistingFileGetsAHeaderAndOtherColumnsAreRefused) {

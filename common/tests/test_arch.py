@@ -14,7 +14,7 @@ CUDA13 = "75 80 86 87 88 89 90 100 110 103 120 121"
 TOOLKITS = {"cuda13": ("13.0", CUDA13), "cuda12": ("12.4", "50 52 53 60 61 62 70 72 75 80 86 87 89 90"),
             "cuda118": ("11.8", "35 37 50 52 53 60 61 62 70 72 75 80 86 87 89 90"), "nolist": ("12.0", ""), "old": ("9.0", "")}
 COMPILING = {"tk118": ("11.8", "52 60 70 75 80 90"), "tk124": ("12.4", "52 60 70 75 80 90"), "tk13": ("13.0", CUDA13)}
-GPUS = {"gpu86": "echo 8.6", "gpu90": "echo 9.0", "gpu120": "echo 12.0", "nogpu": "exit 9"}
+GPUS = {"gpu70": "echo 7.0", "gpu86": "echo 8.6", "gpu90": "echo 9.0", "gpu120": "echo 12.0", "nogpu": "exit 9"}
 
 
 def script(path, text):
@@ -74,8 +74,11 @@ def test_flags(stubs, toolkit, gpu, sms, origin, flags):
 @pytest.mark.parametrize("toolkit,gpu,want", [
     pytest.param("cuda12", "gpu90", "arch: building sm_52 sm_90 + compute_90 PTX (default SMS=35 52: sm_35 not supported by nvcc 12.4, "
                  "skipped; sm_90 added for the local GPU)", id="names_the_native_architecture_it_added"),
-    pytest.param("cuda12", "gpu120", "...the local GPU's sm_120 is not supported by nvcc 12.4: it will JIT-compile the PTX)",
-                 id="names_a_local_gpu_the_toolkit_cannot_build_for"),
+    pytest.param("cuda12", "gpu120", "...the local GPU's sm_120 is not supported by nvcc 12.4: it runs the compute_52 PTX, compiled by "
+                 "the driver)", id="names_a_local_gpu_the_toolkit_cannot_build_for"),
+    # compute_75 PTX cannot run on sm_70: no promise of a JIT that cannot happen, and the CUDA that can.
+    pytest.param("cuda13", "gpu70", "...the local GPU's sm_70 cannot run this build (compute_75 PTX runs on sm_75 and newer): sm_70 "
+                 "(compute capability 7.0) is built by CUDA 12 (or 11.8; CUDA 13 dropped it))", id="a_local_gpu_older_than_the_toolkit_cannot_run_it"),
     pytest.param("cuda13", "nogpu", "arch: building sm_75 + compute_75 PTX (default SMS=35 52 not supported by nvcc 13.0; "
                  "oldest supported)", id="one_line_saying_what_and_why")])
 def test_default_message(stubs, toolkit, gpu, want):
@@ -110,13 +113,14 @@ CUDA13_SORTED = "75 80 86 87 88 89 90 100 103 110 120 121"
 
 
 @pytest.mark.parametrize("toolkit,origin,sms,patterns", [
-    pytest.param("cuda13", "explicit", "abc", ["SMS=abc: 'abc' is not a GPU architecture", f"nvcc 13.0 builds {CUDA13_SORTED}"], id="abc"),
-    pytest.param("cuda13", "explicit", "10", ["SMS=10: '10' is not a GPU architecture", f"nvcc 13.0 builds {CUDA13_SORTED}"], id="10"),
+    pytest.param("cuda13", "explicit", "abc", ["SMS='abc': 'abc' is not a GPU architecture", f"nvcc 13.0 builds {CUDA13_SORTED}"], id="abc"),
+    pytest.param("cuda13", "explicit", "10", ["SMS='10': '10' is not a GPU architecture", f"nvcc 13.0 builds {CUDA13_SORTED}"], id="10"),
+    pytest.param("cuda13", "explicit", "*", ["SMS='*': '*' is not a GPU architecture"], id="star_not_expanded"),
     pytest.param("cuda12", "explicit", "90a", ["'90a' is not a GPU architecture"], id="90a"),
     pytest.param("cuda12", "explicit", "52 9O", ["'9O' is not a GPU architecture"], id="a_typo_beside_a_good_item"),
-    pytest.param("cuda13", "default", "7.5", ["SMS_DEFAULT=7.5: '7.5' is not a GPU architecture"], id="a_typo_in_SMS_DEFAULT"),
+    pytest.param("cuda13", "default", "7.5", ["SMS_DEFAULT='7.5': '7.5' is not a GPU architecture"], id="a_typo_in_SMS_DEFAULT"),
     pytest.param("cuda13", "explicit", "", ["SMS is empty"], id="empty"),
-    pytest.param("cuda13", "explicit", "70", ["SMS=70: nvcc 13.0", "builds sm_75 to sm_121", "sm_70 (compute capability 7.0) is built by CUDA 12"],
+    pytest.param("cuda13", "explicit", "70", ["SMS='70': nvcc 13.0", "builds sm_75 to sm_121", "sm_70 (compute capability 7.0) is built by CUDA 12"],
                  id="70_on_cuda13_built_by_cuda12"),
     pytest.param("cuda13", "explicit", "60", ["sm_60 (compute capability 6.0) is built by CUDA 12"], id="60_on_cuda13_built_by_cuda12"),
     pytest.param("cuda12", "explicit", "35", ["builds sm_50 to sm_90", "sm_35 (compute capability 3.5) is built by CUDA 11.8"],
@@ -142,7 +146,7 @@ def test_toolkit_older_than_11_8_refused_in_one_line(stubs):
 
 def test_make_stops_before_compiling_with_a_toolkit_older_than_11_8(stubs):
     r = arch_info(stubs, "old", f"NVCC={stubs}/old/nvcc")
-    assert r.rc != 0 and "older than CUDA 11.8" in r.out, r.tail()
+    assert r.rc == 2 and "older than CUDA 11.8" in r.err and not r.out, r.tail()
 
 
 @pytest.fixture
@@ -158,10 +162,10 @@ def common_copy(tmp_path):
     return tmp_path
 
 
-def build(stubs, folder, toolkit, sms):
+def build(stubs, folder, toolkit, sms, jobs="-j1"):
     """make all in the copy without a GPU: its output and how many compiles it ran."""
     env = dict(os.environ, PATH=f"{stubs / 'nogpu'}:{os.environ['PATH']}")
-    r = run(["make", "--no-print-directory", "-C", folder, "all", f"CUDA_PATH={stubs / toolkit}", f"SMS={sms}"], 120, env=env)
+    r = run(["make", "--no-print-directory", jobs, "-C", folder, "all", f"CUDA_PATH={stubs / toolkit}", f"SMS={sms}"], 120, env=env)
     return r, len(re.findall(r"/bin/nvcc .*-o ", r.out + r.err))
 
 
@@ -173,12 +177,58 @@ def test_objects_rebuilt_when_sms_or_the_toolkit_changes_not_otherwise(stubs, co
     assert "stub 12.4" in (common_copy / "build/devinfo.o").read_text()
 
 
-@pytest.mark.parametrize("sms", ["abc", "70", 'a"b`c`'])
-def test_make_refuses_sms_before_any_compile_in_one_line(stubs, common_copy, sms):
-    """A quote in SMS reaches the script as typed."""
-    r, compiles = build(stubs, common_copy, "tk13", sms)
-    errors = len(re.findall(r"^error: SMS=", r.out + r.err, re.M))
-    assert r.rc != 0 and errors == 1 and compiles == 0 and not (common_copy / "bin/devinfo").exists(), r.tail()
+@pytest.mark.parametrize("sms", ["abc", "70", 'a"b`c`', "*", "9#0"])
+@pytest.mark.parametrize("jobs", ["-j1", "-j4"])
+def test_make_refuses_sms_before_any_compile_in_one_line(stubs, common_copy, sms, jobs):
+    """One line and exit 2, as common/README.md says (make's "file:line: *** ... Stop."), under -j4
+    too; the value named as given, in quotes (a quote, a * or a # reaches the script as typed)."""
+    r, compiles = build(stubs, common_copy, "tk13", sms, jobs)
+    first = sms.split()[0]
+    assert r.rc == 2 and compiles == 0 and not (common_copy / "bin/devinfo").exists(), r.tail()
+    assert not r.out and len(r.err.splitlines()) == 1 and re.match(r"^\S*arch\.mk:[0-9]+: \*\*\* SMS='", r.err), r.tail()
+    assert f"SMS='{sms}'" in r.err and (first == "70" or f"'{first}' is not a GPU architecture" in r.err), r.err
+
+
+@pytest.fixture
+def top_copy(tmp_path):
+    """The top Makefile, common/ and two assignments' Makefiles (the recursion under make -j4)."""
+    shutil.copy(ROOT / "Makefile", tmp_path)
+    shutil.copytree(ROOT / "common", tmp_path / "common", ignore=shutil.ignore_patterns("build", "bin"))
+    for a in ("one", "two"):
+        (tmp_path / a).mkdir()
+        (tmp_path / a / "Makefile").write_text(f"# stand-in\nCU_SRCS := x.cu\nCPP_SRCS :=\ninclude ../common/assignment.mk\n")
+        (tmp_path / a / "README.md").write_text(f"# {a}, report 00{len(a)}\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("sms", ["abc", "*"])
+def test_top_make_j4_refuses_sms_once(stubs, top_copy, sms):
+    """make -j4 at the top refuses a bad SMS in one line, before it recurses into any folder."""
+    env = dict(os.environ, PATH=f"{stubs / 'nogpu'}:{os.environ['PATH']}")
+    r = run(["make", "-j4", "all", f"CUDA_PATH={stubs / 'tk13'}", f"SMS={sms}"], 120, env=env, cwd=top_copy)
+    assert r.rc == 2 and len(r.err.splitlines()) == 1 and f"SMS='{sms}': '{sms}' is not a GPU architecture" in r.err, r.tail()
+    assert not r.out and not (top_copy / "common/bin").exists(), r.tail()
+
+
+def test_make_plots_is_not_stopped_by_a_bad_sms(stubs, common_copy):
+    env = dict(os.environ, PATH=f"{stubs / 'nogpu'}:{os.environ['PATH']}")
+    r = run(["make", "--no-print-directory", "-s", "-C", common_copy, "print-NAME", f"CUDA_PATH={stubs / 'tk13'}", "SMS=abc"], 60, env=env)
+    assert r.rc == 0 and r.out.strip() == "devinfo", r.tail()
+
+
+@pytest.mark.parametrize("toolkit,cc,rc,want", [
+    pytest.param("cuda13", "70", 1, "error: sm_70 (compute capability 7.0) is older than what nvcc 13.0 builds (sm_75 to sm_121): no build of it "
+                 "runs there; it is built by CUDA 12 (or 11.8; CUDA 13 dropped it)", id="v100_on_cuda13_refused_names_cuda12"),
+    pytest.param("cuda13", "60", 1, "...it is built by CUDA 12 (or 11.8; CUDA 13 dropped it)", id="p100_on_cuda13_refused"),
+    pytest.param("cuda12", "35", 1, "...it is built by CUDA 11.8 (the last toolkit that builds it)", id="k40_on_cuda12_refused"),
+    pytest.param("cuda13", "90", 0, "sm_90 (compute capability 9.0): native code (nvcc 13.0 builds it)", id="h100_on_cuda13_native"),
+    pytest.param("cuda12", "100", 0, "...not built by nvcc 12.4 (sm_50 to sm_90): runs its PTX, compiled by the driver when a program starts",
+                 id="b200_on_cuda12.4_ptx")])
+def test_serves_says_whether_a_build_runs_on_a_gpu(stubs, toolkit, cc, rc, want):
+    """select_arch.sh NVCC CC --serves (slurm/preflight.sh's question for each GPU type)."""
+    r = run(["bash", SELECT, stubs / toolkit / "nvcc", cc, "--serves"], 30)
+    line = r.out.rstrip("\n")
+    assert r.rc == rc and len(r.out.splitlines()) == 1 and (line.endswith(want[3:]) if want.startswith("...") else line == want), r.tail()
 
 
 def test_make_default_sms_on_cuda13_falls_back(stubs, common_copy):

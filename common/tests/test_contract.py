@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cwtest import UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, versions
+from cwtest import ROOT, UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, versions
 
 SYSFS_FILE = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 NINES = "9" * 41
@@ -188,6 +188,26 @@ def test_help_lists_every_version_of_the_registry_in_order(name):
     assert at == sorted(at), "--help lists the versions in another order than --list-versions"
 
 
+# A value with the C1 controls U+0085 (a line break) and U+009B (a terminal's CSI: CSI 2J clears
+# the screen), then bytes that are not UTF-8 (FF, a cut-short C3, an overlong C0 AF), then an "é",
+# which is well-formed UTF-8 above U+009F and kept as typed.
+UNPRINTABLE = b"x\xc2\x85\xc2\x9b2J\xff\xc3\xc0\xaf" + "\u00e9".encode()
+UNPRINTABLE_SHOWN = b"x\\xc2\\x85\\xc2\\x9b2J\\xff\\xc3\\xc0\\xaf" + "\u00e9".encode()
+
+
+@pytest.mark.parametrize("option", ["--input=", "--only="])
+@pytest.mark.parametrize("name", UNDER_TEST)
+def test_c1_controls_and_bytes_not_utf8_escaped(name, option):
+    """Exit 2 and one line of well-formed UTF-8 without a control character, the value's C1 controls
+    and stray bytes written as \\xNN per byte (cw::printable)."""
+    need_built(program(name))
+    p = subprocess.run([bytes(program(name)), option.encode() + UNPRINTABLE], capture_output=True, timeout=10)
+    err = p.stderr.decode("utf-8", errors="backslashreplace")
+    assert p.returncode == 2 and UNPRINTABLE_SHOWN in p.stderr, f"exit {p.returncode}: {err}"
+    assert p.stderr.endswith(b"\n") and p.stderr.count(b"\n") == 1, err
+    assert not re.search("[\x00-\x1f\x7f-\x9f]", p.stderr[:-1].decode("utf-8")), err
+
+
 @pytest.mark.parametrize("name", UNDER_TEST)
 def test_without_gpu_exit_3_one_line_no_file_left(name, d):
     if gpu_reason() is None:
@@ -282,7 +302,7 @@ SHIM = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-/* CW_RAISE=N CW_RAISE_AT=fchmod|rename CW_RAISE_CALL=K: raise signal N in the K-th call. */
+/* CW_RAISE=N CW_RAISE_AT=fchmod|fsync|rename CW_RAISE_CALL=K: raise signal N in the K-th call. */
 static void maybe_raise(const char* where) {
     static int calls = 0;
     const char *at = getenv("CW_RAISE_AT"), *sig = getenv("CW_RAISE"), *k = getenv("CW_RAISE_CALL");
@@ -291,6 +311,10 @@ static void maybe_raise(const char* where) {
 int fchmod(int fd, mode_t mode) {
     maybe_raise("fchmod");
     return ((int (*)(int, mode_t))dlsym(RTLD_NEXT, "fchmod"))(fd, mode);
+}
+int fsync(int fd) {
+    maybe_raise("fsync");
+    return ((int (*)(int))dlsym(RTLD_NEXT, "fsync"))(fd);
 }
 int rename(const char* from, const char* to) {
     maybe_raise("rename");
@@ -301,8 +325,8 @@ int rename(const char* from, const char* to) {
 
 @pytest.fixture(scope="module")
 def raise_shim(tmp_path_factory):
-    """A preloaded library raising a signal in the K-th fchmod (called on each complete temporary) or
-    rename (the commit)."""
+    """A preloaded library raising a signal in the K-th fchmod (called on each complete temporary), fsync
+    (called on an existing CSV once its rows are appended) or rename (the commit)."""
     folder = tmp_path_factory.mktemp("shim")
     (folder / "raise_shim.c").write_text(SHIM)
     r = run(["cc", "-shared", "-fPIC", "-o", folder / "raise_shim.so", folder / "raise_shim.c", "-ldl"], 60)
@@ -373,13 +397,70 @@ def test_commit_file_size_limit_exit_2_nothing_written(name, commit):
                  "cannot write CSV file '.*rows.csv': File too large")
 
 
+# fchmod: --output's temporary is whole; fsync: rows.csv's rows are appended, not yet flushed;
+# rename: --output's temporary is renamed into place, the rows appended.
 @pytest.mark.parametrize("sig,at,want,committed", [
     *[pytest.param(s, "fchmod", "killed", False, id=f"SIG{s}_while_written_killed") for s in ("INT", "TERM", "HUP", "QUIT")],
     *[pytest.param(s, "fchmod", 0, True, id=f"SIG{s}_while_written_ignored_committed") for s in ("PIPE", "XFSZ")],
+    *[pytest.param(s, "fsync", "killed", False, id=f"SIG{s}_while_appended_cut_back") for s in ("INT", "TERM")],
     pytest.param("TERM", "rename", "killed", False, id="SIGTERM_between_renames_undone")])
 @pytest.mark.parametrize("name", HOST_PROGRAMS)
 def test_commit_signal(name, sig, at, want, committed, commit, raise_shim):
     n = getattr(signal, "SIG" + sig).value
-    env = dict(os.environ, LD_PRELOAD=str(raise_shim), CW_RAISE=str(n), CW_RAISE_AT=at, CW_RAISE_CALL="2" if at == "fchmod" else "1")
+    env = dict(os.environ, LD_PRELOAD=str(raise_shim), CW_RAISE=str(n), CW_RAISE_AT=at, CW_RAISE_CALL="1")
     commit.check(*probe(commit.args(), stdout=subprocess.DEVNULL, env=env), 128 + n if want == "killed" else want, committed=committed)
 
+
+
+@pytest.mark.parametrize("name", HOST_PROGRAMS)
+def test_commit_appends_to_a_6_gib_csv_without_reading_it(name, commit):
+    """An existing --csv gets its rows appended: a 6 GiB one (sparse past its rows) under a 1 GiB
+    address-space limit commits in seconds, its content kept, the new rows at its end."""
+    rows = commit.d / "rows.csv"
+    with open(rows, "r+b") as f:
+        f.truncate(6 << 30)
+    started = time.monotonic()
+    status, err, _ = peak_run(commit.args())
+    assert status == 0, f"exit {status}: {err}"
+    assert time.monotonic() - started < 60, "the commit took a minute or more"
+    with open(rows, "rb") as f:
+        assert f.read(len(commit.rows)) == commit.rows
+        f.seek(6 << 30)
+        tail = f.read()
+    assert tail.startswith(b"\n") and tail.count(b"\n") == len(commit.rows.splitlines()), tail[:300]
+
+
+@pytest.mark.parametrize("name", HOST_PROGRAMS)
+def test_csv_at_the_file_size_limit_refused_before_the_run(name, commit):
+    """An existing --csv as large as the file-size limit (ulimit -f) allows: one line naming --csv and
+    the file, exit 2, before the run (no plan printed), the file unchanged."""
+    rows = commit.d / "rows.csv"
+    with open(rows, "ab") as f:
+        f.write(b"#" * (64 * 1024 - len(commit.rows) - 1) + b"\n")
+    commit.rows = rows.read_bytes()
+    r = run(["bash", "-c", 'ulimit -f 64 && exec "$@"', "bash", *commit.args()], 60)
+    commit.check(r.rc, r.err, 2, r"CSV file '.*rows.csv' \(--csv\) has 65536 bytes, as many as the file-size limit")
+    assert "planned:" not in r.out, "refused after the run began\n" + r.tail()
+
+
+def readme_exit_status_examples():
+    """The examples of the top README's "Exit status" table: the code spans that are a program's
+    options with a redirection (`--help > /dev/full`), each given as what follows the program."""
+    text = (ROOT / "README.md").read_text().split("## Exit status", 1)[-1].split("\n## ", 1)[0]
+    spans = [s.replace("\\|", "|") for s in re.findall(r"`([^`]+)`", text)]
+    return [s for s in spans if s.startswith("--") and re.search(r"[>|]", s)]
+
+
+@pytest.mark.parametrize("example", readme_exit_status_examples())
+@pytest.mark.parametrize("name", UNDER_TEST)
+def test_readme_exit_status_example_holds_every_time(name, example):
+    """An example in the README is a test that always holds: 30 runs of each program (150 in all),
+    exit 2 and one line each time (`--help | head -0` gave exit 0 in about half of its runs)."""
+    need_built(program(name))
+    bad = []
+    for _ in range(30):
+        p = subprocess.run(["bash", "-c", f'"$0" {example}; exit ${{PIPESTATUS[0]}}', str(program(name))],
+                           capture_output=True, text=True, timeout=30)
+        if p.returncode != 2 or len(p.stderr.splitlines()) != 1 or "cannot write standard output" not in p.stderr:
+            bad.append((p.returncode, p.stderr.strip()))
+    assert not bad, f"{len(bad)} of 30 runs of `{name} {example}`: {bad[:3]}"

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -235,3 +236,89 @@ def test_make_report_without_gpu_says_so_first_nothing_built_or_staged(clean_clo
     r = run(["make", "-C", clone, "--no-print-directory", "report"], 120)
     assert r.rc != 0 and re.search("no usable CUDA GPU.*make plots", r.err.split("\n")[0]), r.tail()
     assert not r.out.strip() and not (clone / one / "bin").exists() and not (clone / one / "build/runs").exists(), r.tail()
+
+
+# ---- make and make test use the machine's cores; each ends with one true line ----
+
+STUB_ASSIGNMENT = """# stand-in: `all` sleeps a second between two lines of a shared log (ordered by time)
+all:
+\t@echo "start $(notdir $(CURDIR))" >>../jobs.log; sleep 1; echo "end $(notdir $(CURDIR))" >>../jobs.log
+unit-tests:
+\t@:
+ifeq (0,1)
+include ../common/assignment.mk
+endif
+"""
+
+
+@pytest.fixture
+def stub_top(tmp_path):
+    """The top Makefile and common/ (unbuilt) with two stand-in assignments whose `all` takes a second."""
+    copy = copy_tree(tmp_path, "Makefile", "common", skip=("common/build", "common/bin"))
+    for i, a in enumerate(("one", "two")):
+        (copy / a).mkdir()
+        (copy / a / "Makefile").write_text(STUB_ASSIGNMENT)
+        (copy / a / "README.md").write_text(f"# {a}, report 00{i}\n")
+    (copy / "common/Makefile").write_text("all:\n\t@:\nunit-tests:\n\t@:\nclean:\n\t@:\n")
+    return copy
+
+
+@pytest.mark.parametrize("jobs", [[], ["-j1"]])
+def test_make_uses_every_core_unless_j_is_given_and_ends_with_one_line(stub_top, jobs):
+    """`make` runs the folders side by side (-j$(nproc)) unless -j is given; its last line names the programs."""
+    if os.cpu_count() < 2 and not jobs:
+        pytest.skip("one core: nothing to run side by side")
+    r = run(["make", "--no-print-directory", *jobs, "all"], 120, cwd=stub_top)
+    events = [line.split() for line in (stub_top / "jobs.log").read_text().splitlines()]
+    overlapped = [e[0] for e in events[:2]] == ["start", "start"]
+    assert r.rc == 0 and overlapped == (not jobs), f"{events}\n" + r.tail()
+    assert r.out.splitlines()[-1] == ("make: built and up to date: common/bin/devinfo one/bin/one two/bin/two; next: make test "
+                                      "(no GPU needed), make report (a GPU)"), r.tail()
+
+
+@pytest.mark.parametrize("jobs,want", [(None, "auto"), ("1", None), ("3", "3")])
+def test_pytest_script_runs_on_every_core_where_xdist_is_and_no_gpu(tmp_path, jobs, want):
+    """common/scripts/pytest.sh: -n auto --dist loadfile by default where pytest-xdist is installed and no
+    GPU is usable (GPU cases run one at a time); CW_TEST_JOBS=1 one at a time, =N N workers."""
+    executable = tmp_path / "python3"
+    executable.write_text('#!/bin/sh\n[ "$1" = -c ] && exit 0\necho "$@"\n')  # has pytest and xdist; prints its arguments
+    executable.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    env.pop("CW_TEST_JOBS", None)
+    if jobs:
+        env["CW_TEST_JOBS"] = jobs
+    if want == "auto" and cwtest.gpu_reason() is None:
+        want = None  # a usable GPU: one test at a time
+    r = run(["bash", ROOT / "common/scripts/pytest.sh", "-k", "x"], 60, env=env)
+    assert r.rc == 0 and r.out.strip() == " ".join(["-m", "pytest", *(["-n", want, "--dist", "loadfile"] if want else []), "-k", "x"]), r.tail()
+
+
+def test_make_plots_without_gnuplot_one_line_naming_the_package(stub_top, tmp_path):
+    """No gnuplot on PATH: one line naming gnuplot-nox, exit 1, nothing rendered."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for d in os.environ["PATH"].split(":"):
+        for f in (Path(d).iterdir() if Path(d).is_dir() else []):
+            if not f.name.startswith("gnuplot") and not (bin_dir / f.name).exists():
+                (bin_dir / f.name).symlink_to(f)
+    r = run(["make", "--no-print-directory", "plots"], 60, cwd=stub_top, env={**os.environ, "PATH": str(bin_dir)})
+    assert r.rc == 2 and not r.out and len(r.err.splitlines()) == 1, r.tail()
+    assert re.match(r"Makefile:[0-9]+: \*\*\* make plots: gnuplot is not installed: apt-get install gnuplot-nox", r.err), r.tail()
+
+
+# pytest_collect_file's arguments in each pytest (its hookspec): pytest 6 (the python3-pytest of
+# Ubuntu 22.04 and RHEL 9, a python3 that is not Debian's) has no file_path, pytest 8 no path;
+# pluggy refuses a conftest hook that declares an argument its version lacks, and no test runs.
+COLLECT_FILE_SPEC = {"6.2.5": {"path", "parent"}, "7.2.1": {"file_path", "path", "parent"}, "8.3.3": {"file_path", "parent"}}
+
+
+@pytest.mark.parametrize("version", COLLECT_FILE_SPEC)
+def test_conftest_hooks_take_only_arguments_the_running_pytest_has(tmp_path, version):
+    """`python3 -m pytest slurm/tests` with any python3 that has pytest: the top conftest.py loaded under a
+    stand-in pytest of each version declares pytest_collect_file with arguments of that version only."""
+    (tmp_path / "pytest.py").write_text(f'__version__ = "{version}"\nclass File: pass\nclass Item: pass\n'
+                                        "def skip(*a, **k): pass\n")
+    code = ("import inspect, sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import conftest; "
+            "print(' '.join(inspect.signature(conftest.pytest_collect_file).parameters))")
+    r = run([sys.executable, "-c", code, tmp_path, ROOT], 60)
+    assert r.rc == 0 and r.out.split() and set(r.out.split()) <= COLLECT_FILE_SPEC[version], r.tail()

@@ -100,6 +100,26 @@ def test_bad_usage_exit_2_one_line(args, pattern, scratch):
     usage_case([P], args, pattern, T=scratch, a=a, b=b)
 
 
+# The CPU versions' thread count from the environment (OMP_NUM_THREADS, else SLURM_CPUS_PER_TASK) is
+# bounded like --cpu-threads, [1, 4096]: libgomp would start 100000 threads and crash (SIGSEGV) or
+# stop in its own "Thread creation failed" at 40000. One line naming the variable, exit 2.
+@pytest.mark.parametrize("variable,value", [("OMP_NUM_THREADS", "100000"), ("OMP_NUM_THREADS", "40000"),
+                                            ("OMP_NUM_THREADS", "4097"), ("SLURM_CPUS_PER_TASK", "5000")])
+def test_thread_count_from_the_environment_past_the_bound_exit_2_one_line(variable, value):
+    env = {**NO_GPU, variable: value}
+    env.pop("OMP_NUM_THREADS" if variable != "OMP_NUM_THREADS" else "SLURM_CPUS_PER_TASK", None)
+    usage_error([P, "--niter=1000", "--only=cpu", *Q], rf"environment variable {variable}={value}: .*must be in \[1, 4096\], "
+                r"as --cpu-threads", env=env)
+
+
+def test_thread_count_from_the_environment_in_range_or_overridden_runs():
+    env = {**NO_GPU, "OMP_NUM_THREADS": "2,1"}
+    r = run([P, "--niter=1000", "--only=cpu_omp", *Q], env=env)
+    assert r.rc == 0 and "cpu_threads=2 from OMP_NUM_THREADS" in r.out, r.tail()
+    r = run([P, "--niter=1000", "--only=cpu_omp", "--cpu-threads=3", *Q], env={**env, "OMP_NUM_THREADS": "100000"})
+    assert r.rc == 0 and "cpu_threads=3 " in r.out, r.tail()
+
+
 @pytest.mark.parametrize("v", version_params(NAME, lambda v: "float_only" in v.tags))
 def test_float_only_version_in_double_runs_nothing(v):
     usage_error([P, f"--only={v}", "--precision=double"], rf"runs nothing \({v} exists in float only\)")

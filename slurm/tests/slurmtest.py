@@ -17,8 +17,10 @@ STUB = HERE / "fake_vecmax.sh"  # stands in for vecmax/bin/vecmax (no GPU)
 # state); the plots job is submitted only with a partition of its own (PLOTS_PARTITION).
 DROP = {"BASH_ENV", "LMOD_PKG", "MODULESHOME", "MODULEPATH", "LOADEDMODULES", "_LMFILES_", "SBATCH_GRES",
         "SBATCH_CONSTRAINT", "PI_CPUS_PER_TASK", "GNUPLOT_MODULE"}
+# Every job finds an NVIDIA device file (CW_GPU_DEVICE_FILES=/dev/null), so that its checks after that
+# first one run where no GPU is (a case about a login node sets a file that is not there).
 BASE_ENV = {k: v for k, v in os.environ.items() if k not in DROP and not k.startswith("BASH_FUNC_")}
-BASE_ENV.update(CW_MODULE_INIT="", PLOTS_PARTITION="gpu")
+BASE_ENV.update(CW_MODULE_INIT="", PLOTS_PARTITION="gpu", CW_GPU_DEVICE_FILES="/dev/null")
 
 
 def env(**changes):

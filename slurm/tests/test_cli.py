@@ -12,7 +12,7 @@ import time
 
 import pytest
 from cwtest import ASSIGNMENTS, ROOT, Run, gpu_reason, run, usage_error
-from slurmtest import HERE, STUB, R, configs, env, executable, expect, fsums, kept_of, lacks, last, sh, sums, sweep_rows
+from slurmtest import BASE_ENV, HERE, STUB, R, configs, env, executable, expect, fsums, kept_of, lacks, last, sh, sums, sweep_rows
 
 SLURM = ROOT / "slurm"
 RUN_CSV = "vecmax/runs/fake-device/sweep.csv"  # the sweep's run folder: the stand-in's device
@@ -99,11 +99,27 @@ def test_dry_run_of_the_sweep_prints_one_vecmax_command_per_configuration_then_t
 
 
 def test_plain_bash_without_a_gpu_exits_3_with_the_cuda_message_results_and_runs_untouched(repo):
+    """A device file but no usable GPU: one FAILED line holding devinfo's reason, not devinfo's own line besides."""
     no_gpu(repo)
     before = sums(repo / "pi", "results", "runs")
     r = sh("bash", repo / "slurm/pi.sbatch")
-    assert r.rc == 3 and not lacks(r.out + r.err, R("CUDA error [0-9]+")), r.tail()
+    assert r.rc == 3 and len(r.err.splitlines()) == 1, r.tail()
+    assert re.search(r"FAILED \(exit 3\): no usable GPU on .*: .*CUDA error [0-9]+.*; nothing was run or written$", r.err), r.tail()
     assert sums(repo / "pi", "results", "runs") == before and not (repo / "pi/runs").exists()
+
+
+@pytest.mark.parametrize("module", [None, "cuda/nosuch"])
+def test_plain_bash_on_a_login_node_two_header_lines_and_one_failed_line(repo, module):
+    """README: `bash slurm/scan.sbatch` on a login node (no NVIDIA device file) prints its two header lines
+    and one FAILED line, before any module or build; the header names what CUDA_VISIBLE_DEVICES holds:
+    GPU indices."""
+    r = sh("bash", repo / "slurm/scan.sbatch", CW_GPU_DEVICE_FILES="/nonexistent/nvidia0", CUDA_VISIBLE_DEVICES="0",
+           CUDA_MODULE=module)
+    out = r.out.splitlines()
+    assert r.rc == 3 and len(out) == 2 and len(r.err.splitlines()) == 1, r.tail()
+    assert re.search(r"\] job .* name scan.sbatch on ", out[0]), out
+    assert out[1].endswith(f"repository {repo}; GPU indices given (CUDA_VISIBLE_DEVICES): 0"), out
+    assert re.search(r"\] FAILED \(exit 3\): no GPU on .*: no NVIDIA device here \(/nonexistent/nvidia0\), as on a login node", r.err), r.tail()
 
 
 @pytest.fixture(scope="module")
@@ -287,7 +303,7 @@ def test_an_unknown_cuda_module_exits_2_at_once_with_one_line_nothing_built(fake
     said = re.escape(f"FAILED (exit 2): cannot load module 'cuda/nosuch' (module load exit {rc}, not loaded afterwards; it said: "
                      'Lmod has detected the following error: The following module(s) are unknown: "cuda/nosuch"')
     expect(with_module(fakerepo, fakecuda, CUDA_MODULE="cuda/nosuch", FAKE_MODULE_RC=rc, CW_GPU_CHECK=1), 2,
-           err=[R(said + ".*'module avail cuda'")], absent=["Lmod", R(r"^\+ (flock|make)|devinfo|nvcc:")], one_line=True)
+           err=[R(said + ".*'module spider cuda'")], absent=["Lmod", R(r"^\+ (flock|make)|devinfo|nvcc:")], one_line=True)
     assert fsums(fakerepo) == before
 
 
@@ -300,7 +316,7 @@ def test_cuda_module_list_loads_in_order_where_cuda_needs_gcc_first_cuda_alone_e
                      "detected the following error: These module(s) or extension(s) exist but cannot be loaded as requested: "
                      '"cuda" Try: "module spider cuda" ')
     expect(with_module(fakerepo, fakecuda, CUDA_MODULE="cuda", FAKE_CUDA_NEEDS="gcc/12", CW_GPU_CHECK=1), 2,
-           err=[R(said + ".*a list is loaded in order")], one_line=True)
+           err=[R(said + ".*where it says a compiler must be loaded first, list it before")], one_line=True)
 
 
 def test_no_nvcc_exits_2_with_one_line_nothing_built(fakerepo, tmp_path):
@@ -465,3 +481,58 @@ def test_plots_job_renders_then_names_each_job_that_did_not_succeed(repo):
                                            (["--bogus"], "unknown option '--bogus'")], ids=["unknown-job", "unknown-option"])
 def test_submit_all_rejects(repo, args, pattern):
     usage_error(["bash", repo / "slurm/submit_all.sh", *args], pattern, env=env())
+
+
+# ---------------------------------------------------------------- --check: the partition's GPUs and the toolkit
+@pytest.fixture
+def stub_slurm(tmp_path):
+    """A sinfo answering for one partition `gpu` whose nodes have FAKE_SINFO_GRES (default gpu:v100:4) and
+    FAKE_SINFO_FEATURES, an sbatch --test-only that accepts, and a CUDA 13 nvcc: PATH's first folders."""
+    executable(tmp_path / "bin/sinfo", '#!/bin/sh\ncase "$*" in\n'
+               '  *"%G|%f"*) echo "${FAKE_SINFO_GRES:-gpu:v100:4(S:0-1)}|${FAKE_SINFO_FEATURES:-gpu}" ;;\n'
+               '  *%G*) echo "${FAKE_SINFO_GRES:-gpu:v100:4(S:0-1)}" ;;\n  *%P*) echo gpu ;;\nesac\n')
+    executable(tmp_path / "bin/sbatch", '#!/bin/sh\necho "sbatch: Job 1 to start at 2026-01-01T00:00:00 in partition gpu" >&2\n')
+    archs = " ".join(["75", "80", "86", "87", "88", "89", "90", "100", "103", "110", "120", "121"])
+    executable(tmp_path / "cuda13/bin/nvcc", f'#!/bin/sh\ncase "$1" in --list-gpu-arch) for a in {archs}; do echo compute_$a; done ;;\n'
+               '*) echo "Cuda compilation tools, release 13.0, V13.0.88" ;; esac\n')
+    return f"{tmp_path}/bin:{tmp_path}/cuda13/bin:{BASE_ENV['PATH']}"
+
+
+def check(repo, path, **changes):
+    return sh("bash", repo / "slurm/submit_all.sh", "--check", "pi", PATH=path, CUDA_MODULE="", **changes)
+
+
+def test_check_refuses_a_partition_of_gpus_the_toolkit_cannot_serve_naming_the_cuda_that_can(repo, stub_slurm):
+    """A V100 partition (gres gpu:v100) with CUDA 13's nvcc: compute_75 PTX cannot run on sm_70, so no job could;
+    refused before the queue, naming CUDA 12. Its node features name the GPU where GRES has no type."""
+    for changes in ({}, {"FAKE_SINFO_GRES": "gpu:4", "FAKE_SINFO_FEATURES": "gpu,tesla_v100"}):
+        r = expect(check(repo, stub_slurm, **changes), 1, [last("check: see the FAIL lines above; nothing was submitted")])
+        fails = re.findall("^FAIL .*$", r.out, re.M)
+        assert len(fails) == 1 and re.match(r"FAIL  partition 'gpu': its (tesla_)?v100 GPUs cannot run what this toolkit builds: sm_70 "
+                                            r"\(compute capability 7\.0\) is older than what nvcc 13\.0 builds .*built by CUDA 12", fails[0]), r.tail()
+
+
+@pytest.mark.parametrize("gres,wanted,said", [
+    ("gpu:a100:4", None, r"^ok    partition 'gpu': its a100 GPUs, sm_80 \(compute capability 8\.0\): native code"),
+    ("gpu:a100:4,gpu:v100:2", "gpu:a100:1", r"^ok    partition 'gpu': its a100 GPUs"),
+    ("gpu:4", None, r"^      partition 'gpu': GPUs without a type in Slurm's GRES .*not checked here")], ids=["a100", "sbatch_gres_a100", "untyped"])
+def test_check_passes_gpus_the_toolkit_serves_and_says_what_it_cannot_see(repo, stub_slurm, gres, wanted, said):
+    r = expect(check(repo, stub_slurm, FAKE_SINFO_GRES=gres, SBATCH_GRES=wanted), 0, [R(said), last("check: all well")])
+    assert "its v100" not in r.out and "FAIL" not in r.out, r.tail()
+
+
+def test_check_after_an_architecture_refusal_names_the_build_not_the_module(repo, stub_slurm):
+    """SMS=70 with CUDA 13: the module step and nvcc passed; the FAIL line says the build refused, not to change the module."""
+    r = expect(check(repo, stub_slurm, FAKE_SINFO_GRES="gpu:a100:4", SMS="70"), 1, [R(r"^      \S*arch\.mk:[0-9]+: \*\*\* SMS='70': ")])
+    fails = re.findall("^FAIL .*$", r.out, re.M)
+    assert fails == ["FAIL  CUDA_MODULE empty (no module) and nvcc (" + stub_slurm.split(":")[1] + "/nvcc) are fine, but the build refuses "
+                     "what it was given (above): change what that line names (SMS, or the toolkit, as it says)"], r.tail()
+
+
+def test_check_with_a_module_that_cannot_be_loaded_points_to_module_spider(repo, stub_slurm, fakecuda):
+    fn = MODULE_FN.replace("FAKECUDA", str(fakecuda)).replace('exec bash "$0"', 'exec bash "$0" --check pi')
+    r = expect(sh("bash", "-c", fn, repo / "slurm/submit_all.sh", PATH=stub_slurm, CUDA_MODULE="cuda/nosuch",
+                  FAKE_SINFO_GRES="gpu:a100:4"), 1)
+    fails = re.findall("^FAIL .*$", r.out, re.M)
+    assert len(fails) == 1 and fails[0].startswith("FAIL  CUDA_MODULE=cuda/nosuch cannot be loaded (above): set CUDA_MODULE to a module "
+                                                   "'module spider cuda' lists (in an Lmod hierarchy"), r.tail()

@@ -433,13 +433,31 @@ def test_lmod_a_module_that_does_not_exist_fails_2_at_once_one_line_nothing_buil
     assert (stamp.stat().st_mtime if stamp.exists() else None) == before, "the build stamp changed"
 
 
+# What each CUDA major release builds and does not (nvcc --list-gpu-arch), as README.md, slurm/README.md
+# and common/scripts/select_arch.sh's table of toolkits say it: CUDA 12 dropped sm_35, CUDA 13 sm_50 to sm_72.
+BUILDS = {11: ({"35", "52", "70", "90"}, set()), 12: ({"52", "60", "70", "90"}, {"35"}), 13: ({"75", "90"}, {"52", "60", "70"})}
+
+
 @pytest.mark.parametrize("major", [11, 12, 13])
-def test_lmod_a_toolkit_of_each_cuda_major_release_is_here(major):
+def test_lmod_a_toolkit_of_each_cuda_major_release_is_here_and_builds_what_the_readmes_say(major):
+    """A toolkit of each major release: required where CW_EXTRA_CUDA_ROOTS is set (CI installs all three),
+    else skipped when missing; each one found lists the architectures the READMEs say it builds, not those
+    they say it dropped."""
     how = {11: "Debian bookworm's is apt-get install nvidia-cuda-toolkit",
            12: "bash common/scripts/cuda12_prefix.sh /opt/cw-cuda12 makes one from Debian trixie's packages",
            13: "NVIDIA's CUDA 13 installs in /usr/local/cuda"}[major]
-    if not any(name.startswith(f"cuda/{major}.") for name in TOOLKITS):
-        pytest.skip(f"no CUDA {major}.x toolkit here (looked in {' '.join(ROOTS + EXTRA)}, CW_EXTRA_CUDA_ROOTS included); {how}")
+    found = {name: root for name, root in TOOLKITS.items() if name.startswith(f"cuda/{major}.")}
+    if not found:
+        missing = f"no CUDA {major}.x toolkit here (looked in {' '.join(ROOTS + EXTRA)}, CW_EXTRA_CUDA_ROOTS included); {how}"
+        if EXTRA:
+            pytest.fail(missing + " (CW_EXTRA_CUDA_ROOTS is set: CI installs a toolkit of each major release)")
+        pytest.skip(missing)
+    builds, dropped = BUILDS[major]
+    for name, root in found.items():
+        listed = set(re.findall(r"^compute_([0-9]+)$", run([f"{root}/bin/nvcc", "--list-gpu-arch"], 60).out, re.M))
+        assert listed, f"{root}/bin/nvcc --list-gpu-arch lists nothing"
+        assert builds <= listed and not dropped & listed, f"{name} ({root}) lists {sorted(listed, key=int)}: not {sorted(builds - listed)}, " \
+                                                          f"or also {sorted(dropped & listed)}"
 
 
 def test_lmod_every_toolkit_cw_extra_cuda_roots_names_has_a_working_nvcc():
