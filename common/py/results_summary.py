@@ -19,7 +19,8 @@ whose CSVs the table read (the first table: every core CSV of the set; the other
 CSV) and whose code changed since they were made,
     stale: scan/results/h200/ made by 2971763 (2026-11-29); the code that decides it has changed since
 (the CSVs named after the folder where only some of those it read are stale, or several commits
-made them), so that the summary says which rows rest on stale data.
+made them), so that the summary says which rows rest on stale data. For a copy of the results
+outside any checkout (--root), the code is this repository's.
 """
 import glob
 import math
@@ -128,6 +129,14 @@ def best_rows(names):
     return out
 
 
+def stale_row(path):
+    """provenance.stale_row; for a copy of the results outside any checkout (--root DIR), against
+    the code of the repository that holds this script."""
+    if provenance.locate(path):
+        return provenance.stale_row(path)
+    return provenance.stale_row(path, provenance.ROOT, os.path.relpath(path, ROOT).split(os.sep)[0])
+
+
 def stale_note(paths):
     """The stale lines of a table drawn from these CSV paths: one per folder and commit (see the
     module's docstring); '' when none is stale."""
@@ -138,7 +147,7 @@ def stale_note(paths):
     for folder, files in folders.items():
         made = {}
         for path in files:
-            row = provenance.stale_row(path)
+            row = stale_row(path)
             if row:
                 made.setdefault(provenance.made_by(row), []).append(os.path.basename(path))
         where = os.path.relpath(folder, ROOT).replace(os.sep, "/") + "/"

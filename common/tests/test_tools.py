@@ -120,16 +120,20 @@ def manifest(folder, fingerprint):
         f"a.csv\t{'0123456' + 'f' * 33}\t{fingerprint}\tprogram\tby hand\tGPU\t1.0\t2026-01-02T00:00:00Z\trun\n")
 
 
-def test_results_summary_names_the_stale_sets_under_each_table(summary):
+@pytest.mark.parametrize("checkout", [pytest.param(True, id="in_a_checkout"), pytest.param(False, id="a_copy_of_the_results")])
+def test_results_summary_names_the_stale_sets_under_each_table(summary, checkout):
     """A reference set whose code changed since its CSV was made (its manifest's fingerprint is not
     the code's) gets a generated stale line, naming its folder, under every table drawn from it;
-    a set made from the code as it is gets none."""
-    (summary / "common/py").mkdir(parents=True)
-    (summary / "common/py/provenance.py").write_bytes((PY / "provenance.py").read_bytes())
-    (summary / "demo/demo.cu").write_text("__global__ void k() {}\n")
+    a set made from the code as it is gets none. The code: that of the checkout the results lie
+    in, or for a copy of them outside any (make summary's test), this repository's."""
+    if checkout:
+        (summary / "common/py").mkdir(parents=True)
+        (summary / "common/py/provenance.py").write_bytes((PY / "provenance.py").read_bytes())
+        (summary / "demo/demo.cu").write_text("__global__ void k() {}\n")
     sys.path.insert(0, str(PY))
     import provenance
-    manifest(summary / "demo/results", provenance.fingerprint(provenance.WorkTree(str(summary)), "demo", "program"))
+    code = summary if checkout else ROOT
+    manifest(summary / "demo/results", provenance.fingerprint(provenance.WorkTree(str(code)), "demo", "program"))
     manifest(summary / "demo/results/h200", "0" * 16)
     r = py(PY / "results_summary.py", "--root", summary, "demo", "nobw")
     text = (summary / "README.md").read_text()
