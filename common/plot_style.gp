@@ -36,3 +36,13 @@ shell_quoted(s) = "'".s."'"
 # that a figure of an assignment with two GPUs' runs says whose data it draws.
 DEVICE = system("awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) if ($i == \"device\") c = i; next } c { print $c; exit }' ".shell_quoted(input))
 on_gpu = (DEVICE eq "" ? "" : " on the ".DEVICE)
+# stale: the line common/scripts/render_figures.sh passes (gnuplot -e "stale='...'") for a figure
+# drawn from a CSV whose code changed since it was made (common/py/provenance.py); "" otherwise.
+# Every script's main title is titled("..."), which puts that line under it.
+if (!exists("stale")) stale = ""
+titled(t) = strlen(stale) > 0 ? t."\n".stale : t
+# A figure that draws a second CSV in a panel of its own (a second GPU's) asks for that CSV's
+# line itself: stale_of("results/h200/x.csv") is its stale line, "" for one that is not stale or
+# has no manifest row.
+style_dir = system("dirname ".shell_quoted(ARG0))
+stale_of(csv) = system("python3 ".shell_quoted(style_dir."/py/provenance.py")." figure-notes ".shell_quoted("x=".csv)." | cut -f2- | tr -d \"'\"")

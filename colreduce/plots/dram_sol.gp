@@ -43,7 +43,7 @@ set ytics 0, 20, 100
 set grid noxtics ytics
 set key off
 # Two panels side by side above a strip that holds the key.
-set multiplot title "Speed of light (Nsight Compute".on_gpu."): throughput as % of peak, one bar per version and size" noenhanced
+set multiplot title titled("Speed of light (Nsight Compute".on_gpu."): throughput as % of peak, one bar per version and size") noenhanced
 set size 0.5, 0.82
 set origin 0, 0.11
 set title "achieved DRAM throughput (% of peak)"

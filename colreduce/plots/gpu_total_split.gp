@@ -59,7 +59,7 @@ ms_label(t) = t < 10 ? sprintf("%.2f", t) : sprintf("%.0f", t)
 panel_w = 1.0 / cols
 panel_h = 0.43
 key_h = 0.08
-set multiplot title "GPU total time split".on_gpu.", % of each bar's total (the total in ms above the bar): allocation, copies, kernel, free; context creation of a process (last panel)" font ",12"
+set multiplot title titled("GPU total time split".on_gpu.", % of each bar's total (the total in ms above the bar): allocation, copies, kernel, free; context creation of a process (last panel)") font ",12"
 set size panel_w, panel_h
 place(i) = sprintf("set origin %g, %g", ((i - 1) % cols) * panel_w, key_h + (1 - (i - 1) / cols) * panel_h)
 do for [i = 1:nver] {

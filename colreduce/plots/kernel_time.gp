@@ -3,7 +3,7 @@
 #   gnuplot -c plots/kernel_time.gp results/colreduce.csv figures/kernel_time.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0)
 call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
-set title "Column sums of an m x n double matrix".on_gpu.":\nkernel time (median; L2 flushed before each run)"
+set title titled("Column sums of an m x n double matrix".on_gpu.":\nkernel time (median; L2 flushed before each run)")
 set xlabel "matrix m x n"
 set ylabel "kernel time (ms, log scale)"
 set logscale y

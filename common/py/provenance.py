@@ -14,7 +14,8 @@ folder leave it alone), one row per CSV of the folder:
     command      the command line that wrote the CSV ("unknown (backfilled)" where not found)
     gpu, driver  from the CSV's `device` and `driver` columns, else nvidia-smi's, else "unknown"
     date         when the run ended (UTC); backfilled: the date of the commit
-    origin       `run` (written by the run: common/scripts/staged_run.sh) or `backfilled`
+    origin       `run` (written by the run: common/scripts/staged_run.sh, or a lab command's rule:
+                 common/lab.mk's lab_write and lab_record) or `backfilled`
 
 Scope, a list of words, each naming files of the CSV's assignment folder A:
     program             the program's own sources: A/*.cu *.cuh *.h *.cpp (not tests/, not
@@ -49,7 +50,8 @@ Stale data are allowed; what must not exist is stale data that do not say so: ev
 common/py/mdtables.py generates from a stale CSV ends with a line
     stale: made by <short commit> (<date>); the code that decides it has changed since
 (naming the CSV where the table reads more than one), and every figure that
-common/scripts/render_figures.sh draws from one gets that line in gnuplot's variable `stale`.
+common/scripts/render_figures.sh (or a lab's `make figures`) draws from one gets that line in
+gnuplot's variable `stale`, which common/plot_style.gp's titled() puts under the figure's title.
 
 Backfilled rows: the commit is the last one that changed the CSV's data, found by following the
 file's history (renames included) back past commits that left every cell of the columns both
@@ -436,10 +438,12 @@ def manifest_row(csv_file):
     return _MANIFESTS[folder].get(os.path.basename(csv_file))
 
 
-def stale_row(csv_file):
+def stale_row(csv_file, code_root=None, assignment=None):
     """The manifest row of a CSV whose code changed since it was made, else None (also for a CSV
-    without a manifest row: a folder without a manifest is no reference)."""
-    where = locate(csv_file)
+    without a manifest row: a folder without a manifest is no reference). The code is that of the
+    checkout the CSV lies in, or, for a copy of an assignment's results outside any checkout,
+    code_root's (with the CSV's assignment named)."""
+    where = locate(csv_file) if code_root is None else (code_root, f"{assignment}/")
     row = manifest_row(csv_file)
     if not where or not row or not row.get("scope"):
         return None

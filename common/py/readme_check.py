@@ -4,6 +4,12 @@ two-line caption, and every number in prose backed: it is printed in a table of 
 document, or its paragraph names the CSV it comes from. Prints one line per problem, exit 1
 when there is one.
 
+A generated stale line under a table ("stale: made by <commit> (<date>); ...", from
+common/py/mdtables.py for a table drawn from a CSV whose code changed since: common/py/provenance.py)
+is none of the caption's lines, no prose (its commit and date are no numbers to back) and, with the
+blank line above it, does not count towards --max-lines: whether a table is stale is not the
+writer's to shorten.
+
     python3 common/py/readme_check.py [--max-lines N] [--no-numbers] FILE.md...
 
 --no-numbers leaves the numbers in prose unchecked (READMEs that are not reports: the top one,
@@ -23,6 +29,20 @@ NUMBER = re.compile(r"(?<![\w.^+/#-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w^]|\.
 EXEMPT_BEFORE = re.compile(r"(?:\b(?:section|table|figure|version|versions|line|lines|cuda|gtx|tesla|sm|"
                            r"step|steps|kernel|item|report|rtx|quadro)|§)\s*$", re.I)
 BLOCK = re.compile(r"<!-- BEGIN ([\w.-]+) -->\n(.*?)<!-- END \1 -->", re.S)
+STALE = re.compile(r"^stale: (?:\S+ )?made by [0-9a-f]{7}(?:\+dirty)? \(\d{4}-\d\d-\d\d\)(?: and [0-9a-f]{7}(?:\+dirty)? "
+                   r"\(\d{4}-\d\d-\d\d\))*; ")
+
+
+def is_stale_line(line):
+    """A stale line that common/py/provenance.py's note() generates under a table."""
+    return STALE.match(line) is not None
+
+
+def generated_stale_lines(lines):
+    """How many lines the stale notes add: each stale line, and the blank line that sets a group
+    of them apart from the table above."""
+    return sum(is_stale_line(line) or (not line.strip() and i + 1 < len(lines) and is_stale_line(lines[i + 1]))
+               for i, line in enumerate(lines))
 
 
 def clean(line):
@@ -69,7 +89,7 @@ def paragraphs(lines):
         if comment:
             comment = "-->" not in line
             continue
-        if code or not line.strip() or line.startswith(("|", "#")):
+        if code or not line.strip() or line.startswith(("|", "#")) or is_stale_line(line):
             if para:
                 yield start, para
             para = []
@@ -84,8 +104,9 @@ def paragraphs(lines):
 def problems(text, max_lines=None, check_numbers=True):
     lines = text.split("\n")
     found = []
-    if max_lines and len(lines) - 1 > max_lines:
-        found.append(f"{len(lines) - 1} lines (at most {max_lines})")
+    counted = len(lines) - 1 - generated_stale_lines(lines)
+    if max_lines and counted > max_lines:
+        found.append(f"{counted} lines (at most {max_lines}; generated stale lines not counted)")
     code = False
     for n, line in enumerate(lines, 1):
         if line.startswith("```"):
@@ -95,7 +116,7 @@ def problems(text, max_lines=None, check_numbers=True):
         if not code and ISSUE.search(line):
             found.append(f"line {n}: issue number")
     for m in BLOCK.finditer(text):
-        other = [x for x in m.group(2).split("\n") if x.strip() and not x.startswith("|")]
+        other = [x for x in m.group(2).split("\n") if x.strip() and not x.startswith("|") and not is_stale_line(x)]
         if len(other) > 2 and not other[0].startswith("(no data"):
             found.append(f"block {m.group(1)}: {len(other)} lines besides its table (a caption has at most 2)")
     backed = table_numbers(lines)

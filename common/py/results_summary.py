@@ -13,6 +13,14 @@ same run). The validation count covers every CSV of the set that has the core co
 program writes (CORE): the rows that could fail and how many passed; a row whose `tolerance` is not
 finite has no error bound, cannot fail, and is counted apart, as are demonstration rows
 (validated = 0). Only these columns are read, never a version's name.
+
+Stale data (common/py/provenance.py): under each table, one generated line per reference set
+whose CSVs the table read (the first table: every core CSV of the set; the others: its benchmark
+CSV) and whose code changed since they were made,
+    stale: scan/results/h200/ made by 2971763 (2026-11-29); the code that decides it has changed since
+(the CSVs named after the folder where only some of those it read are stale, or several commits
+made them), so that the summary says which rows rest on stale data. For a copy of the results
+outside any checkout (--root), the code is this repository's.
 """
 import glob
 import math
@@ -21,6 +29,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import provenance  # noqa: E402
 from mdtables import Col, Row, Table, fill_docs, load  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -114,8 +123,51 @@ def best_rows(names):
                            best_at=f"{best['version']}, {size(best)[1]}",
                            csv=os.path.relpath(os.path.join(folder, bench_name), ROOT)
                            + (f" ({runs} runs)" if runs else ""),
-                           checks=validation([r for part in csvs.values() for r in part])))
+                           checks=validation([r for part in csvs.values() for r in part]),
+                           bench_path=os.path.join(folder, bench_name),
+                           core_paths=[os.path.join(folder, c) for c in csvs]))
     return out
+
+
+def stale_row(path):
+    """provenance.stale_row; for a copy of the results outside any checkout (--root DIR), against
+    the code of the repository that holds this script."""
+    if provenance.locate(path):
+        return provenance.stale_row(path)
+    return provenance.stale_row(path, provenance.ROOT, os.path.relpath(path, ROOT).split(os.sep)[0])
+
+
+def stale_note(paths):
+    """The stale lines of a table drawn from these CSV paths: one per folder and commit (see the
+    module's docstring); '' when none is stale."""
+    lines, folders = [], {}
+    for path in dict.fromkeys(paths):
+        if provenance.manifest_row(path):
+            folders.setdefault(os.path.dirname(path), []).append(path)
+    for folder, files in folders.items():
+        made = {}
+        for path in files:
+            row = stale_row(path)
+            if row:
+                made.setdefault(provenance.made_by(row), []).append(os.path.basename(path))
+        where = os.path.relpath(folder, ROOT).replace(os.sep, "/") + "/"
+        for by, names in made.items():
+            what = where if len(made) == 1 and len(names) == len(files) else where + " " + ", ".join(names)
+            line = f"stale: {what} {by}; {provenance.STALE_WORDS}"
+            lines.append(line if len(line) <= 100 else line.replace(provenance.STALE_WORDS, "its code has changed since"))
+    return "\n".join(lines)
+
+
+class NotedTable(Table):
+    """A table of rows computed beforehand, followed by the stale lines of the CSVs they came from."""
+
+    def __init__(self, name, rows, columns, sources, empty=None):
+        super().__init__(name, lambda d: rows, columns, empty=empty)
+        self.sources = sources
+
+    def render(self, results_dir):
+        note = stale_note(self.sources)
+        return super().render(results_dir) + (f"\n{note}\n" if note else "")
 
 
 def slower(rows, best):
@@ -138,19 +190,20 @@ def tables(names):
     best = best_rows(names)
     pairs, pair_cols = side_by_side(best)
     behind = [Row(s, assignment=b["assignment"], size_label=size(s)[1]) for b in best for s in b["slower"]]
+    benchmarks, core = [b["bench_path"] for b in best], [p for b in best for p in b["core_paths"]]
     return [
-        Table("results-summary", lambda d: best, [
+        NotedTable("results-summary", best, [
             Col("assignment"), Col("device", "GPU"), Col("best_at", "best version, size"),
             Col("kernel_ms", "kernel (ms)", "{:.4f}"),
             Col(lambda r: f"{r.f('baseline_ms'):.4f}" + (f" ({r['library']})" if r["library"] else ""), "library (ms)"),
             Col("speedup_vs_baseline", "× library", "{:.2f}"), Col("pct_of_copy_bw", "% of copy", "{:.1f}"),
-            Col("checks", "validation (every core CSV of the set)"), Col("csv", "benchmark CSV")]),
-        Table("side-by-side", lambda d: pairs, pair_cols),
-        Table("slower-than-library", lambda d: behind, [
+            Col("checks", "validation (every core CSV of the set)"), Col("csv", "benchmark CSV")], core),
+        NotedTable("side-by-side", pairs, pair_cols, benchmarks),
+        NotedTable("slower-than-library", behind, [
             Col("assignment"), Col("device", "GPU"), Col("version"), Col("size_label", "size"),
             Col(lambda r: 1000 * r.f("kernel_ms"), "version (µs)", "{:.2f}"),
             Col(lambda r: 1000 * r.f("baseline_ms"), "library (µs)", "{:.2f}"),
-            Col("speedup_vs_baseline", "× library", "{:.3f}")],
+            Col("speedup_vs_baseline", "× library", "{:.3f}")], benchmarks,
             empty="(none: every best version is at least as fast as its library at every size of its CSVs)"),
     ]
 

@@ -5,7 +5,9 @@ rules write: the names are read from those files (`$(RESULTS_DIR)/NAME`, `$out/N
 that experiments/Makefile declares (LAB_OUTPUTS, common/lab.mk) and has the rule that makes it, and
 every declared file is committed for some GPU. The lab's figures render from the committed CSVs, its
 notes back their numbers, and its new runs (small.sh, gap.sh, reduction_versions' run.sh) assemble
-their CSVs as they say, on stand-in programs. Manifests (a file named manifest*) are no CSV of a run."""
+their CSVs as they say, on stand-in programs. Manifests (a file named manifest*: MANIFEST.tsv) are no
+file of a run; each lab command records the provenance of the CSVs it replaced in the manifest of
+their folder (common/lab.mk's lab_write and lab_record), and only when its run succeeded."""
 import csv
 import os
 import re
@@ -84,6 +86,86 @@ def test_every_lab_file_is_declared_and_has_the_command_that_makes_it(name):
     # they need is printed by the assignment's Makefile)
     r = make(lab(name), "-n", *[f"results/{f}" for f in files])
     assert r.rc == 0, r.tail()
+
+
+def lab_rules(text):
+    """[(target names, recipe text)] of the results/%/ rules of an experiments/Makefile."""
+    rules, lines = [], text.replace("\\\n", " ").split("\n")
+    for i, line in enumerate(lines):
+        m = re.match(r"^((?:results/%/[A-Za-z0-9_.-]+\s*)+):", line)
+        if m:
+            body = []
+            for rest in lines[i + 1:]:
+                if not rest.startswith("\t"):
+                    break
+                body.append(rest)
+            rules.append(([t.split("/")[-1] for t in m.group(1).split()], "\n".join(body)))
+    return rules
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_every_lab_rule_records_the_provenance_of_its_csvs(name):
+    """Each CSV a rule makes is recorded by its recipe: lab_write (one file, its own) or a
+    lab_record call that names it, after the run."""
+    rules = lab_rules((lab(name) / "Makefile").read_text())
+    assert rules, f"{name}/experiments/Makefile: no results/%/ rule found"
+    bad = []
+    for targets, recipe in rules:
+        recorded = set()
+        for names in re.findall(r"\$\(call lab_record,([^)]*)\)", recipe):
+            recorded |= set(names.split())
+        if "$(call lab_write," in recipe and len(targets) == 1:
+            recorded.add(targets[0])
+        bad += [t for t in targets if t.endswith(".csv") and t not in recorded]
+    assert not bad, f"{name}/experiments/Makefile: CSVs whose rule records no provenance: {bad}"
+
+
+LAB_MAKEFILE = """LAB_OUTPUTS := one.csv two.csv three.csv
+LAB_BUILD :=
+ROWS := device,driver\\nGPU C,600.1\\n
+include ../../common/lab.mk
+results/%/one.csv: lab-force
+\t$(call lab_write,printf '$(ROWS)' >$@.partial && test "$${FAIL:-0}" = 0)
+results/%/two.csv results/%/three.csv: lab-force
+\tmkdir -p $(@D) && printf 'x\\n1\\n' >$(@D)/two.csv && printf 'x\\n2\\n' >$(@D)/three.csv && exit $${FAIL:-0}
+\t@$(call lab_record,two.csv three.csv)
+"""
+
+
+def test_a_lab_run_records_its_csvs_and_a_failed_one_nothing(tmp_path):
+    """A lab of stand-in rules (common/lab.mk and provenance.py as they are): a run that succeeded
+    gives each CSV it replaced its row, with the command that makes it again (and the CW_*
+    variables it ran with), the commit, the CSV's GPU; a run that failed writes no manifest."""
+    repo = tmp_path / "repo"
+    (repo / "common/py").mkdir(parents=True)
+    shutil.copy2(ROOT / "common/lab.mk", repo / "common")
+    shutil.copy2(ROOT / "common/py/provenance.py", repo / "common/py")
+    (repo / "a/experiments").mkdir(parents=True)
+    (repo / "a/a_kernels.cu").write_text("__global__ void k() {}\n")
+    (repo / "a/experiments/Makefile").write_text(LAB_MAKEFILE)
+    for args in (["init", "-q"], ["add", "-A"],
+                 ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false",
+                  "commit", "-q", "-m", "lab"]):
+        assert run(["git", "-C", repo, *args], 60).rc == 0
+    head = run(["git", "-C", repo, "rev-parse", "HEAD"], 60).out.strip()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CW_")}
+    mk = ["make", "--no-print-directory", "-C", repo / "a/experiments"]
+    r = run(mk + ["results/h100/one.csv"], 120, env=dict(env, MAKEFLAGS="", CW_X="5"))
+    assert r.rc == 0, r.tail()
+    r = run(mk + ["results/h100/three.csv"], 120, env=dict(env, MAKEFLAGS=""))
+    assert r.rc == 0, r.tail()
+    manifest = repo / "a/experiments/results/h100/MANIFEST.tsv"
+    rows = {row["file"]: row for row in csv.DictReader(manifest.open(), delimiter="\t")}
+    assert sorted(rows) == ["one.csv", "three.csv", "two.csv"], rows
+    one = rows["one.csv"]
+    assert one["command"] == "CW_X='5' make -C a/experiments results/h100/one.csv", one
+    assert one["commit"] == head and one["origin"] == "run" and one["gpu"] == "GPU C" and one["driver"] == "600.1", one
+    assert rows["two.csv"]["command"] == "make -C a/experiments results/h100/three.csv", rows["two.csv"]
+    for target in ("results/h200/one.csv", "results/h200/two.csv"):
+        r = run(mk + [target], 120, env=dict(env, MAKEFLAGS="", FAIL="3"))
+        assert r.rc != 0, r.tail()
+    assert not (repo / "a/experiments/results/h200/MANIFEST.tsv").exists()
+    assert not (repo / "a/experiments/results/h200/one.csv").exists()
 
 
 @pytest.mark.parametrize("name", LABS)

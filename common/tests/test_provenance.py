@@ -80,14 +80,15 @@ def commit_all(repo, message):
 @pytest.fixture
 def vecmax_copy(tmp_path):
     """common/ and vecmax/ (no builds, no runs), committed in a repository of their own, with rows
-    made now for vecmax/results/ (so that none is stale yet)."""
+    made now for every reference folder of vecmax (results/, results/h200/, the lab's
+    experiments/results/<gpu>/), so that none is stale yet."""
     repo = tmp_path / "repo"
     for folder in ("common", "vecmax"):
         shutil.copytree(ROOT / folder, repo / folder, symlinks=True,
                         ignore=shutil.ignore_patterns("build", "bin", "runs", "__pycache__"))
     init_repo(repo)
     commit_all(repo, "copy")
-    for folder in (repo / "vecmax/results", repo / "vecmax/results/h200"):
+    for folder in (repo / f for f in provenance.reference_folders(str(repo), ["vecmax"])):
         csvs = sorted(p.name for p in folder.glob("*.csv"))
         r = run([sys.executable, repo / "common/py/provenance.py", "record", folder, *csvs,
                  "--command", "make -C vecmax report-run (test)"], 120)
@@ -183,10 +184,10 @@ def test_plot_style_puts_the_stale_line_under_the_title(tmp_path):
     assert r.rc == 0 and "made by 0123456" in svg.read_text(), r.tail()
 
 
-SCRIPTS = sorted(ROOT.glob("*/plots/*.gp"))
+SCRIPTS = sorted(ROOT.glob("*/plots/*.gp")) + sorted(ROOT.glob("*/experiments/plots/*.gp"))
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=[f"{p.parent.parent.name}-{p.stem}" for p in SCRIPTS])
+@pytest.mark.parametrize("script", SCRIPTS, ids=[str(p.relative_to(ROOT)).replace("/plots/", "-")[:-3] for p in SCRIPTS])
 def test_every_figure_titles_through_titled(script):
     """Its main title is titled("...") (common/plot_style.gp), in it or in a script it calls."""
     need_titled()

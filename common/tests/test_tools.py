@@ -113,6 +113,35 @@ def test_results_summary_unchanged_results_leave_the_readme_untouched(summary):
     assert (summary / "README.md").read_bytes() == before and not r.out, r.tail()
 
 
+def manifest(folder, fingerprint):
+    """A MANIFEST.tsv row for folder's a.csv, made by commit 0123456... on 2026-01-02."""
+    (folder / "MANIFEST.tsv").write_text(
+        "file\tcommit\tfingerprint\tscope\tcommand\tgpu\tdriver\tdate\torigin\n"
+        f"a.csv\t{'0123456' + 'f' * 33}\t{fingerprint}\tprogram\tby hand\tGPU\t1.0\t2026-01-02T00:00:00Z\trun\n")
+
+
+@pytest.mark.parametrize("checkout", [pytest.param(True, id="in_a_checkout"), pytest.param(False, id="a_copy_of_the_results")])
+def test_results_summary_names_the_stale_sets_under_each_table(summary, checkout):
+    """A reference set whose code changed since its CSV was made (its manifest's fingerprint is not
+    the code's) gets a generated stale line, naming its folder, under every table drawn from it;
+    a set made from the code as it is gets none. The code: that of the checkout the results lie
+    in, or for a copy of them outside any (make summary's test), this repository's."""
+    if checkout:
+        (summary / "common/py").mkdir(parents=True)
+        (summary / "common/py/provenance.py").write_bytes((PY / "provenance.py").read_bytes())
+        (summary / "demo/demo.cu").write_text("__global__ void k() {}\n")
+    sys.path.insert(0, str(PY))
+    import provenance
+    code = summary if checkout else ROOT
+    manifest(summary / "demo/results", provenance.fingerprint(provenance.WorkTree(str(code)), "demo", "program"))
+    manifest(summary / "demo/results/h200", "0" * 16)
+    r = py(PY / "results_summary.py", "--root", summary, "demo", "nobw")
+    text = (summary / "README.md").read_text()
+    line = "stale: demo/results/h200/ made by 0123456 (2026-01-02); the code that decides it has changed since\n"
+    assert r.rc == 0 and text.count(line) == 3 and "stale: demo/results/ " not in text, text
+    assert "\n\n" + line + "<!-- END side-by-side -->" in text, text
+
+
 # ---- readme_check.py ----
 
 LONG = "x" * 101
@@ -139,6 +168,29 @@ def test_readme_check_line_limit(tmp_path, max_lines, rc):
     (tmp_path / "good.md").write_text(f"# Title\nShort prose, 12 words.\n| {LONG} |\n")
     r = py(PY / "readme_check.py", "--max-lines", max_lines, tmp_path / "good.md")
     assert r.rc == rc, r.tail()
+
+
+STALE_BLOCK = ["# Title", "<!-- BEGIN t -->", "| a |", "| --- |", "| 1.25 |", "", "Caption one.", "Caption two.", "",
+               "stale: x.csv made by 2971763 (2026-11-29); the code that decides it has changed since",
+               "stale: y.csv made by 0123abc+dirty (2026-11-30); its code has changed since", "<!-- END t -->"]
+
+
+@pytest.mark.parametrize("max_lines,rc", [pytest.param(9, 0, id="stale_lines_not_counted"), pytest.param(8, 1, id="the_rest_is")])
+def test_readme_check_leaves_generated_stale_lines_alone(tmp_path, max_lines, rc):
+    """The stale lines mdtables.py writes under a table (and the blank line above them) are no
+    caption line, no prose whose numbers need backing (a commit, a date) and count towards no line
+    limit: 12 lines, 9 counted."""
+    (tmp_path / "doc.md").write_text("\n".join(STALE_BLOCK) + "\n")
+    r = py(PY / "readme_check.py", "--max-lines", max_lines, tmp_path / "doc.md")
+    assert r.rc == rc and (rc == 0 or "9 lines (at most 8" in r.out), r.tail()
+
+
+def test_readme_check_reads_a_hand_written_stale_line_as_prose(tmp_path):
+    """Only the generated form is exempt: a line of prose that merely begins with "stale: " is
+    checked like any other."""
+    (tmp_path / "doc.md").write_text("\n".join(STALE_BLOCK[:-3] + ["", "stale: the data of 2026 are old", "<!-- END t -->"]) + "\n")
+    r = py(PY / "readme_check.py", tmp_path / "doc.md")
+    assert r.rc == 1 and "2026 in prose" in r.out, r.tail()
 
 
 # ---- ncu_tidy.py ----

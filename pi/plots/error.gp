@@ -42,7 +42,7 @@ set ytics add ("0" floor)
 set arrow 1 from graph 0, first floor to graph 1, first floor nohead dt 3 lc rgb "gray30"
 unset xlabel
 set key below Left reverse maxrows 4 width -2
-set multiplot layout 1, 2 title "pi".on_gpu.": |estimate - pi| against iterations niter (x axis); the points of one niter are spread sideways"
+set multiplot layout 1, 2 title titled("pi".on_gpu.": |estimate - pi| against iterations niter (x axis); the points of one niter are spread sideways")
 set title "float"
 set ylabel "|estimate - pi|"
 plot input using "n":(rule("float")) title "h^2/12 (midpoint rule)" with lines lw 3 lc rgb "gray70", \

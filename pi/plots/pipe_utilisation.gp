@@ -19,7 +19,7 @@ stats input using (add_version(strcol("version")) + (device eq "" ? (device = st
 pos(v, i) = i > words(versions) ? NaN : (word(versions, i) eq v ? i : pos(v, i + 1))
 val(m) = (strcol("metric") eq m && strstrt(strcol("kernel"), "SingleTile") == 0) ? column("value") : NaN
 x(k) = pos(strcol("version"), 1) + (k - 2.5) * 0.2
-set title "pi at 2^{30} iterations on the ".device.": pipe and issue-slot use\nby the hardware counters (Nsight Compute)"
+set title titled("pi at 2^{30} iterations on the ".device.": pipe and issue-slot use\nby the hardware counters (Nsight Compute)")
 set ylabel "use (% of peak, SM-active cycles)"
 set yrange [0:115]
 set ytics 0, 20, 100

@@ -10,7 +10,7 @@ original = system("dirname ".ARG0)."/../original/report_001.csv"
 set datafile missing NaN
 sel(v, p, name) = (strcol("version") eq v && strcol("precision") eq p) ? column(name) : NaN
 report(t, v) = (strcol("table") eq t && strcol("version") eq v) ? column("time_us") : NaN
-set title "pi, report table 1".on_gpu.": kernel 2 and CPU time against iterations (chunk 64, float)"
+set title titled("pi, report table 1".on_gpu.": kernel 2 and CPU time against iterations (chunk 64, float)")
 set xlabel "iterations (niter)"
 set ylabel "time (us)"
 set logscale x 2

@@ -7,7 +7,7 @@ call system("dirname ".ARG0)."/../../common/plot_style.gp" ARG1 ARG2
 original = system("dirname ".ARG0)."/../original/report_001.csv"
 # Rows of other series evaluate to NaN: skipped without breaking this series' line.
 set datafile missing NaN
-set title "pi at 2^{30} iterations".on_gpu.": throughput\n(kernel only; CPU: whole loop; grey: the report's GPU)"
+set title titled("pi at 2^{30} iterations".on_gpu.": throughput\n(kernel only; CPU: whole loop; grey: the report's GPU)")
 set ylabel "throughput (10^9 terms/s)"
 stats input using "gterms_per_s" nooutput
 rows = STATS_records

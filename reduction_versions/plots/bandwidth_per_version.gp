@@ -34,7 +34,7 @@ w = (nfull > 0 && niota > 0) ? 0.4 : 0.7
 off_full = (niota > 0) ? -0.2 : 0
 off_iota = (nfull > 0) ? 0.2 : 0
 missing = (niota == 0) ? " (no iota rows in this CSV: make report-run)" : ""
-set title sprintf("Sum of %.0f ints (%.0f MiB)%s: bandwidth per version (bytes read / time)%s", n, 4 * n / 1048576, on_gpu, missing)
+set title titled(sprintf("Sum of %.0f ints (%.0f MiB)%s: bandwidth per version (bytes read / time)%s", n, 4 * n / 1048576, on_gpu, missing))
 set ylabel "bandwidth (GB/s)"
 set xlabel "version"
 set yrange [0:1.3 * (ceiling > top ? ceiling : top)]

@@ -30,7 +30,7 @@ do for [i = 1:words(curves)] {
 set datafile separator whitespace
 set datafile nocolumnheaders
 title_of(v) = (v eq baseline ? v : "version ".v)
-set title "Bandwidth against size".on_gpu."\n(median of the timed runs, L2 flushed before each)"
+set title titled("Bandwidth against size".on_gpu."\n(median of the timed runs, L2 flushed before each)")
 set xlabel "ints summed (log scale)"
 set ylabel "bandwidth (GB/s, log scale)"
 set logscale x 2

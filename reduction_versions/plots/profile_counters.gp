@@ -35,7 +35,7 @@ set xtics font ",9"
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0
 set key off
-set multiplot layout 2, 4 title sprintf("Nsight Compute counters of the first pass over %.0f ints, 256 threads per block%s (x: version)", n, on_gpu)
+set multiplot layout 2, 4 title titled(sprintf("Nsight Compute counters of the first pass over %.0f ints, 256 threads per block%s (x: version)", n, on_gpu))
 set title "kernel time (us)"
 plot @tics, input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))) with boxes lc rgb "#3060c0", \
      input using (at("gpu__time_duration.sum")):(us(column("value"), strcol("unit"))):(sprintf("%.1f", us(column("value"), strcol("unit")))) with labels offset 0,0.6 font ",8"

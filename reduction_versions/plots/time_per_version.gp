@@ -25,7 +25,7 @@ w = (nfull > 0 && niota > 0) ? 0.4 : 0.7
 off_full = (niota > 0) ? -0.2 : 0
 off_iota = (nfull > 0) ? 0.2 : 0
 missing = (niota == 0) ? " (no iota rows in this CSV: make report-run)" : ""
-set title sprintf("Sum of %.0f ints (%.0f MiB)%s: time per version (median, L2 flushed)%s", n, 4 * n / 1048576, on_gpu, missing)
+set title titled(sprintf("Sum of %.0f ints (%.0f MiB)%s: time per version (median, L2 flushed)%s", n, 4 * n / 1048576, on_gpu, missing))
 set ylabel "time (ms, log scale)"
 set xlabel "version (and the serial CPU sum of the same process: one median per data set, each its own process)"
 set logscale y

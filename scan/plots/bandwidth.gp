@@ -18,7 +18,7 @@ row(v, name) = (strcol("version") eq v && strcol("mode") eq "inclusive" ? column
 # The same-size copy's series only where some row has a copy_n_ms (older runs leave it empty).
 samesize = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"copy_n_ms\") c = i; next } c && $c != \"\" { n++ } END { print n + 0 }' ".shell_quoted(input)) + 0
 same = samesize > 0 ? 'input using "n":(8e-6 * column("n") / row(word(versions, 1), "copy_n_ms")) title "copy of the same n ints" dt 3 lw 2 lc rgb "black" with lines,' : ""
-set title "Inclusive scan of int32".on_gpu.": effective bandwidth (8 bytes per element)" noenhanced
+set title titled("Inclusive scan of int32".on_gpu.": effective bandwidth (8 bytes per element)") noenhanced
 set xlabel "n (elements)"
 set ylabel "bandwidth (GB/s)"
 set logscale x 2

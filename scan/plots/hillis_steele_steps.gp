@@ -8,7 +8,7 @@ stats input using "k" nooutput
 N = STATS_max + 1
 stats input using "step" nooutput
 STEPS = STATS_max
-set title sprintf("Hillis–Steele inclusive scan of %d elements, step by step (report Figure 1.1; computed on the CPU, no GPU)", N)
+set title titled(sprintf("Hillis–Steele inclusive scan of %d elements, step by step (report Figure 1.1; computed on the CPU, no GPU)", N))
 set xrange [-0.7:N - 0.3]
 set yrange [STEPS + 0.6:-0.6]
 set xlabel "element k"

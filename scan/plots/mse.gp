@@ -20,7 +20,7 @@ ZERO_ONE = 1e-2
 ZERO_MANY = 1e-3
 zero_row(x, y) = (x == 0 ? y : NaN)
 report(what, name) = (strcol("what") eq what ? column(name) : NaN)
-set multiplot layout 2,1 title "In-place Hillis-Steele (racy)".on_gpu.": error against n (input 1, 2, 3, ...)"
+set multiplot layout 2,1 title titled("In-place Hillis-Steele (racy)".on_gpu.": error against n (input 1, 2, 3, ...)")
 set xrange [0:2100]
 set xlabel "n (elements)"
 set ylabel "MSE (mean of the runs)"

@@ -16,7 +16,7 @@ COLORS = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b"
 FILLED = "7 5 9 11 13 15"  # an open point is the filled one's type minus 1
 color(i) = word(COLORS, (i - 1) % 6 + 1)
 point(i, j) = int(word(FILLED, (i - 1) % 6 + 1)) - (j > 1 ? 1 : 0)
-set title "Chunked scans".on_gpu.":\ntime against elements per thread (NUM\\_OF\\_ADDS\\_PER\\_THREAD)"
+set title titled("Chunked scans".on_gpu.":\ntime against elements per thread (NUM\\_OF\\_ADDS\\_PER\\_THREAD)")
 set xlabel "elements per thread (--per-thread)"
 set ylabel "kernel time (ms)"
 set logscale x 2

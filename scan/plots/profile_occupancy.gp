@@ -25,7 +25,7 @@ set xtics ("map\\_scan\\_chunks\n(map\\_brent\\_kung)\nn = 15000" 1, "map\\_scan
            "brent\\_kung\\_block\\_scan\n(brent\\_kung)\nn = 1250000" 3, "scan\\_decoupled\\_lookback\n(lookback)\nn = 1250000" 4)
 set style fill solid 0.8 border -1
 set grid noxtics ytics
-set multiplot layout 2,1 title "Occupancy (Nsight Compute".on_gpu."), cf. the report's Figure 3.2"
+set multiplot layout 2,1 title titled("Occupancy (Nsight Compute".on_gpu."), cf. the report's Figure 3.2")
 set ylabel "occupancy (% of the SM's warp slots)"
 set yrange [0:119]
 set ytics 0, 20, 100

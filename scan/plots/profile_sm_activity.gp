@@ -26,7 +26,7 @@ set xtics ("map\\_scan\\_chunks\n(map\\_brent\\_kung)\nn = 15000" 1, "map\\_scan
            "brent\\_kung\\_block\\_scan\n(brent\\_kung)\nn = 1250000" 3, "scan\\_decoupled\\_lookback\n(lookback)\nn = 1250000" 4)
 set grid noxtics ytics
 set style fill solid 0.85 border -1
-set title "SM activity (Nsight Compute".on_gpu."), cf. the report's Figure 3.4"
+set title titled("SM activity (Nsight Compute".on_gpu."), cf. the report's Figure 3.4")
 set ylabel "active cycles of an SM (% of the kernel's elapsed cycles)"
 set yrange [0:125]
 set ytics 0, 20, 100

@@ -48,7 +48,7 @@ set logscale y
 set format y "%g"
 set yrange [BOTTOM:TOP]
 set key inside top right vertical box opaque noenhanced
-set multiplot layout 2, 1 title "Issue stall reasons (Nsight Compute".on_gpu."), cf. the report's Figure 3.3"
+set multiplot layout 2, 1 title titled("Issue stall reasons (Nsight Compute".on_gpu."), cf. the report's Figure 3.3")
 do for [n in "15000 1250000"] {
     K = kernels_at(int(n))
     set title sprintf("n = %s", n)

@@ -20,7 +20,7 @@ report(what, name) = (strcol("what") eq what ? column(name) : NaN)
 row(v, name) = (strcol("version") eq v && strcol("mode") eq "inclusive" ? column(name) : NaN)
 stats input using (strcol("version") eq "lookback" ? 1 : 0) nooutput
 COPIES = STATS_sum > 0 ? 'input using "n":(row("lookback", "total_ms")) title "lookback + copies (copies timed once per n)" dt 2 lw 2 lc rgb "gray50" pt 0,' : ''
-set title "Serial vs parallel inclusive scan of int32".on_gpu
+set title titled("Serial vs parallel inclusive scan of int32".on_gpu)
 set xlabel "n (elements)"
 set ylabel "time (ms)"
 set logscale x 2

@@ -44,7 +44,7 @@ row(v, k, n, m, x) = (start(v."|".k."|".sprintf("%.0f", n)), \
 stats input using (row(strcol("version"), strcol("kernel"), column("n"), strcol("metric"), column("value"))) nooutput
 pct(i, which) = SUMT[2 * (i - 1) + which] > 0 ? SUMW[2 * (i - 1) + which] / SUMT[2 * (i - 1) + which] : NaN
 size(n) = (n == 40960000) ? "N = 40,960,000 (the report's)" : (n == 268435456) ? "N = 268,435,456 (2^{28})" : sprintf("N = %.0f", n)
-set title "vecmax: achieved DRAM throughput, % of peak (Nsight Compute ".ncu_version.", ".device.")"
+set title titled("vecmax: achieved DRAM throughput, % of peak (Nsight Compute ".ncu_version.", ".device.")")
 set ylabel "DRAM throughput (% of peak, elapsed)"
 set xtics () nomirror noenhanced
 do for [i = 1:nv] {

@@ -36,7 +36,7 @@ set ylabel "blocks per grid"
 set grid noxtics noytics
 set key off
 set style fill solid 1.0 noborder
-set multiplot layout 1,2 title "vecmax, N = 40,960,000: processing (kernel) time of the report's kernel, ms (log colour scale shared by both panels)"
+set multiplot layout 1,2 title titled("vecmax, N = 40,960,000: processing (kernel) time of the report's kernel, ms (log colour scale shared by both panels)")
 set title "ours: ".device." (L2 flushed before each run)"
 unset colorbox
 plot input using (col(ours("threads"))):(row(ours("blocks"))):(0.5):(0.5):(ours("kernel_ms")) \

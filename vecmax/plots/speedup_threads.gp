@@ -29,7 +29,7 @@ set xlabel "threads per block"
 set logscale x 2
 set xrange [24:1400]
 set key top left box opaque
-set multiplot layout 1,2 title "vecmax, N = 40,960,000, ".VALUE." blocks per grid: ours (".device.") and the report's (GeForce GTX 970, its table)"
+set multiplot layout 1,2 title titled("vecmax, N = 40,960,000, ".VALUE." blocks per grid: ours (".device.") and the report's (GeForce GTX 970, its table)")
 set title "speed-up of the GPU, copies included (CPU ms / total GPU ms)"
 set yrange [0:*]
 plot input using (ours(VARY)):(ours("speedup_gpu")) smooth unique with linespoints lw 3 pt 6 ps 2 lc rgb "#b185e0" \

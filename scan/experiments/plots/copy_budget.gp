@@ -41,7 +41,10 @@ do for [f in files] {
                    inflight = strstrt(shapes, " ".s." ") == 0 ? inflight.strcol("inflight_KiB_per_sm")." " : inflight, \
                    shapes = strstrt(shapes, " ".s." ") == 0 ? shapes.s." " : shapes, \
                    device = strcol("device"), n = column("n"), 0) nooutput
-    set title sprintf("%s: copy of 2^{%d} ints through shared memory", device, int(log(n) / log(2) + 0.5))
+    # The stale line passed in (gnuplot -e "stale='...'") is the input's; with a second panel,
+    # each panel's is its own CSV's.
+    if (has_second) { stale = stale_of(f) }
+    set title titled(sprintf("%s: copy of 2^{%d} ints through shared memory", device, int(log(n) / log(2) + 0.5)))
     plot for [i=1:words(shapes)] f \
          using "injected_cycles":(strcol("shape") eq word(shapes, i) && column("validated") == 1 ? column("pct_of_copy") : NaN) \
          title sprintf("%s, %s KiB/SM", word(shapes, i), word(inflight, i)) noenhanced lw 2, \

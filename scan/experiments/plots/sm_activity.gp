@@ -13,7 +13,7 @@ else { eval raster_terminal("Helvetica,11", "1100,700") }
 set output ARG2
 stats input using (column("sm")) nooutput
 NSM = STATS_max + 1
-set multiplot layout 2,1 title "SM activity of the map kernel".on_gpu.", SM by SM (cf. the report's Figure 3.4)"
+set multiplot layout 2,1 title titled("SM activity of the map kernel".on_gpu.", SM by SM (cf. the report's Figure 3.4)")
 set style fill solid 0.85 border -1
 set boxwidth 0.8
 set xrange [-1:NSM]
