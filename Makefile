@@ -55,23 +55,19 @@ report:
 	@echo "Your run: $(ASSIGNMENTS:%=%/runs/<gpu>/) (CSVs, figures/, tables.md); the reference results/ and READMEs are unchanged"
 
 # Without gnuplot: one line naming the package (make's "Makefile:<line>: *** ..."), nothing
-# rendered, exit 2. The last line adds up what
-# each folder's figures did: render_figures.sh ends each call with
-#   figures in DIR: N drawn, M up to date, K without their CSV
+# rendered, exit 2. The last line adds up what every folder drew (CW_PLOTS_TALLY: each
+# render_figures.sh call adds its counts to the file; --summary prints their sum):
+#   make plots: N figure(s) drawn, M up to date (F folder(s) of figures)
 ifneq ($(filter plots,$(MAKECMDGOALS)),)
   ifeq ($(shell command -v gnuplot),)
     $(error make plots: gnuplot is not installed: apt-get install gnuplot-nox (on a cluster: module load gnuplot); nothing was rendered)
   endif
 endif
 plots:
-	@set -e -o pipefail; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
-	  for d in $(ASSIGNMENTS); do $(MAKE) --no-print-directory -C $$d plots | tee -a "$$log"; done; \
-	  $(MAKE) --no-print-directory summary; \
-	  awk '/^figure [^ ]*: drawn / { drawn++ } \
-	       /^figures in .*: [0-9]+ drawn, [0-9]+ up to date, [0-9]+ without their CSV$$/ { \
-	         sub(/.*: /, ""); split($$0, w, " "); d += w[1]; u += w[3]; s += w[7]; c++ } \
-	       END { if (c) printf "make plots: %d figures drawn, %d up to date, %d without their CSV, in %d figure folders (the reference and every run in */runs/)\n", d, u, s, c; \
-	             else printf "make plots: %d figures drawn (the others up to date or without their CSV)\n", drawn }' "$$log"
+	@tally=$$(mktemp); trap 'rm -f "$$tally"' EXIT; set -e; \
+	  for d in $(ASSIGNMENTS); do CW_PLOTS_TALLY=$$tally $(MAKE) -s --no-print-directory -C $$d plots; done; \
+	  $(MAKE) -s --no-print-directory summary; \
+	  bash common/scripts/render_figures.sh --summary "$$tally"
 
 # Nsight Compute counters of every version (needs a GPU and ncu): */runs/<gpu>/profile.csv.
 profile:
