@@ -266,7 +266,7 @@ inline volatile std::sig_atomic_t& deferred_signal() {
     static volatile std::sig_atomic_t sig = 0;
     return sig;
 }
-extern "C" inline void remove_partial_and_exit(int sig) {
+extern "C" inline void remove_partial_and_reraise(int sig) {
     if (defer_depth() > 0) {
         deferred_signal() = sig;
         return;
@@ -286,7 +286,7 @@ class DeferSignals {
     ~DeferSignals() {
         defer_depth() = defer_depth() - 1;
         const int sig = deferred_signal();
-        if (defer_depth() == 0 && sig != 0) remove_partial_and_exit(sig);  // ends the program
+        if (defer_depth() == 0 && sig != 0) remove_partial_and_reraise(sig);  // ends the program
     }
     DeferSignals(const DeferSignals&) = delete;
     DeferSignals& operator=(const DeferSignals&) = delete;
@@ -322,7 +322,7 @@ inline void install_partial_file_cleanup() {
     for (const int* s = detail::terminating_signals(); *s != 0; ++s) {
         struct sigaction old;
         if (::sigaction(*s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        std::signal(*s, detail::remove_partial_and_exit);
+        std::signal(*s, detail::remove_partial_and_reraise);
     }
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGXFSZ, SIG_IGN);
