@@ -1,6 +1,6 @@
 """Tier 1: common/README.md's "Adding a version" worked example, applied as written to a copy of the
-repository (its kernel block before the comment of version 5's warp helper, its registry row before
-version 5's): the copy builds warning-free, and the new version is in --help and --list-versions (with
+repository (its kernel block before the comment of version 5's warp helper, its launcher line and
+declaration before version 5's, its registry entry before version 5's): the copy builds warning-free, and the new version is in --help and --list-versions (with
 make profile's kernel filter), in the tests pytest collects in the copy, in a CSV, in the tables
 (tables.py RUN --out F, the step tables unchanged) and in every figure drawn from its CSVs, with no file
 of the copy changed but the kernel and registry files. The CSVs: the copy's own run on a GPU; else the
@@ -19,7 +19,9 @@ from cwtest import ROOT, figure, gpu_case, gpu_reason, labels, need_built, progr
 NAME = "reduction_versions"
 FAST = ["--repeat=1", "--warmup=0", "--l2=keep"]
 ANCHORS = {"kernel": ("reduction_versions_kernels.cu", "// The last six steps of the tree inside one warp"),
-           "registry": ("reduction_versions_versions.cu", '            {"5", "reduce_unrolled_last_warp",')}
+           "launcher": ("reduction_versions_kernels.cu", "const PassKernel kUnrolledLastWarp{"),
+           "declaration": ("reduction_versions_kernels.cuh", "extern const PassKernel kUnrolledLastWarp;"),
+           "registry": ("reduction_versions_versions.cu", '        Version("5", kUnrolledLastWarp.name,')}
 
 
 def example(marker):
@@ -28,7 +30,8 @@ def example(marker):
     return m.group(1)
 
 
-LABEL, KERNEL, SUMMARY = re.search(r'\{"([^"]+)", "([^"]+)", "([^"]+)"', example("registry")).groups()
+LABEL, SUMMARY = re.search(r'Version\("([^"]+)", \w+\.name, "([^"]+)"', example("registry")).groups()
+KERNEL = re.search(r'\{"([^"]+)", ', example("launcher")).group(1)
 
 
 @pytest.fixture(scope="module")

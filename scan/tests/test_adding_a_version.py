@@ -14,8 +14,8 @@ from cwtest import ROOT, gpu_case, gpu_reason, run, need_nvcc
 
 README = ROOT / "common/README.md"
 # Where each block goes: before its anchor, which must be in the file once.
-ANCHORS = {"scan-entry": ("scan/scan_versions.cu", "Version hs_multiblock_racy() {"),
-           "scan-registry": ("scan/scan_versions.cu", "        hs_multiblock_racy(),\n")}
+ANCHORS = {"scan-entry": ("scan/scan_versions.cu", "LauncherPtr hs_cover_n(const Plan& p) {"),
+           "scan-registry": ("scan/scan_versions.cu", '        Version("hs_multiblock_racy", "hillis_steele_in_place",\n')}
 
 
 def block(marker):
@@ -24,7 +24,7 @@ def block(marker):
     return m.group(1)
 
 
-LABEL = re.search(r'validated\("(\w+)"', block("scan-entry")).group(1)
+LABEL = re.search(r'Version\("(\w+)"', block("scan-registry")).group(1)
 
 
 def git(repo, *args):
