@@ -7,22 +7,30 @@
 # make and make test use every core of the machine (-j$(nproc)) unless -j is given (make -j1:
 # one job at a time); make report and make profile run their experiments one at a time anyway.
 
+# The recipes below use bash (pipefail); the folders' own Makefiles keep make's /bin/sh.
+SHELL := bash
+
 # The one list of assignments: the folders whose Makefile includes ../common/assignment.mk.
 ASSIGNMENTS := $(shell bash common/scripts/assignments.sh)
 export PYTHONDONTWRITEBYTECODE := 1
 FOLDERS := common $(ASSIGNMENTS) $(patsubst %/Makefile,%,$(wildcard slurm/Makefile))
+UNIT_TESTS := $(addprefix unit-tests/,common $(ASSIGNMENTS))
 PROGRAMS := common/bin/devinfo $(foreach a,$(ASSIGNMENTS),$(a)/bin/$(a))
 
-# Every core, unless the command line says -j (which wins over this: make -j1 runs one job).
+# Every core for the goals that build and test, unless the command line says -j (which wins
+# over this: make -j1 runs one job). Not for make plots, report or profile: they run one thing
+# at a time, and their scripts start make themselves, which would find the jobserver closed.
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
-  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+  ifneq ($(filter all test experiments $(FOLDERS),$(or $(MAKECMDGOALS),all)),)
+    MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+  endif
 endif
 
 # The architecture check of every build (common/arch.mk): a refused SMS or toolkit stops this
 # make in one line before it recurses, not once per folder.
 include common/arch.mk
 
-.PHONY: all test test-gpu report plots clean summary experiments profile $(FOLDERS) $(FOLDERS:%=unit-tests/%)
+.PHONY: all test test-gpu report plots clean summary experiments profile $(FOLDERS) $(UNIT_TESTS)
 all: $(FOLDERS)
 	@echo "make: built and up to date: $(PROGRAMS); next: make test (no GPU needed), make report (a GPU)"
 $(FOLDERS):
@@ -43,10 +51,12 @@ test-gpu:
 	@bash common/scripts/gpu_or_stop.sh "make test-gpu"
 	@$(MAKE) --no-print-directory all experiments
 	@bash common/scripts/pytest.sh -m gpu $(PYTEST_ARGS)
-$(FOLDERS:%=unit-tests/%):
+$(UNIT_TESTS):
 	@set -o pipefail; $(MAKE) --no-print-directory -C $(@F) unit-tests 2>&1 | { grep --line-buffered -v "Nothing to be done for 'unit-tests'" || true; }
-test: all $(FOLDERS:%=unit-tests/%)
-	@bash common/scripts/pytest.sh $(PYTEST_ARGS)
+# pytest gets make's command-line variables (WERROR=1: the builds its tests start find the same
+# build configuration) but not make's -j and jobserver, which the makes a test starts could not use.
+test: all $(UNIT_TESTS)
+	@MAKEFLAGS=$(call shell_quote,-- $(MAKEOVERRIDES)) bash common/scripts/pytest.sh $(PYTEST_ARGS)
 
 # Without a usable GPU: one line (common/scripts/staged_run.sh --require-gpu), and nothing is built or run.
 report:

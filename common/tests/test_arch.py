@@ -204,7 +204,8 @@ def top_copy(tmp_path):
 @pytest.mark.parametrize("sms", ["abc", "*"])
 def test_top_make_j4_refuses_sms_once(stubs, top_copy, sms):
     """make -j4 at the top refuses a bad SMS in one line, before it recurses into any folder."""
-    env = dict(os.environ, PATH=f"{stubs / 'nogpu'}:{os.environ['PATH']}")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}  # as typed, not from make test
+    env["PATH"] = f"{stubs / 'nogpu'}:{os.environ['PATH']}"
     r = run(["make", "-j4", "all", f"CUDA_PATH={stubs / 'tk13'}", f"SMS={sms}"], 120, env=env, cwd=top_copy)
     assert r.rc == 2 and len(r.err.splitlines()) == 1 and f"SMS='{sms}': '{sms}' is not a GPU architecture" in r.err, r.tail()
     assert not r.out and not (top_copy / "common/bin").exists(), r.tail()
