@@ -113,6 +113,8 @@ SWEEP = [Col("threads", "threads/block"), Col("blocks", "blocks/grid"), Col("inp
          Col("speedup_gpu", "speed-up", F3), Col(copies, "copies (% of total)", F1)]
 COPIES = [Col("n", "N", "{:,}"), Col("host_memory", "host memory"), Col("version"), *SWEEP[:3],
           Col("h2d_GBps", "host-to-device (GB/s)", F1), *SWEEP[3:]]
+COPIES_README = [c for c in COPIES if c.heading not in ("N", "threads/block", "blocks/grid", "output (ms)")]
+COPIES_CAPTION = "N, the launch and the output copy: `{}` (every column: DETAILS.md)."
 BENCH = [Col("n", "N", "{:,}"), Col("version"), Col("blocks"), Col("kernel_ms", "kernel (ms), L2 flushed", F4),
          Col("kernel_ms_no_flush", "kernel (ms), no flush", F4), Col("bandwidth_GBps", "GB/s", "{:.0f}"),
          Col("copy_bw_GBps", "copy bw (GB/s)", "{:.0f}"), Col("pct_of_copy_bw", "% of copy bw", F1),
@@ -133,14 +135,18 @@ TUNING = [Col("threads"), Col("unroll", "float4 in flight"),
 TABLES = [
     Table("sweep-h100", "sweep.csv", SWEEP),
     Table("side", side, lambda rows: [Col("threads"), Col("blocks")] + [
-        Col(k, k, fmt) for h, _, fmt in SIDE for k in rows[0] if k.endswith(h)]),
+        Col(k, k, fmt) for h, _, fmt in SIDE[:2] for k in rows[0] if k.endswith(h)],
+          caption="Copies (% of total GPU time) per GPU: `sweep.csv`, `h200/sweep.csv`,\n"
+                  "the report's table `original/report_000_gtx970.csv`."),
     Table("evidence", by_gpu(EVIDENCE), lambda rows: [Col(k) for k in rows[0]]),
     Table("top3", lambda d: [Row(r, gpu=g, rank=i + 1) for g, rows in gpus(d)
                              for i, r in enumerate(sorted(rows, key=lambda r: -r.f("speedup_gpu"))[:3])],
           [Col("gpu", "GPU"), Col("rank"), *SWEEP[:2], Col("kernel_ms", "processing (ms)", F2), SWEEP[-1], SWEEP[-2]]),
     Table("scaling", scaling, lambda rows: [Col(k) for k in rows[0]]),
-    Table("copies-h100", "copies.csv", COPIES),
-    Table("copies-h200", "h200/copies.csv", COPIES),
+    Table("copies-h100", "copies.csv", COPIES_README, caption=COPIES_CAPTION.format("copies.csv")),
+    Table("copies-h200", "h200/copies.csv", COPIES_README, caption=COPIES_CAPTION.format("h200/copies.csv")),
+    Table("copies-h100-full", "copies.csv", COPIES, caption="Every column of `copies.csv` (the H100)."),
+    Table("copies-h200-full", "h200/copies.csv", COPIES, caption="Every column of `h200/copies.csv`."),
     Table("sweep-h200", "h200/sweep.csv", SWEEP),
     Table("sweep-gtx970", gtx, SWEEP),
     Table("bench-h100", "bench.csv", BENCH),
