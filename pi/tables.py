@@ -138,13 +138,34 @@ PROFILE = [Col("label", "version"), Col("precision"), Col("kernel", "kernel (lon
         ("fp64_n", "FP64 per term"))]
 
 
-TABLES = [Table("table1", by_n("table1.csv"), T1), Table("table1-h200", by_n("h200/table1.csv"), T1),
-          Table("table2", by_n("table2.csv"), T2), Table("table2-h200", by_n("h200/table2.csv"), T2),
-          Table("table2-more", by_n("table2.csv"), T2X), Table("errors", by_n("error.csv"), ERR),
+
+
+def narrow(cols, *drop):  # a README table's columns: cols without the headings dropped (at most 9)
+    return [c for c in cols if c.heading not in drop]
+
+
+def more(csv):  # the caption of a README pair of tables narrowed from wider ones
+    return f"Every column: `{csv.replace('h200/', '')}` (H100), `{csv}` (H200)."
+
+
+T1N = narrow(T1, "CPU 1 thread / kernel 2 + copy", "OpenMP / kernel 2 + copy")
+T2N = narrow(T2, "ratio with copy")
+ERRN = narrow(ERR, "1 f", "cpu f", "cpu_omp f", "cpu d")
+BENCHN = narrow(BENCH, "estimate", "+ copy + finish (us)", "× CPU OpenMP")
+PROFILEN = narrow(PROFILE, "kernel (longest)", "SM clock (GHz)", "SMs active", "FMA per term", "FP64 per term")
+TABLES = [Table("table1", by_n("table1.csv"), T1N),
+          Table("table1-h200", by_n("h200/table1.csv"), T1N, caption=more("h200/table1.csv")),
+          Table("table2", by_n("table2.csv"), T2N),
+          Table("table2-h200", by_n("h200/table2.csv"), T2N, caption=more("h200/table2.csv")),
+          Table("table2-more", by_n("table2.csv"), T2X),
+          Table("errors", by_n("error.csv"), ERRN),
+          Table("errors-full", by_n("error.csv"), ERR, caption="Every version of `error.csv` (the H100)."),
           Table("report-formula", by_n("table1.csv", "error.csv"), FORMULA,
                 where=lambda r: r.get("cpu_report:float:estimate")),
-          Table("bench", "bench.csv", BENCH), Table("bench-h200", "h200/bench.csv", BENCH),
+          Table("bench", "bench.csv", BENCHN),
+          Table("bench-h200", "h200/bench.csv", BENCHN, caption=more("h200/bench.csv")),
           Table("targets", per_gpu("bench.csv", target), TARGETS), Table("fit", per_gpu("table2.csv", fit), FIT),
-          Table("profile", profile, PROFILE)]
+          Table("profile", profile, PROFILEN),
+          Table("profile-full", profile, PROFILE, caption="Every column, from `profile.csv` (the H100).")]
 if __name__ == "__main__":
     run(TABLES)
