@@ -64,8 +64,9 @@ def sweep_rows(d):  # inclusive, at every even power of two: every version, look
                  x=value_of(lambda r: r.f("cpu_ms") / r.f("kernel_ms"), lb))
     return out
 
-def sweep_cols(rows):
-    return ([Col("n"), Col("cpu", "CPU serial (ms)", MS)] + [Col(v, v + " (ms)", MS) for v in series(rows, "n", "cpu", "total", "x")]
+def sweep_cols(rows, drop=()):  # drop: the versions a README table leaves out (at most 9 columns)
+    return ([Col("n"), Col("cpu", "CPU serial (ms)", MS)] + [Col(v, v + " (ms)", MS) for v in series(rows, "n", "cpu", "total", "x")
+                                                            if v not in drop]
             + [Col("total", "lookback + copies (ms)", "{:.3f}"), Col("x", "CPU / lookback", lambda x: ("{:.2f}" if x < 10 else F0).format(x))])
 
 def kernel(k):  # launch k of a version: name, grid × block, registers, shared bytes, blocks/SM, occupancy, waves
@@ -206,7 +207,8 @@ TABLES = [
     as_printed("as_printed", "as_printed.csv"), as_printed("as_printed-h200", "h200/as_printed.csv"),
     table1_1("table1_1", "table1_1.csv", {"inclusive"}), table1_1("table1_1-h200", "h200/table1_1.csv", {"inclusive"}),
     table1_1("table1_1-exclusive", "table1_1.csv", {"exclusive"}),
-    Table("sweep", sweep_rows, sweep_cols), Table("sweep-h200", H200(sweep_rows), sweep_cols),
+    Table("sweep", sweep_rows, lambda rows: sweep_cols(rows, ("hs_multiblock_racy", "map_brent_kung"))),
+    Table("sweep-h200", H200(sweep_rows), sweep_cols),
     Table("occupancy", "table1_1.csv", [Col("version"), Col("n")] + [Col(kernel(k), "k%d: grid × block, registers, "
                                         "shared memory, blocks/SM, occupancy, waves" % k) for k in (1, 2, 3)],
           where=lambda r: r["mode"] == "inclusive" and r["k1_name"] and r["n"] in (
@@ -224,16 +226,12 @@ TABLES = [
         Col("launch", "kernel (version), n"), Col("launch__grid_size", "grid", F0),
         Col("sm__maximum_warps_per_active_cycle_pct", "theoretical occupancy (%)", F0),
         Col("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy (%)", F1),
-        Col(lambda o: ", ".join("%g" % o.f("launch__occupancy_limit_" + k) for k in ("blocks", "registers", "shared_mem",
-            "warps")), "blocks/SM allowed by: block slots, registers, shared memory, warps"),
-        Col(lambda o: " / ".join("%.0f" % (100 * o.f("sm__cycles_active." + s) / o.f("sm__cycles_elapsed.max"))
-                                 for s in ("min", "avg", "max")), "SM active min / mean / max (% of elapsed)"),
         Col("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput (% of peak)", F1),
         Col(lambda o: o.f("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
             / o.f("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), "global load sectors per request", F1),
         Col("smsp__average_warp_latency_per_inst_issued.ratio", "warp cycles per issued instruction", F2)] + [
-        Col(STALL % s, s + " (stall cycles per issued instruction)", F2) for s in STALLS],
-        caption="SM active and elapsed cycles come from different replay passes, so a value above 100 reads as 100.")]
+        Col(STALL % s, s + " (stall cycles per issued instruction)", F2) for s in STALLS[:2]],
+        caption="Every counter (blocks/SM limits, SM activity, two more stall reasons): `profile.csv`.")]
 
 # The lab's tables (experiments/README.md), over experiments/results/ (h100/, h200/); copy-h200 reads the
 # reference run of results/h200/.
