@@ -118,15 +118,25 @@ def both(name, csv, cols, fn=None, *args, **kw):
 
 iota = per_csv(lambda rs: (lambda full: [Row(r, full_ms=full.get(r["version"])) for r in rs if r.get("data") == "iota"])(
     {r["version"]: r["kernel_ms"] for r in rs if r.get("data", "full") == "full"}))  # with the random-data time
-TABLES = [*both("versions", "versions.csv", VERSION_COLS, versions), Table("iota", iota("versions.csv"), [
+def narrow(cols, *drop):  # a README table's columns (at most 9): cols without the headings dropped
+    return [c for c in cols if c.heading not in drop]
+
+
+VERSION_README = narrow(VERSION_COLS, "threads", "launches", "copy GB/s (same run)", "step from")
+PROFILE_README = narrow(PROFILE, "kernel (first pass)", "grid", "theoretical occupancy %", "shared ld bank conflicts",
+                        "shared st bank conflicts")  # their sum: step-counters
+SIZE_README = lambda rows: [c for c in SIZE(rows) if c.heading not in ("v3", "CPU GB/s", "CPU (ms)")]  # noqa: E731
+TABLES = [*both("versions", "versions.csv", VERSION_README, versions), Table("iota", iota("versions.csv"), [
     Col("version"), Col("full_ms", "random ints: time (ms)", MS), Col("kernel_ms", "1, 2, ..., n: time (ms)", MS),
     Col(lambda r: r.f("kernel_ms") / r.f("full_ms"), "1, 2, ..., n / random", "{:.3f}x"),
     Col("bandwidth_GBps", "1, 2, ..., n: GB/s", GB), Col("gpu_sum", "GPU sum"), Col("cpu_sum", "CPU sum"),
     Col("cpu_ms", "CPU (ms)", "{:.3f}")]),
-    *both("sweep", "size_sweep.csv", SIZE, by_size, "bandwidth_GBps", caption=SIZE_CAPTION),
+    Table("sweep", by_size("size_sweep.csv", "bandwidth_GBps"), SIZE_README,
+          caption="GB/s = 4 bytes per int read once / median time; v3 and the CPU: `size_sweep.csv`."),
+    Table("sweep-h200", by_size("h200/size_sweep.csv", "bandwidth_GBps"), SIZE, caption=SIZE_CAPTION),
     Table("sweep-ms", by_size("size_sweep.csv", "kernel_ms"), per_version(MS)),
     *both("steps", "size_sweep.csv", STEPS, by_size, "kernel_ms"),
-    Table("profile", lambda d: list(first_passes(d).values()), PROFILE),
+    Table("profile", lambda d: list(first_passes(d).values()), PROFILE_README),
     Table("step-counters", lambda d: (lambda fp: [Row(step=f"{a}→{b}", **{s + c: fp[v].get(c) for s, v in (("a", a), ("b", b))
           for c in (M["time"], M["inst"], "conflicts", "bar_total")}) for b, a in steps(fp).items()])(
         first_passes(d)), STEP_COUNTERS),
