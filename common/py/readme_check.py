@@ -15,6 +15,10 @@ writer's to shorten.
 --no-numbers leaves the numbers in prose unchecked (READMEs that are not reports: the top one,
 common/ and slurm/).
 
+A README (any file named README.md, or checked with --max-lines) holds no table row wider than 9
+columns: a wider table goes to DETAILS.md, whose tables and the lab's (experiments/README.md) may
+be as wide as they need.
+
 Not checked: inline `code`, link targets, text in "quotation marks" (the report's words),
 headings, integers below 100, powers written 2^28, numbers right after a letter, a digit, '_',
 '^', '+', '.', '/', '#' or '-', and numbers after the words section, §, table, figure, version,
@@ -24,6 +28,7 @@ import re
 import sys
 
 WIDTH = 100
+MAX_COLUMNS = 9  # the widest table a README may hold
 ISSUE = re.compile(r"\bissues? #?\d+\b(?![.,·]\d)(?!\s*%)")
 NUMBER = re.compile(r"(?<![\w.^+/#-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w^]|\.\d|,\d{3})")
 EXEMPT_BEFORE = re.compile(r"(?:\b(?:section|table|figure|version|versions|line|lines|cuda|gtx|tesla|sm|"
@@ -43,6 +48,18 @@ def generated_stale_lines(lines):
     of them apart from the table above."""
     return sum(is_stale_line(line) or (not line.strip() and i + 1 < len(lines) and is_stale_line(lines[i + 1]))
                for i, line in enumerate(lines))
+
+
+def columns(row):
+    """The cells of a Markdown table row: split at every '|' that is not escaped as '\\|'."""
+    return len(re.split(r"(?<!\\)\|", row.strip().strip("|")))
+
+
+def holds_narrow_tables(path, max_lines):
+    """A README.md, or a file checked with --max-lines; never a DETAILS.md or the lab's
+    experiments/README.md."""
+    parts = str(path).replace("\\", "/").split("/")
+    return (parts[-1] == "README.md" or bool(max_lines)) and parts[-1] != "DETAILS.md" and "experiments" not in parts[:-1]
 
 
 def clean(line):
@@ -101,7 +118,7 @@ def paragraphs(lines):
         yield start, para
 
 
-def problems(text, max_lines=None, check_numbers=True):
+def problems(text, max_lines=None, check_numbers=True, max_columns=None):
     lines = text.split("\n")
     found = []
     counted = len(lines) - 1 - generated_stale_lines(lines)
@@ -113,6 +130,9 @@ def problems(text, max_lines=None, check_numbers=True):
             code = not code
         elif not code and not line.startswith("|") and len(line) > WIDTH:
             found.append(f"line {n}: {len(line)} characters")
+        elif not code and max_columns and line.startswith("|") and columns(line) > max_columns:
+            found.append(f"line {n}: a table row of {columns(line)} columns (at most {max_columns} in a README;"
+                         " the full table goes to DETAILS.md)")
         if not code and ISSUE.search(line):
             found.append(f"line {n}: issue number")
     for m in BLOCK.finditer(text):
@@ -143,7 +163,8 @@ def main(argv):
     bad = 0
     for path in argv:
         with open(path) as f:
-            for p in problems(f.read(), max_lines, check_numbers):
+            wide = MAX_COLUMNS if holds_narrow_tables(path, max_lines) else None
+            for p in problems(f.read(), max_lines, check_numbers, wide):
                 print(f"{path}: {p}")
                 bad += 1
     print("ok" if not bad else f"{bad} problem(s)")

@@ -170,6 +170,29 @@ def test_readme_check_line_limit(tmp_path, max_lines, rc):
     assert r.rc == rc, r.tail()
 
 
+def table(cells):  # a Markdown table of one row of `cells` columns
+    return [f"| {' | '.join('h' * cells)} |", "|" + "|".join(" --- " for _ in range(cells)) + "|",
+            f"| {' | '.join('1' * cells)} |"]
+
+
+@pytest.mark.parametrize("name,cells,args,rc", [
+    pytest.param("README.md", 9, (), 0, id="nine_columns_pass"),
+    pytest.param("README.md", 10, (), 1, id="ten_columns_in_a_readme_fail"),
+    pytest.param("doc.md", 10, ("--max-lines", "400"), 1, id="ten_columns_under_max_lines_fail"),
+    pytest.param("DETAILS.md", 10, (), 0, id="details_may_be_wide"),
+    pytest.param("experiments/README.md", 10, (), 0, id="the_lab_may_be_wide")])
+def test_readme_check_table_width(tmp_path, name, cells, args, rc):
+    """A README's table has at most 9 columns (an escaped \\| is no column border); DETAILS.md and the
+    lab's README may be wider."""
+    doc = tmp_path / name
+    doc.parent.mkdir(exist_ok=True)
+    doc.write_text("\n".join(["# Title", *table(cells), "", "| a \\| b | c |"]) + "\n")
+    r = py(PY / "readme_check.py", *args, doc)
+    assert r.rc == rc and (rc == 0 or r.out.splitlines()[:3] == [
+        f"{doc}: line {n}: a table row of {cells} columns (at most 9 in a README; the full table goes to DETAILS.md)"
+        for n in (2, 3, 4)]), r.tail()
+
+
 STALE_BLOCK = ["# Title", "<!-- BEGIN t -->", "| a |", "| --- |", "| 1.25 |", "", "Caption one.", "Caption two.", "",
                "stale: x.csv made by 2971763 (2026-11-29); the code that decides it has changed since",
                "stale: y.csv made by 0123abc+dirty (2026-11-30); its code has changed since", "<!-- END t -->"]
