@@ -118,13 +118,10 @@ def paragraphs(lines):
         yield start, para
 
 
-def problems(text, max_lines=None, check_numbers=True, max_columns=None):
-    lines = text.split("\n")
-    found = []
-    counted = len(lines) - 1 - generated_stale_lines(lines)
-    if max_lines and counted > max_lines:
-        found.append(f"{counted} lines (at most {max_lines}; generated stale lines not counted)")
-    code = False
+def line_problems(lines, max_columns=None):
+    """Per line outside code blocks: prose wider than WIDTH, a table row of more than max_columns
+    cells, an issue number."""
+    found, code = [], False
     for n, line in enumerate(lines, 1):
         if line.startswith("```"):
             code = not code
@@ -135,6 +132,16 @@ def problems(text, max_lines=None, check_numbers=True, max_columns=None):
                          " the full table goes to DETAILS.md)")
         if not code and ISSUE.search(line):
             found.append(f"line {n}: issue number")
+    return found
+
+
+def problems(text, max_lines=None, check_numbers=True, max_columns=None):
+    lines = text.split("\n")
+    found = []
+    counted = len(lines) - 1 - generated_stale_lines(lines)
+    if max_lines and counted > max_lines:
+        found.append(f"{counted} lines (at most {max_lines}; generated stale lines not counted)")
+    found += line_problems(lines, max_columns)
     for m in BLOCK.finditer(text):
         other = [x for x in m.group(2).split("\n") if x.strip() and not x.startswith("|") and not is_stale_line(x)]
         if len(other) > 2 and not other[0].startswith("(no data"):
