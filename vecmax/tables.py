@@ -145,7 +145,7 @@ TABLES = [
     Table("scaling", scaling, lambda rows: [Col(k) for k in rows[0]]),
     Table("copies-h100", "copies.csv", COPIES_README, caption=COPIES_CAPTION.format("copies.csv")),
     Table("copies-h200", "h200/copies.csv", COPIES_README, caption=COPIES_CAPTION.format("h200/copies.csv")),
-    Table("copies-h100-full", "copies.csv", COPIES, caption="Every column of `copies.csv` (the H100)."),
+    Table("copies-h100-full", "copies.csv", COPIES, caption="Every column of `copies.csv`."),
     Table("copies-h200-full", "h200/copies.csv", COPIES, caption="Every column of `h200/copies.csv`."),
     Table("sweep-h200", "h200/sweep.csv", SWEEP),
     Table("sweep-gtx970", gtx, SWEEP),
