@@ -145,7 +145,7 @@ def narrow(cols, *drop):  # a README table's columns: cols without the headings 
 
 
 def more(csv):  # the caption of a README pair of tables narrowed from wider ones
-    return f"Every column: `{csv.replace('h200/', '')}` and `{csv}`."
+    return f"Every column: `results/{csv.replace('h200/', '')}` and `results/{csv}`."
 
 
 T1N = narrow(T1, "CPU 1 thread / kernel 2 + copy", "OpenMP / kernel 2 + copy")
@@ -159,13 +159,13 @@ TABLES = [Table("table1", by_n("table1.csv"), T1N),
           Table("table2-h200", by_n("h200/table2.csv"), T2N, caption=more("h200/table2.csv")),
           Table("table2-more", by_n("table2.csv"), T2X),
           Table("errors", by_n("error.csv"), ERRN),
-          Table("errors-full", by_n("error.csv"), ERR, caption="Every version of `error.csv`."),
+          Table("errors-full", by_n("error.csv"), ERR, caption="Every version of `results/error.csv`."),
           Table("report-formula", by_n("table1.csv", "error.csv"), FORMULA,
                 where=lambda r: r.get("cpu_report:float:estimate")),
           Table("bench", "bench.csv", BENCHN),
           Table("bench-h200", "h200/bench.csv", BENCHN, caption=more("h200/bench.csv")),
           Table("targets", per_gpu("bench.csv", target), TARGETS), Table("fit", per_gpu("table2.csv", fit), FIT),
           Table("profile", profile, PROFILEN),
-          Table("profile-full", profile, PROFILE, caption="Every column, from `profile.csv`.")]
+          Table("profile-full", profile, PROFILE, caption="Every column, from `results/profile.csv`.")]
 if __name__ == "__main__":
     run(TABLES)

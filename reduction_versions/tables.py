@@ -123,8 +123,8 @@ def narrow(cols, *drop):  # a README table's columns (at most 9): cols without t
 
 
 VERSION_README = narrow(VERSION_COLS, "threads", "launches", "copy GB/s (same run)", "step from")
-PROFILE_README = narrow(PROFILE, "kernel (first pass)", "grid", "theoretical occupancy %", "shared ld bank conflicts",
-                        "shared st bank conflicts")  # their sum: step-counters
+PROFILE_README = narrow(PROFILE, "grid", "theoretical occupancy %", "shared ld bank conflicts",
+                        "shared st bank conflicts", "barrier stall, total (M warp-cycles)")  # in step-counters
 SIZE_README = lambda rows: [c for c in SIZE(rows) if c.heading not in ("v3", "CPU GB/s", "CPU (ms)")]  # noqa: E731
 TABLES = [*both("versions", "versions.csv", VERSION_README, versions), Table("iota", iota("versions.csv"), [
     Col("version"), Col("full_ms", "random ints: time (ms)", MS), Col("kernel_ms", "1, 2, ..., n: time (ms)", MS),

@@ -136,17 +136,17 @@ TABLES = [
     Table("sweep-h100", "sweep.csv", SWEEP),
     Table("side", side, lambda rows: [Col("threads"), Col("blocks")] + [
         Col(k, k, fmt) for h, _, fmt in SIDE[:2] for k in rows[0] if k.endswith(h)],
-          caption="Copies (% of total GPU time) per GPU: `sweep.csv`, `h200/sweep.csv`,\n"
+          caption="Copies (% of total GPU time) per GPU: `results/sweep.csv`, `results/h200/sweep.csv`,\n"
                   "the report's table `original/report_000_gtx970.csv`."),
     Table("evidence", by_gpu(EVIDENCE), lambda rows: [Col(k) for k in rows[0]]),
     Table("top3", lambda d: [Row(r, gpu=g, rank=i + 1) for g, rows in gpus(d)
                              for i, r in enumerate(sorted(rows, key=lambda r: -r.f("speedup_gpu"))[:3])],
           [Col("gpu", "GPU"), Col("rank"), *SWEEP[:2], Col("kernel_ms", "processing (ms)", F2), SWEEP[-1], SWEEP[-2]]),
     Table("scaling", scaling, lambda rows: [Col(k) for k in rows[0]]),
-    Table("copies-h100", "copies.csv", COPIES_README, caption=COPIES_CAPTION.format("copies.csv")),
-    Table("copies-h200", "h200/copies.csv", COPIES_README, caption=COPIES_CAPTION.format("h200/copies.csv")),
-    Table("copies-h100-full", "copies.csv", COPIES, caption="Every column of `copies.csv`."),
-    Table("copies-h200-full", "h200/copies.csv", COPIES, caption="Every column of `h200/copies.csv`."),
+    Table("copies-h100", "copies.csv", COPIES_README, caption=COPIES_CAPTION.format("results/copies.csv")),
+    Table("copies-h200", "h200/copies.csv", COPIES_README, caption=COPIES_CAPTION.format("results/h200/copies.csv")),
+    Table("copies-h100-full", "copies.csv", COPIES, caption="Every column of `results/copies.csv`."),
+    Table("copies-h200-full", "h200/copies.csv", COPIES, caption="Every column of `results/h200/copies.csv`."),
     Table("sweep-h200", "h200/sweep.csv", SWEEP),
     Table("sweep-gtx970", gtx, SWEEP),
     Table("bench-h100", "bench.csv", BENCH),
