@@ -164,7 +164,9 @@ profile: $(BIN) devinfo
 
 # Tuning experiments (experiments/*.cu, run by hand on a GPU): compiled here so that CI
 # keeps them building.
-EXPERIMENT_SRCS := $(wildcard experiments/*.cu)
+# EXPERIMENT_SKIP (set by an assignment): experiments this toolkit cannot build (one that needs a
+# newer CUDA than the legacy build's), left out of `make experiments`.
+EXPERIMENT_SRCS := $(filter-out $(EXPERIMENT_SKIP),$(wildcard experiments/*.cu))
 EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%)
 experiments: $(EXPERIMENT_BINS)
 # An assignment may set EXPERIMENT_OBJS (objects every experiment links with),
