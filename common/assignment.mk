@@ -171,12 +171,14 @@ EXPERIMENT_BINS := $(EXPERIMENT_SRCS:experiments/%.cu=$(BUILD_DIR)/experiments/%
 experiments: $(EXPERIMENT_BINS)
 # An assignment may set EXPERIMENT_OBJS (objects every experiment links with),
 # EXPERIMENT_OBJS_<name> (objects experiments/<name>.cu alone links with) and EXPERIMENT_LDLIBS.
+# Their dependency files go to build/experiment-deps/, so that build/experiments/ holds the
+# programs alone (the legacy checks and packs read every file there as a binary).
 $(BUILD_DIR)/experiments/%: experiments/%.cu $(EXPERIMENT_OBJS) $$(EXPERIMENT_OBJS_$$*) $(CONFIG_STAMP) | arch-info
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. $(DEP_FLAGS) -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
+	@mkdir -p $(dir $@) $(BUILD_DIR)/experiment-deps
+	$(NVCC) $(NVCC_BASELINE_FLAGS) -I. $(DEP_OPTIONS) -MF $(BUILD_DIR)/experiment-deps/$*.d -o $@ $< $(EXPERIMENT_OBJS) $(EXPERIMENT_OBJS_$*) $(EXPERIMENT_LDLIBS)
 
 # The header dependencies the compiles above wrote, one file per target.
--include $(wildcard $(BUILD_DIR)/*.d $(BUILD_DIR)/tests/*.d $(BUILD_DIR)/experiments/*.d)
+-include $(wildcard $(BUILD_DIR)/*.d $(BUILD_DIR)/tests/*.d $(BUILD_DIR)/experiment-deps/*.d)
 
 # make plots: the reference's figures (figures/, from results/) and README tables, then every
 # user run's figures and tables in its own folder (runs/<gpu>/figures/, runs/<gpu>/tables.md:
