@@ -63,7 +63,7 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
             .add_int("blocks", &c_.blocks, 0, 1LL << 20,
                      "blocks of version single (0: automatic, every SM full at its occupancy, capped by the work)")
             .add_choice("precision", &c_.precision, {"float", "double", "both"}, "working precision of the versions")
-            .add_int("cpu-threads", &c_.cpu_threads, 0, 4096, "OpenMP threads of cpu_omp and the reference (0: all; OMP_NUM_THREADS, in a Slurm job SLURM_CPUS_PER_TASK)")
+            .add_int("cpu-threads", &c_.cpu_threads, 0, pi::kMaxCpuThreads, "OpenMP threads of cpu_omp and the reference (0: all; OMP_NUM_THREADS, in a Slurm job SLURM_CPUS_PER_TASK)")
             .add_int("cpu-repeat", &c_.cpu_repeat, 1, 1000, "timed runs of each CPU version (median reported)")
             .positional({"niter", "chunk"});
         help.csv = "append one row per (niter, precision, version) to this CSV file";
