@@ -233,6 +233,15 @@ class InputFile {
 };
 
 namespace detail {
+// An appended file cut back to its old size, best effort: it runs while another error is being
+// reported (or in the signal handler), so its own failure has nothing better to do. A variable,
+// not a (void) cast: nvcc's front end still warns about a warn_unused_result function's value
+// cast away (glibc's ftruncate under _FORTIFY_SOURCE, #1650-D, an error with WERROR=1).
+inline void truncate_back(int fd, off_t size) {
+    const int ignored = ::ftruncate(fd, size);
+    (void)ignored;
+}
+
 // What a commit has under way (at most kTempSlots at once): its temporary files, removed by the
 // signal handler if the program is stopped while they exist (the only moments a stray file
 // could exist), and the files it appends to, cut back to their old size by the handler. A
@@ -274,7 +283,7 @@ extern "C" inline void remove_partial_and_reraise(int sig) {
     for (int i = 0; i < kTempSlots; ++i) {
         const TempSlot& slot = temp_slots()[i];
         if (!slot.used) continue;
-        if (slot.fd >= 0) (void)::ftruncate(slot.fd, slot.size);  // async-signal-safe, as unlink is
+        if (slot.fd >= 0) truncate_back(slot.fd, slot.size);  // async-signal-safe, as unlink is
         else ::unlink(slot.path);
     }
     std::signal(sig, SIG_DFL);
@@ -497,7 +506,7 @@ inline int append_content(const PendingFile& file, int* fd, off_t* size, int* er
     const int slot = register_temp("", *fd, *size);
     if (write_content(*fd, file) && ::fsync(*fd) == 0) return slot;
     *error = errno;
-    (void)::ftruncate(*fd, *size);
+    truncate_back(*fd, *size);
     ::close(*fd);
     release_temp(slot);
     return -1;
@@ -544,7 +553,7 @@ inline void discard_writes(Commit& c) {
     for (std::size_t i = 0; i < c.files.size(); ++i) {
         if (c.slot[i] < 0) continue;
         if (c.files[i].append) {
-            (void)::ftruncate(c.fd[i], c.old_size[i]);
+            truncate_back(c.fd[i], c.old_size[i]);
             ::close(c.fd[i]);
         } else {
             ::unlink(c.tmp[i].c_str());

@@ -254,10 +254,14 @@ cw_require_gpu_node() {
 cw_require_gpu() {
   if [ "$CW_GPU_CHECK" = 0 ] || cw_dry; then return 0; fi
   cw_build common bin/devinfo >/dev/null
-  local status=0 said
-  said=$(common/bin/devinfo --check 2>&1 >/dev/null) || status=$?
-  said=$(cw_one_line <<<"$said")
-  [ "$status" -eq 0 ] || cw_fail "$status" "no usable GPU on $(cw_node) (GPU indices given: CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): ${said:-common/bin/devinfo --check exited $status}; nothing was run or written"
+  # Its device line (the GPU and the code its kernels run: the cluster phase checks it) goes to
+  # the log when the check passes; when it fails, only its reason, inside the FAILED line.
+  local status=0 said shown err
+  err=$(mktemp) || cw_fail 2 "mktemp failed: no temporary file for devinfo's message"
+  shown=$(common/bin/devinfo --check 2>"$err") || status=$?
+  said=$(cw_one_line <"$err"); rm -f "$err"
+  [ "$status" -ne 0 ] || { printf '%s\n' "$shown"; return 0; }
+  cw_fail "$status" "no usable GPU on $(cw_node) (GPU indices given: CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-not set}): ${said:-common/bin/devinfo --check exited $status}; nothing was run or written"
 }
 
 # cw_unchanged FOLDER: what a failed or interrupted staged run of FOLDER left as it was, as

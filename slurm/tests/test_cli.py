@@ -17,6 +17,7 @@ from slurmtest import BASE_ENV, HERE, STUB, R, configs, env, executable, expect,
 SLURM = ROOT / "slurm"
 RUN_CSV = "vecmax/runs/fake-device/sweep.csv"  # the sweep's run folder: the stand-in's device
 COMMITTED = "assignment,committed\nvecmax,1\n"  # a sweep.csv that a failed gather must leave byte for byte
+DEVICE_LINE = "Device 0: Fake GPU 80GB, compute capability 9.0; kernels: sm_90 code, native"  # devinfo's stand-in
 WHOLE_RUN = "assignment,n,ms,device\npi,1,0.125,Fake GPU 80GB\npi,2,0.25,Fake GPU 80GB\n"  # the stand-in's CSV
 
 
@@ -365,12 +366,18 @@ def test_profile_with_ncu_but_no_gpu_exits_3_with_one_line_nothing_written(repo,
 
 @pytest.fixture
 def gpu_here(fakerepo):
-    """The stand-in's GPU probe reports a GPU (for its staged make profile)."""
+    """The stand-in's GPU probe reports a GPU (for its staged make profile), with devinfo's device line."""
     dev = fakerepo / "common/bin/devinfo"
     dev.rename(dev.with_name("devinfo.real"))
-    executable(dev, "#!/bin/sh\nexit 0\n")
+    executable(dev, f"#!/bin/sh\necho '{DEVICE_LINE}'\nexit 0\n")
     yield
     dev.with_name("devinfo.real").replace(dev)
+
+
+def test_a_report_job_logs_devinfo_s_device_line_once_its_gpu_check_passes(fakerepo, fpath, gpu_here):
+    """The job log names the GPU and the code its kernels run (slurm/tests/gpu_cluster.sh checks that line)."""
+    r = expect(sh("bash", fakerepo / "slurm/pi.sbatch", PATH=fpath, FAKE_EXPERIMENT="ok"), 0, [DEVICE_LINE])
+    assert r.out.splitlines().count(DEVICE_LINE) == 1, r.tail()
 
 
 def test_a_failing_profile_leaves_results_and_runs_names_the_kept_pi_profile_run(fakerepo, fpath, fakencu, gpu_here):
