@@ -50,6 +50,12 @@ cd "$tree"
 make -j"$(nproc)" all SMS="35 52" WERROR=1 >"$tmp/build.log" 2>&1 || { tail -n 40 "$tmp/build.log"; exit 1; }
 make -j"$(nproc)" experiments SMS="35 52" WERROR=1 >>"$tmp/build.log" 2>&1 || { tail -n 40 "$tmp/build.log"; exit 1; }
 grep '^arch:' "$tmp/build.log" | sort -u
+# The pack is unpacked elsewhere: a dependency file naming a path of this temporary tree names a
+# file that will not exist there, which make takes for a changed header (-MP's empty rule) and
+# rebuilds everything that includes it.
+moved=$(find . -name '*.d' -exec grep -l -F "$tree/" {} + 2>/dev/null || true)
+[ -z "$moved" ] || { echo "FAIL: dependency files name paths of the build tree $tree/ (rebuilt wherever the pack is unpacked): $(xargs <<<"$moved")"; exit 1; }
+echo "ok: no dependency file names a path of the build tree"
 
 step "Checking sm_35, sm_52 code (cuobjdump -lelf) and compute_52 PTX (cuobjdump -lptx)"
 binaries=$(ls common/bin/* */bin/* */build/experiments/* 2>/dev/null | sort -u)

@@ -4,12 +4,10 @@ tests/error_exit.cu fails in each way a program can; its lines are the programs'
 word (the CUDA error's and the "no usable CUDA GPU" line are the ones CUDA_CHECK printed when it
 ended the program itself), what was printed before stays, and the destructors on the way up run.
 No GPU needed but for the kernel fault (a sticky error, device buffers freed while unwinding)."""
-import os
 import re
-import shutil
 
 import pytest
-from cwtest import ROOT, need_gpu, run
+from cwtest import ROOT, make_print, need_gpu, need_nvcc, run
 
 SOURCE = ROOT / "common/tests/error_exit.cu"
 NO_GPU = ("no usable CUDA GPU: this machine has no GPU this program can use (a login node has none); run it on a "
@@ -26,9 +24,8 @@ def line_of(mode):
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory):
-    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
-    if not os.path.exists(nvcc):
-        pytest.skip("no nvcc: the harness cannot be built")
+    need_nvcc()  # nothing is compiled where CW_NO_BUILD says so (the legacy phase runs a prebuilt pack)
+    nvcc = make_print("common", "NVCC")  # the build's nvcc
     binary = tmp_path_factory.mktemp("errors") / "error_exit"
     r = run([nvcc, "-std=c++14", "-Wno-deprecated-gpu-targets", f"-I{ROOT / 'common'}", "-o", binary, SOURCE], 600)
     assert r.rc == 0, r.tail()
