@@ -28,10 +28,11 @@ class Data {
     // the two copies timed (the same for every version); then the reference of the plan's
     // scan, timed; the plan's n as the launches' size.
     void enter(const Plan& p, bool new_size);
-    // The same-size copy, at a size's first scan: a device-to-device copy of the plan's n ints
-    // (input to output buffer), timed as the versions are (warm-up, then the median of `repeat`
-    // runs, each after an L2 flush when `flusher` is given): what the memory can do at this size,
-    // launch and ramp included, for the rows' copy_n_ms and pct_of_copy_n.
+    // The same-size copy, at a size's first scan: the plan's n ints copied from the input to the
+    // output buffer by cudaMemcpy and by a copy kernel (common/device_copy.cuh), each timed as the
+    // versions are (warm-up, then the median of `repeat` runs, each after an L2 flush when
+    // `flusher` is given), the kernel's output checked: what the memory can do at this size,
+    // launch and ramp included. The faster is the rows' copy_n_ms (copy_n_by names it).
     void time_copy(const Plan& p, int warmup, int repeat, cw::L2Flusher* flusher);
     // --vary-input: the plan's input refilled with the pattern of `seed` (host and device) at
     // size n <= p.n, which the plan's runner then scans (Io::launch_n), and its reference
@@ -44,7 +45,9 @@ class Data {
     const std::int32_t* reference() const { return ref_.data(); }
     struct Times {
         double cpu_ms = NAN, h2d_ms = NAN, d2h_ms = NAN;  // the plan's reference, its size's two copies
-        double copy_n_ms = NAN;                           // its size's device-to-device copy (time_copy)
+        double copy_n_ms = NAN;                           // its size's same-size copy, the faster (time_copy)
+        double memcpy_n_ms = NAN, copy_kernel_n_ms = NAN;  // the two ways of it
+        std::string copy_n_by;                            // "cudaMemcpy" or "copy_kernel"
     } times;
 
   private:

@@ -249,7 +249,7 @@ LAB_TABLES = [
     Table("copy-h200", lambda d: copy_rows(os.path.join(HERE, "results", "h200")), [  # the reference run's
         Col(lambda r: "2^%d" % math.log2(int(r["n"])) if int(r["n"]) & (int(r["n"]) - 1) == 0 else "{:,}".format(int(r["n"])), "n"),
         Col("mode", "scan"), Col("version", "fastest version"), Col(lambda r: 1000 * r.f("kernel_ms"), "time (µs)", F2),
-        Col(lambda r: 1000 * r.f("copy_n_ms"), "copy of the same n ints (µs)", F2),
+        Col(lambda r: "%.2f (%s)" % (1000 * r.f("copy_n_ms"), r.get("copy_n_by") or "cudaMemcpy"), "copy of the same n ints (µs, by)"),
         Col(lambda r: r.f("kernel_ms") / r.f("copy_n_ms"), "× that copy (target ≤ 1.15)", F2),
         Col("pct_of_copy_bw", "% of the run's 256 MiB copy (target at 80 MB: ≥ 90)", F1),
         Col("speedup_vs_baseline", "× CUB", F2)]),

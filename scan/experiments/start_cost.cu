@@ -25,6 +25,7 @@
 #include <cooperative_groups.h>
 
 #include "common.cuh"
+#include "device_copy.cuh"
 #include "experiment.cuh"
 
 namespace cg = cooperative_groups;
@@ -56,44 +57,7 @@ __device__ __forceinline__ void sleep_ns() {
 #endif
 }
 
-// ---------------------------------------------------------------------------------------
-// 1. The copy kernel: 16-byte loads and stores, four in flight per thread, grid-stride.
-__global__ void __launch_bounds__(kThreads) copy_vec4(const uint4* __restrict__ in, uint4* __restrict__ out,
-                                                      std::size_t n4) {
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
-    std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x;
-    for (; i + 3 * stride < n4; i += 4 * stride) {
-        const uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
-        out[i] = a;
-        out[i + stride] = b;
-        out[i + 2 * stride] = c;
-        out[i + 3 * stride] = d;
-    }
-    for (; i < n4; i += stride) out[i] = in[i];
-}
-__global__ void copy_tail(const unsigned* in, unsigned* out, std::size_t from, std::size_t n) {
-    const std::size_t i = from + threadIdx.x;
-    if (i < n) out[i] = in[i];
-}
-
-struct CopyKernel {
-    unsigned grid = 0;
-    void setup() {
-        int per_sm = 0, device = 0, sms = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, copy_vec4, kThreads, 0));
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        grid = static_cast<unsigned>(per_sm * sms);
-    }
-    void run(const unsigned* in, unsigned* out, std::size_t n, cudaStream_t s) const {
-        const std::size_t n4 = n / 4;
-        const std::size_t blocks = (n4 + kThreads - 1) / kThreads;
-        const unsigned g = static_cast<unsigned>(std::min<std::size_t>(blocks, grid));
-        if (g > 0) copy_vec4<<<g, kThreads, 0, s>>>(reinterpret_cast<const uint4*>(in), reinterpret_cast<uint4*>(out), n4);
-        if (n4 * 4 < n) copy_tail<<<1, 32, 0, s>>>(in, out, n4 * 4, n);
-        CUDA_CHECK_LAUNCH();
-    }
-};
+// 1. The copy kernel: the product's yardstick, cw::CopyKernel (common/device_copy.cuh).
 
 // ---------------------------------------------------------------------------------------
 // 2. The program's look-back kernel (block ids), with an optional trace.
@@ -532,8 +496,7 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaMemset(b.counter, 0, 8));
     CUDA_CHECK(cudaMalloc(&b.trace, (maxn / 1024 + 1) * kWords * 8));
     CUDA_CHECK(cudaMemcpy(b.in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
-    CopyKernel copy;
-    copy.setup();
+    const cw::CopyKernel copy;
     cw::L2Flusher flusher;
     const std::vector<Variant> variants = {
         {"lookback 256x32", 32, run_lookback<32, false>, resident_blocks(lookback_traced<32, false>)},
