@@ -26,6 +26,8 @@
 
 #include "common.cuh"
 #include "device_copy.cuh"
+#include "gpu_clock.cuh"
+#include "tile_io.cuh"
 #include "experiment.cuh"
 
 namespace cg = cooperative_groups;
@@ -39,17 +41,9 @@ constexpr unsigned kA = 1u, kP = 2u;
 constexpr unsigned long long kMaxSpins = 20000000ull;
 enum TraceWord { kEnter, kSm, kLoaded, kPublished, kPrefixed, kStored, kPolls, kWindows, kWords };
 
-__device__ __forceinline__ unsigned long long now_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ unsigned sm_id() {
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    return id;
-}
-__device__ __forceinline__ int pad(int e) { return e + (e >> 5); }
+using gpu_clock::sm_id;
+__device__ __forceinline__ unsigned long long now_ns() { return gpu_clock::global_ns(); }
+__device__ __forceinline__ int pad(int e) { return scan_tile::padded(e); }
 template <unsigned kNs>
 __device__ __forceinline__ void sleep_ns() {
 #if __CUDA_ARCH__ >= 700
@@ -62,28 +56,12 @@ __device__ __forceinline__ void sleep_ns() {
 // ---------------------------------------------------------------------------------------
 // 2. The program's look-back kernel (block ids), with an optional trace.
 struct Tile {
-    // Striped loads of the warp's kItems x 32 ints into its padded region, uint4 a lane.
+    // Striped loads of the warp's kItems x 32 ints into its padded region: the program's
+    // (tile_io.cuh), so that the candidates read their tiles as the product does.
     template <int kItems>
     static __device__ __forceinline__ void load(const unsigned* in, std::size_t n, std::size_t base, bool full, int lane,
                                                 unsigned* ws) {
-        if (full) {
-            const uint4* in4 = reinterpret_cast<const uint4*>(in + base);
-#pragma unroll
-            for (int j = 0; j < kItems / 4; ++j) {
-                const uint4 v = in4[j * 32 + lane];
-                const int e = (j * 32 + lane) * 4;
-                ws[pad(e)] = v.x;
-                ws[pad(e + 1)] = v.y;
-                ws[pad(e + 2)] = v.z;
-                ws[pad(e + 3)] = v.w;
-            }
-        } else {
-#pragma unroll
-            for (int j = 0; j < kItems; ++j) {
-                const int e = j * 32 + lane;
-                ws[pad(e)] = base + e < n ? in[base + e] : 0u;
-            }
-        }
+        scan_tile::load_warp_items<kItems>(in, n, base, full, lane, ws);
     }
     template <int kItems>
     static __device__ __forceinline__ void store(unsigned* out, std::size_t n, std::size_t base, bool full, int lane,
@@ -182,11 +160,38 @@ __device__ __forceinline__ unsigned block_aggregate(const unsigned* s_wt, int wa
     return agg;
 }
 
+// What every candidate does first: its tile loaded into shared memory (each warp's items apart,
+// padded), each warp's items scanned, and after the block barrier the tile's aggregate and this
+// warp's prefix within the tile; store() writes the tile with the prefix of the tiles before it.
+template <int kItems>
+struct BlockTile {
+    static constexpr int kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32, kTile = kThreads * kItems;
+    struct Shared {
+        unsigned items[kWarps * kWarpSmem];
+        unsigned wt[kWarps];
+    };
+    std::size_t base;
+    bool full;
+    unsigned* ws;
+    unsigned agg, warp_prefix;
+    __device__ BlockTile(const Args& a, Shared& s, unsigned tile, int warp, int lane)
+        : base(static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems),
+          full((static_cast<std::size_t>(tile) + 1) * kTile <= a.n), ws(s.items + warp * kWarpSmem) {
+        Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
+        __syncwarp();
+        const unsigned total = Tile::scan_warp<kItems>(ws, lane);
+        if (lane == 0) s.wt[warp] = total;
+        __syncthreads();
+        agg = block_aggregate<kItems>(s.wt, warp, warp_prefix);
+    }
+    __device__ void store(const Args& a, int lane, unsigned prefix) const {
+        Tile::store<kItems>(a.out, a.n, base, full, lane, ws, prefix + warp_prefix);
+    }
+};
+
 template <int kItems, bool kTrace>
 __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
-    constexpr int kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32, kTile = kThreads * kItems;
-    __shared__ unsigned s_items[kWarps * kWarpSmem];
-    __shared__ unsigned s_wt[kWarps];
+    __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_prefix;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned tile = blockIdx.x;
@@ -195,16 +200,8 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
         tr[kEnter] = now_ns();
         tr[kSm] = sm_id();
     }
-    const std::size_t base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
-    const bool full = (static_cast<std::size_t>(tile) + 1) * kTile <= a.n;
-    unsigned* ws = s_items + warp * kWarpSmem;
-    Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
-    __syncwarp();
-    const unsigned total = Tile::scan_warp<kItems>(ws, lane);
-    if (lane == 0) s_wt[warp] = total;
-    __syncthreads();
-    unsigned warp_prefix;
-    const unsigned agg = block_aggregate<kItems>(s_wt, warp, warp_prefix);
+    const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
+    const unsigned agg = bt.agg;
     if (warp == 0) {
         if (kTrace && lane == 0) tr[kLoaded] = now_ns();
         unsigned prefix = 0, polls = 0, windows = 0;
@@ -227,7 +224,7 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
         }
     }
     __syncthreads();
-    Tile::store<kItems>(a.out, a.n, base, full, lane, ws, s_prefix + warp_prefix);
+    bt.store(a, lane, s_prefix);
     if (kTrace && threadIdx.x == 0) tr[kStored] = now_ns();
 }
 
@@ -235,23 +232,13 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
 // 3. One grid barrier instead of look-backs (every block resident: checked on the host).
 template <int kItems>
 __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
-    constexpr int kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32, kTile = kThreads * kItems;
     constexpr int kPerLane = 32;  // aggregates a lane reads in the one round (grids up to 1024 blocks)
-    __shared__ unsigned s_items[kWarps * kWarpSmem];
-    __shared__ unsigned s_wt[kWarps];
+    __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_prefix;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned tile = blockIdx.x;
-    const std::size_t base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
-    const bool full = (static_cast<std::size_t>(tile) + 1) * kTile <= a.n;
-    unsigned* ws = s_items + warp * kWarpSmem;
-    Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
-    __syncwarp();
-    const unsigned total = Tile::scan_warp<kItems>(ws, lane);
-    if (lane == 0) s_wt[warp] = total;
-    __syncthreads();
-    unsigned warp_prefix;
-    const unsigned agg = block_aggregate<kItems>(s_wt, warp, warp_prefix);
+    const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
+    const unsigned agg = bt.agg;
     if (warp == 0) {
         // Publish (the aggregate, then a release fence, then the arrival), wait for every
         // block's arrival (acquire: the fence after the spin), read the earlier aggregates.
@@ -280,7 +267,7 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
         if (lane == 0) s_prefix = part;
     }
     __syncthreads();
-    Tile::store<kItems>(a.out, a.n, base, full, lane, ws, s_prefix + warp_prefix);
+    bt.store(a, lane, s_prefix);
 }
 
 
@@ -294,23 +281,13 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 template <int kItems, int kCluster>
 __global__ void __launch_bounds__(kThreads) cluster_scan(Args a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    constexpr int kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32, kTile = kThreads * kItems;
-    __shared__ unsigned s_items[kWarps * kWarpSmem];
-    __shared__ unsigned s_wt[kWarps];
+    __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_agg, s_prefix;
     cg::cluster_group cluster = cg::this_cluster();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned tile = blockIdx.x, rank = cluster.block_rank(), cid = blockIdx.x / kCluster;
-    const std::size_t base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
-    const bool full = (static_cast<std::size_t>(tile) + 1) * kTile <= a.n;
-    unsigned* ws = s_items + warp * kWarpSmem;
-    Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
-    __syncwarp();
-    const unsigned total = Tile::scan_warp<kItems>(ws, lane);
-    if (lane == 0) s_wt[warp] = total;
-    __syncthreads();
-    unsigned warp_prefix;
-    const unsigned agg = block_aggregate<kItems>(s_wt, warp, warp_prefix);
+    const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
+    const unsigned agg = bt.agg;
     if (threadIdx.x == 0) s_agg = agg;
     cluster.sync();
     if (rank == 0 && warp == 0) {
@@ -333,7 +310,7 @@ __global__ void __launch_bounds__(kThreads) cluster_scan(Args a) {
         if (lane < kCluster) *cluster.map_shared_rank(&s_prefix, lane) = prefix + inc - v;
     }
     cluster.sync();
-    Tile::store<kItems>(a.out, a.n, base, full, lane, ws, s_prefix + warp_prefix);
+    bt.store(a, lane, s_prefix);
 #endif
 }
 
