@@ -109,7 +109,9 @@ __device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, un
         (static_cast<unsigned long long>((epoch << 2) | st) << 32) | v;
 }
 
-// The program's look_back (scan_kernels.cu), counting its polls (window reads) and windows.
+// The program's look_back (scan_kernels.cu), counting its polls (window reads) and windows;
+// kSleepNs: the back-off between polls (the program's 100 ns; 0: none).
+template <unsigned kSleepNs = 100>
 __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsigned epoch, int lane, unsigned& polls,
                               unsigned& windows) {
     const unsigned long long before_first = static_cast<unsigned long long>((epoch << 2) | kP) << 32;
@@ -122,7 +124,7 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
             w = pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred) : before_first;
             ++polls;
             if (!__any_sync(kFull, static_cast<unsigned>(w >> 34) != epoch)) break;
-            sleep_ns<100>();
+            if (kSleepNs > 0) sleep_ns<kSleepNs>();
             if (polls > kMaxSpins) __trap();  // a look-back that cannot end stops the run
         }
         ++windows;
@@ -189,7 +191,7 @@ struct BlockTile {
     }
 };
 
-template <int kItems, bool kTrace>
+template <int kItems, bool kTrace, unsigned kSleepNs = 100>
 __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
     __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_prefix;
@@ -210,7 +212,7 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
         } else {
             if (lane == 0) publish(a.desc, tile, a.epoch, kA, agg);
             if (kTrace && lane == 0) tr[kPublished] = now_ns();
-            prefix = look_back(a.desc, tile, a.epoch, lane, polls, windows);
+            prefix = look_back<kSleepNs>(a.desc, tile, a.epoch, lane, polls, windows);
             if (lane == 0) publish(a.desc, tile, a.epoch, kP, prefix + agg);
         }
         if (lane == 0) {
@@ -315,6 +317,39 @@ __global__ void __launch_bounds__(kThreads) cluster_scan(Args a) {
 }
 
 // ---------------------------------------------------------------------------------------
+// 5. How soon a word one SM publishes is seen by another: what any design built on published
+// aggregates pays at least once. Thread 0 of block 1 (the poller) announces round r, then polls
+// the flag with the look-back's volatile load; thread 0 of block 0 (the writer) waits for the
+// announcement, stamps %globaltimer (one clock for the whole GPU) and stores r. Per round,
+// kProbeWords words: the writer's stamp, the poller's first poll, its sight of r, its polls, and
+// both SMs.
+constexpr int kProbeWords = 6;
+__global__ void visibility_probe(unsigned long long* flags, unsigned long long* out, int rounds) {
+    if (threadIdx.x != 0) return;
+    volatile unsigned long long* flag = flags;        // the published word
+    volatile unsigned long long* ready = flags + 32;  // the poller's announcement (another line)
+    for (int r = 1; r <= rounds; ++r) {
+        unsigned long long* o = out + static_cast<std::size_t>(r - 1) * kProbeWords;
+        unsigned long long spins = 0;
+        if (blockIdx.x == 0) {
+            while (*ready != static_cast<unsigned long long>(r))
+                if (++spins > kMaxSpins) __trap();
+            o[0] = now_ns();
+            *flag = static_cast<unsigned long long>(r);
+            o[4] = sm_id();
+        } else {
+            *ready = static_cast<unsigned long long>(r);
+            o[1] = now_ns();
+            while (*flag != static_cast<unsigned long long>(r))
+                if (++spins > kMaxSpins) __trap();
+            o[2] = now_ns();
+            o[3] = spins + 1;
+            o[5] = sm_id();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Host side.
 struct Buffers {
     unsigned *in = nullptr, *out = nullptr, *counter = nullptr, *aggs = nullptr;
@@ -331,11 +366,11 @@ int resident_blocks(Kernel k) {
     return per_sm * sms;
 }
 
-template <int kItems, bool kTrace>
+template <int kItems, bool kTrace, unsigned kSleepNs = 100>
 void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    lookback_traced<kItems, kTrace><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
+    lookback_traced<kItems, kTrace, kSleepNs><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
 
@@ -454,6 +489,37 @@ TraceSummary summarise(const std::vector<TileTimes>& tt) {
                         median(polls), median(windows)};
 }
 
+// The visibility probe's rounds, one row each, and their medians on stdout.
+void probe_visibility(const std::string& dir, const cw::DeviceInfo& dev) {
+    const int rounds = 1000;
+    unsigned long long *flags = nullptr, *out = nullptr;
+    CUDA_CHECK(cudaMalloc(&flags, 64 * 8));
+    CUDA_CHECK(cudaMemset(flags, 0, 64 * 8));
+    CUDA_CHECK(cudaMalloc(&out, static_cast<std::size_t>(rounds) * kProbeWords * 8));
+    visibility_probe<<<2, 32>>>(flags, out, rounds);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<unsigned long long> w(static_cast<std::size_t>(rounds) * kProbeWords);
+    CUDA_CHECK(cudaMemcpy(w.data(), out, w.size() * 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(flags));
+    CUDA_CHECK(cudaFree(out));
+    FILE* f = std::fopen((dir + "/start_visibility.csv").c_str(), "w");
+    if (f == nullptr) throw cw::UsageError("cannot write into " + dir);
+    std::fprintf(f, "round,writer_sm,poller_sm,store_to_sight_ns,polls,ns_per_poll,device\n");
+    std::vector<double> latency, per_poll;
+    for (int r = 0; r < rounds; ++r) {
+        const unsigned long long* o = &w[static_cast<std::size_t>(r) * kProbeWords];
+        const double lat = static_cast<double>(o[2]) - static_cast<double>(o[0]);
+        const double pp = static_cast<double>(o[2] - o[1]) / static_cast<double>(o[3]);
+        std::fprintf(f, "%d,%llu,%llu,%.0f,%llu,%.1f,%s\n", r, o[4], o[5], lat, o[3], pp, dev.name.c_str());
+        latency.push_back(lat);
+        per_poll.push_back(pp);
+    }
+    std::fclose(f);
+    std::printf("visibility: store to sight %.0f ns (median of %d rounds), %.1f ns per poll, SMs %llu and %llu\n",
+                median(latency), rounds, median(per_poll), w[4], w[5]);
+}
+
 int run(int argc, char** argv) {
     const std::string dir = argc > 1 ? argv[1] : ".";
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -461,6 +527,7 @@ int run(int argc, char** argv) {
     std::vector<std::size_t> sizes = {1u << 20, 1000000, 1u << 21, 1u << 22, 1u << 23};
     const std::size_t maxn = 1u << 23;
     const cw::DeviceInfo dev = cw::select_device(0);
+    probe_visibility(dir, dev);
     std::vector<unsigned> h(maxn), ref(maxn), got(maxn);
     cw::fill_uniform_int(h.data(), maxn, -1000000, 1000000, 42);
     Buffers b;
@@ -480,6 +547,8 @@ int run(int argc, char** argv) {
         {"lookback 256x16", 16, run_lookback<16, false>, resident_blocks(lookback_traced<16, false>)},
         {"lookback 256x32 traced", 32, run_lookback<32, true>, resident_blocks(lookback_traced<32, true>)},
         {"lookback 256x16 traced", 16, run_lookback<16, true>, resident_blocks(lookback_traced<16, true>)},
+        {"lookback 256x16 nosleep", 16, run_lookback<16, false, 0>, resident_blocks(lookback_traced<16, false, 0>)},
+        {"lookback 256x16 nosleep traced", 16, run_lookback<16, true, 0>, resident_blocks(lookback_traced<16, true, 0>)},
         {"barrier 256x32", 32, run_barrier<32>, std::min(1024, resident_blocks(barrier_scan<32>))},
         {"barrier 256x16", 16, run_barrier<16>, std::min(1024, resident_blocks(barrier_scan<16>))},
         {"cluster8 256x32", 32, run_cluster<32, 8>, cluster_resident<32, 8>(dev)},
