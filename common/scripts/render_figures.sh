@@ -4,8 +4,9 @@
 # Each plots/<name>.gp draws FIGURES_DIR/<name>.png from the CSV its usage line names, read from
 # RESULTS_DIR instead of results/ (make print-figures lists the pairs). A figure is drawn again
 # only when what it is made from changed: FIGURES_DIR/SOURCES.sha256 keeps, per figure, the
-# SHA-256 of its script, common/plot_style.gp, every CSV of RESULTS_DIR and its sub-folders (a
-# script may read a second CSV beside its input: context.csv, h200/...), the report's numbers
+# SHA-256 of its script and the plots/ scripts it calls, common/plot_style.gp, every CSV of
+# RESULTS_DIR and its sub-folders (a script may read a second CSV beside its input:
+# context.csv, h200/...), the report's numbers
 # (original/) and its stale line (below), so `make plots` on unchanged data rewrites no PNG,
 # whatever fonts this machine has. A figure whose input is not there is named and skipped; a
 # failed render leaves the old figure.
@@ -69,7 +70,9 @@ for pair in "${pairs[@]}"; do
   fi
   mark=${stale[$fig]:-}
   mark=${mark//\'/}
-  sum=$( { cat "plots/$fig.gp" "$common/plot_style.gp" "$results"/*.csv $(ls "$results"/*/*.csv original/* 2>/dev/null)
+  # The scripts it calls (plots/bandwidth_h200.gp calls bandwidth.gp) are sources too.
+  called=$(grep -o '[A-Za-z0-9_]*\.gp' "plots/$fig.gp" | sort -u | sed 's|^|plots/|' | while read -r g; do [ -f "$g" ] && [ "$g" != "plots/$fig.gp" ] && echo "$g"; done)
+  sum=$( { cat "plots/$fig.gp" $called "$common/plot_style.gp" "$results"/*.csv $(ls "$results"/*/*.csv original/* 2>/dev/null)
            [ -z "$mark" ] || printf '%s\n' "$mark"; } | sha256sum | cut -d' ' -f1)
   out=$figures/$fig.png
   if [ -f "$out" ] && grep -qx "$fig $sum" "$stamps"; then

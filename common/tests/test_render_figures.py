@@ -103,3 +103,21 @@ def test_the_top_make_plots_line_sums_every_folder(copy, tmp_path, no_gnuplot):
     assert r.rc == 0 and not r.out, r.tail()
     r = run(["bash", RENDER, "--summary", tally], 30)
     assert r.rc == 0 and r.out == f"make plots: {n} figure(s) drawn, {n} up to date (2 folder(s) of figures)\n", r.tail()
+
+
+def test_a_script_that_another_figure_calls_is_one_of_that_figure_s_sources(copy, tmp_path, no_gnuplot):
+    """scan's bandwidth_h200.gp is bandwidth.gp on another CSV: a change of the called script redraws
+    both figures, and only them."""
+    figs = figures_of(copy)
+    n, base = len(figs), figs[0]
+    (copy / "plots/caller.gp").write_text(f'# calls {base}.gp on its input\n'
+                                          f'call system("dirname ".ARG0)."/{base}.gp" ARG1 ARG2\n')
+    usage = next(line for line in (copy / f"plots/{base}.gp").read_text().splitlines() if "gnuplot -c" in line)
+    (copy / "plots/caller.gp").write_text((copy / "plots/caller.gp").read_text() + usage.replace(f"{base}.gp", "caller.gp")
+                                          .replace(f"{base}.png", "caller.png") + "\n")
+    path = path_with(tmp_path, no_gnuplot, DRAWS)
+    assert render(copy, path).rc == 0
+    with open(copy / f"plots/{base}.gp", "a") as f:
+        f.write("# changed\n")
+    r = render(copy, path)
+    assert r.rc == 0 and r.out.splitlines()[-1] == f"vecmax/figures: 2 figure(s) drawn, {n - 1} up to date", r.tail()

@@ -5,8 +5,8 @@
 # in the CSV (the sizes start again after nine), so that two versions with equal bandwidths
 # (lookahead runs lookback's kernel below its policy's switch) are both seen: the later one's larger open
 # point around the earlier one's. The key stands beside the plot: it hides no data. Where the
-# rows carry it (copy_n_ms), the device-to-device copy of the same n ints, timed in the same run
-# at each size, is drawn too: what the memory does at that size, launch and ramp included.
+# rows carry it (copy_n_ms), the copy of the same n ints, timed in the same run at each size, is
+# drawn too: what the memory does at that size, launch and ramp included.
 # Logarithmic y: the bandwidths span orders of magnitude from 2^10 to 2^28.
 #   gnuplot -c plots/bandwidth.gp results/sweep.csv figures/bandwidth.png
 # (call, not load: gnuplot 5.4 gives a loaded file ARGC = 0, so plot_style.gp would stop)
@@ -17,7 +17,11 @@ versions = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"vers
 row(v, name) = (strcol("version") eq v && strcol("mode") eq "inclusive" ? column(name) : NaN)
 # The same-size copy's series only where some row has a copy_n_ms (older runs leave it empty).
 samesize = system("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"copy_n_ms\") c = i; next } c && $c != \"\" { n++ } END { print n + 0 }' ".shell_quoted(input)) + 0
-same = samesize > 0 ? 'input using "n":(8e-6 * column("n") / row(word(versions, 1), "copy_n_ms")) title "copy of the same n ints" dt 3 lw 2 lc rgb "black" with lines,' : ""
+# Its name says what it is: runs with a copy_n_by column timed cudaMemcpy and a copy kernel and kept
+# the faster (common/device_copy.cuh); older runs timed cudaMemcpy alone.
+by = system("head -n 1 ".shell_quoted(input)." | tr ',' '\\n' | grep -cx copy_n_by") + 0
+samename = by > 0 ? "copy of the same n ints (faster)" : "cudaMemcpy of the same n ints"
+same = samesize > 0 ? 'input using "n":(8e-6 * column("n") / row(word(versions, 1), "copy_n_ms")) title samename dt 3 lw 2 lc rgb "black" with lines,' : ""
 set title titled("Inclusive scan of int32".on_gpu.": effective bandwidth (8 bytes per element)") noenhanced
 set xlabel "n (elements)"
 set ylabel "bandwidth (GB/s)"
