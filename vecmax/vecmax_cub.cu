@@ -13,7 +13,7 @@
 
 #include <cub/device/device_reduce.cuh>
 
-#include "vecmax_kernels.cuh"
+#include "vecmax_nan_max.cuh"
 
 namespace vecmax {
 

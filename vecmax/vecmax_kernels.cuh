@@ -6,28 +6,10 @@
 
 #include <cuda_runtime.h>
 
+#include "vecmax_nan_max.cuh"
 #include "vecmax_policy.h"
 
 namespace vecmax {
-
-// The maximum with the repository's NaN policy (a NaN in either operand gives NaN), the
-// same on host and device. sm_80+ has it as one instruction (max.NaN.f32).
-__host__ __device__ __forceinline__ float nan_max(float a, float b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return (a > b || a != a) ? a : b;
-#endif
-}
-
-// The same operator for cub::DeviceReduce::Reduce (vecmax_cub.cu).
-struct NanPropagatingMax {
-    __host__ __device__ __forceinline__ float operator()(const float& a, const float& b) const {
-        return nan_max(a, b);
-    }
-};
 
 // version=report: block b of the grid writes the maximum of its grid-stride slices to
 // block_max[b]. blockDim.x must be a power of two (the halving tree); dynamic shared memory:
