@@ -230,6 +230,23 @@ def help_text(name):
     return r.out
 
 
+def reuse_builds(dest, folders):
+    """A copy of the repository gets the checkout's build outputs (build/ and bin/ of each folder,
+    times kept), so that a make in the copy rebuilds only what its own changes touch (an example
+    version: its kernels and registry, not the library baselines), as it would in the checkout."""
+    for f in folders:
+        for part in ("build", "bin"):
+            if (ROOT / f / part).is_dir() and not (Path(dest) / f / part).exists():
+                shutil.copytree(ROOT / f / part, Path(dest) / f / part, symlinks=True)
+
+
+def built_warning_free(r):
+    """A make run that succeeded and whose compilers printed no warning (the checkout's own build
+    configuration, whatever WERROR says: warnings of the units it rebuilt are caught here)."""
+    warnings = [line for line in (r.out + r.err).splitlines() if re.search(r"\bwarning\b", line, re.I)]
+    assert r.rc == 0 and not warnings, (warnings[:10], r.tail(30))
+
+
 def scratch(folder, files):
     """Bad-input fixtures in `folder`: each {name: bytes} of `files` written, and a FIFO named fifo."""
     for name, data in files.items():

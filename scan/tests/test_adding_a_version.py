@@ -10,7 +10,7 @@ import shutil
 import sys
 
 import pytest
-from cwtest import ROOT, gpu_case, gpu_reason, run, need_nvcc
+from cwtest import ROOT, built_warning_free, gpu_case, gpu_reason, reuse_builds, run, need_nvcc
 
 README = ROOT / "common/README.md"
 # Where each block goes: before its anchor, which must be in the file once.
@@ -35,8 +35,9 @@ def git(repo, *args):
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
-    """A copy of the repository's files (git ls-files: no build outputs) with the example applied and
-    scan built; a git repository of its own, so that what changed can be listed."""
+    """A copy of the repository's files (git ls-files) with the example applied and scan built, from
+    the checkout's build outputs (what the example touches is rebuilt, warning-free); a git
+    repository of its own (build outputs ignored), so that what changed can be listed."""
     need_nvcc()
     files = run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
     if files.rc != 0:
@@ -53,8 +54,8 @@ def repo(tmp_path_factory):
         text = (copy / name).read_text()
         assert text.count(anchor) == 1, f"anchor of the {marker} example not found once in {name}"
         (copy / name).write_text(text.replace(anchor, block(marker) + anchor, 1))
-    r = run(["make", "-C", copy / "scan", "-j8", "WERROR=1"], timeout=1800)
-    assert r.rc == 0, r.tail(30)
+    reuse_builds(copy, ("scan", "common"))
+    built_warning_free(run(["make", "-C", copy / "scan", "-j8"], timeout=1800))
     return copy
 
 
