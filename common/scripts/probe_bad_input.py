@@ -780,9 +780,9 @@ def main(argv):
         os.chmod(root, 0o755)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             for case, problems in zip(cases, pool.map(lambda c: run_case(root, described[c.program], c), cases)):
-                for problem in problems:
+                if problems:  # one finding per case, its problems together
                     findings += 1
-                    print(f"probe: {case.kind}: {describe_case(case)}: {problem}", flush=True)
+                    print(f"probe: {case.kind}: {describe_case(case)}: {'; '.join(problems)}", flush=True)
     print(f"probe: {len(cases)} cases, {findings} findings ({time.monotonic() - started:.0f} s)")
     return 1 if findings else 0
 
