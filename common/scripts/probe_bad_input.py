@@ -432,7 +432,7 @@ def output_cases(prog):
         cases.append(Case(prog.name, "duplicate", base + [b(f"--{option}=a.x"), b(f"--{option}=b.x")],
                           names=("--" + option,)))
     if "csv" in prog.options:
-        for path in ("other.csv", "partial.csv", "binary.csv"):
+        for path in ("other.csv", "partial.csv", "binary.csv", "huge.bin"):  # huge.bin: 1 TiB of zeros, no newline
             cases.append(file_case(prog, "csv_other_columns", "csv", path, base))
             cases.append(file_case(prog, "csv_other_columns", "csv", path, base + [b"--output=out.bin"]))
         for o in ("out.bin", "./out.bin", "folder/../out.bin"):
