@@ -386,6 +386,9 @@ inline void check_output_path(const std::string& path, const std::string& what) 
     if (path.size() >= 4000) throw UsageError(cannot + "the path is longer than 4000 bytes");
     struct stat st;
     const bool exists = ::stat(path.c_str(), &st) == 0;
+    // A symbolic link that leads back to itself names no file: the commit's rename would replace
+    // the link with the file instead of writing where it points.
+    if (!exists && errno == ELOOP) throw UsageError(cannot + std::strerror(errno));
     if (exists) {
         if (!S_ISREG(st.st_mode))
             throw UsageError(what + " '" + path + "' is " + file_kind(st.st_mode) + ", not a regular file");

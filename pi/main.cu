@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -239,6 +240,31 @@ class Pi : public cw::Program<Plan, pi::Version, Extra> {
     std::vector<double> estimates_;
 };
 
+// libgomp reads OMP_NUM_THREADS in its constructor, before main, and prints a warning of its own
+// for a value it cannot take ("libgomp: Invalid value for environment variable ..."): a second
+// and third line beside pi's refusal of it (pi_cpu.cpp, cpu_max_threads). The executable's
+// preinit array runs before any library's constructor: it takes the variable out of the
+// environment, so libgomp never reads it, and main puts it back for pi's own check. libgomp's
+// default is then unused: every parallel region of pi gets its count by num_threads(...).
+const char* omp_num_threads = nullptr;
+
+void hide_omp_num_threads(int, char**, char** envp) {
+    static const char kName[] = "OMP_NUM_THREADS=";
+    char** kept = envp;
+    for (char** e = envp; *e != nullptr; ++e) {
+        if (std::strncmp(*e, kName, sizeof(kName) - 1) != 0) *kept++ = *e;
+        else if (omp_num_threads == nullptr) omp_num_threads = *e + sizeof(kName) - 1;
+    }
+    *kept = nullptr;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) { return cw::program_main<Pi>(argc, argv); }
+// External (an unreferenced variable of the unnamed namespace is a warning of nvcc's front end).
+__attribute__((section(".preinit_array"), used)) void (*pi_hide_omp_num_threads)(int, char**, char**) =
+    hide_omp_num_threads;
+
+int main(int argc, char** argv) {
+    if (omp_num_threads != nullptr) setenv("OMP_NUM_THREADS", omp_num_threads, 1);
+    return cw::program_main<Pi>(argc, argv);
+}

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cwtest import ROOT, UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, versions
+from cwtest import ROOT, UNDER_TEST, gpu_reason, make_print, need_built, only, program, refusal, run, usage_error, versions
 
 SYSFS_FILE = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 NINES = "9" * 41
@@ -133,6 +133,18 @@ def peak_run(cmd):
     _, status, usage = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
     return p.returncode, err, usage.ru_maxrss
+
+
+@pytest.mark.parametrize("option,what", [("--csv", "CSV file"), ("--output", "output file")])
+@pytest.mark.parametrize("name", UNDER_TEST)
+def test_output_naming_a_symlink_loop_refused(name, option, what, tmp_path):
+    """A symbolic link to itself names no file (stat: ELOOP); the commit's rename would have replaced the
+    link with the file. One line naming it, exit 2, the link left as it was."""
+    need_built(program(name))
+    os.symlink("loop", tmp_path / "loop")
+    usage_error([program(name), *small(name), f"{option}={tmp_path}/loop"],
+                f"cannot write {what} '.*/loop': Too many levels of symbolic links", timeout=10)
+    assert os.listdir(tmp_path) == ["loop"] and os.readlink(tmp_path / "loop") == "loop", os.listdir(tmp_path)
 
 
 @pytest.mark.parametrize("name", UNDER_TEST)

@@ -112,6 +112,17 @@ def test_thread_count_from_the_environment_past_the_bound_exit_2_one_line(variab
                 r"as --cpu-threads", env=env)
 
 
+# A value libgomp cannot take: libgomp's own warning, printed before main ("libgomp: Invalid value for
+# environment variable OMP_NUM_THREADS", after an empty line), must not come beside pi's one line
+# (main.cu hides the variable from libgomp's constructor).
+@pytest.mark.parametrize("value", ["abc", "0", "-1", " ", "\x1b[2J"])
+def test_thread_count_from_the_environment_libgomp_cannot_take_one_line(value):
+    env = {**NO_GPU, "OMP_NUM_THREADS": value}
+    env.pop("SLURM_CPUS_PER_TASK", None)
+    usage_error([P, "--niter=1000", "--only=cpu", *Q], r"^pi: error: environment variable OMP_NUM_THREADS=.*must be in "
+                r"\[1, 4096\]", env=env)
+
+
 def test_thread_count_from_the_environment_in_range_or_overridden_runs():
     env = {**NO_GPU, "OMP_NUM_THREADS": "2,1"}
     r = run([P, "--niter=1000", "--only=cpu_omp", *Q], env=env)
