@@ -112,27 +112,40 @@ static const char* environment_value(const char* name) {
     return (s == nullptr || *s == '\0') ? nullptr : s;
 }
 
-// The thread count `name` gives, in [1, kMaxCpuThreads]; 0 when it is unset or empty. Blanks
-// around it are allowed, as libgomp allows them; of OMP_NUM_THREADS's list (one count per
-// nesting level, "8,2") the first is the count of the CPU versions' level.
-static int environment_threads(const char* name) {
-    const char* s = environment_value(name);
-    if (s == nullptr) return 0;
-    std::string text(s);
-    text = text.substr(0, text.find(','));
+// A count of the environment, in [1, kMaxCpuThreads], blanks around it allowed (as libgomp allows
+// them); 0 for anything else.
+static int thread_count(std::string text) {
     const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
     text = first == std::string::npos ? "" : text.substr(first, last - first + 1);
     unsigned long long v = 0;
-    if (!cw::detail::parse_digits(text, &v) || v < 1 || v > static_cast<unsigned long long>(kMaxCpuThreads))
-        throw cw::UsageError(std::string("environment variable ") + name + "=" + s + ": the CPU versions' thread count must be in " +
-                             cw::range_text(1, kMaxCpuThreads) + ", as --cpu-threads (unset it or give --cpu-threads=N)");
+    if (!cw::detail::parse_digits(text, &v) || v < 1 || v > static_cast<unsigned long long>(kMaxCpuThreads)) return 0;
     return static_cast<int>(v);
+}
+
+// The thread count `name` gives; 0 when it is unset or empty. OMP_NUM_THREADS may be a list (one
+// count per nesting level, "8,2"): every item must be a count, the first is the CPU versions'
+// level; SLURM_CPUS_PER_TASK is one count.
+static int environment_threads(const char* name, bool list) {
+    const char* s = environment_value(name);
+    if (s == nullptr) return 0;
+    const std::string text(s);
+    int first = 0;
+    for (std::size_t from = 0, comma = 0; comma != std::string::npos; from = comma + 1) {
+        comma = list ? text.find(',', from) : std::string::npos;
+        const int v = thread_count(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+        if (v == 0)
+            throw cw::UsageError(std::string("environment variable ") + name + "=" + s + ": the CPU versions' thread count " +
+                                 (list ? "(each of its comma-separated counts) " : "") + "must be in " +
+                                 cw::range_text(1, kMaxCpuThreads) + ", as --cpu-threads (unset it or give --cpu-threads=N)");
+        if (first == 0) first = v;
+    }
+    return first;
 }
 
 int cpu_max_threads() {
 #ifdef _OPENMP
-    if (environment_value("OMP_NUM_THREADS") != nullptr) return environment_threads("OMP_NUM_THREADS");
-    if (environment_value("SLURM_CPUS_PER_TASK") != nullptr) return environment_threads("SLURM_CPUS_PER_TASK");
+    if (environment_value("OMP_NUM_THREADS") != nullptr) return environment_threads("OMP_NUM_THREADS", true);
+    if (environment_value("SLURM_CPUS_PER_TASK") != nullptr) return environment_threads("SLURM_CPUS_PER_TASK", false);
     return std::min(omp_get_max_threads(), kMaxCpuThreads);
 #else
     return 1;

@@ -123,6 +123,18 @@ def test_thread_count_from_the_environment_libgomp_cannot_take_one_line(value):
                 r"\[1, 4096\]", env=env)
 
 
+# A list with an empty or bad item (libgomp's nesting levels) and a list where one count is meant:
+# refused whole, not read up to the first comma.
+@pytest.mark.parametrize("variable,value", [("OMP_NUM_THREADS", "8,"), ("OMP_NUM_THREADS", "8,,2"),
+                                            ("OMP_NUM_THREADS", ",8"), ("OMP_NUM_THREADS", "8,x"),
+                                            ("SLURM_CPUS_PER_TASK", "8,"), ("SLURM_CPUS_PER_TASK", "8,2")])
+def test_thread_count_from_the_environment_every_item_a_count(variable, value):
+    env = {**NO_GPU, variable: value}
+    env.pop("OMP_NUM_THREADS" if variable != "OMP_NUM_THREADS" else "SLURM_CPUS_PER_TASK", None)
+    usage_error([P, "--niter=1000", "--only=cpu", *Q], rf"^pi: error: environment variable {variable}={value}: .*must be in "
+                r"\[1, 4096\]", env=env)
+
+
 def test_thread_count_from_the_environment_in_range_or_overridden_runs():
     env = {**NO_GPU, "OMP_NUM_THREADS": "2,1"}
     r = run([P, "--niter=1000", "--only=cpu_omp", *Q], env=env)
