@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include <cuda_runtime.h>
@@ -70,13 +71,16 @@ class CopyKernel {
 };
 
 // The same-size copy of n words from `in` to `out`, both ways timed like a version (warm-up,
-// then the median of `repeat` runs, each after an L2 flush when `flusher` is given).
+// then the median of `repeat` runs, each after an L2 flush when `flusher` is given). Not yet
+// timed: NaN, and by() is empty.
 struct CopyYardstick {
-    double memcpy_ms = 0.0, kernel_ms = 0.0;
-    double ms() const { return std::min(memcpy_ms, kernel_ms); }
+    double memcpy_ms = NAN, kernel_ms = NAN;
+    double ms() const { return std::isnan(memcpy_ms) || std::isnan(kernel_ms) ? NAN : std::min(memcpy_ms, kernel_ms); }
     // "cudaMemcpy" or "copy_kernel": the faster (cudaMemcpy on a tie).
-    const char* by() const { return memcpy_ms <= kernel_ms ? "cudaMemcpy" : "copy_kernel"; }
+    const char* by() const { return std::isnan(ms()) ? "" : memcpy_ms <= kernel_ms ? "cudaMemcpy" : "copy_kernel"; }
 };
+// Afterwards `out` holds one more untimed run of the copy kernel over a poisoned `out` (every
+// byte 0xff), so that the caller's check of the kernel's output can fail.
 inline CopyYardstick time_same_size_copy(const unsigned* in, unsigned* out, std::size_t n, int warmup, int repeat,
                                          L2Flusher* flusher) {
     const CopyKernel copy;
@@ -85,6 +89,8 @@ inline CopyYardstick time_same_size_copy(const unsigned* in, unsigned* out, std:
         CUDA_CHECK(cudaMemcpyAsync(out, in, n * sizeof(unsigned), cudaMemcpyDeviceToDevice, s));
     }, flusher, 0).median_ms();
     y.kernel_ms = time_gpu(warmup, repeat, [&](cudaStream_t s) { copy.run(in, out, n, s); }, flusher, 0).median_ms();
+    CUDA_CHECK(cudaMemset(out, 0xff, n * sizeof(unsigned)));
+    copy.run(in, out, n, 0);
     return y;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.cuh"
+#include "device_copy.cuh"
 #include "run_loop.cuh"
 #include "scan_versions.cuh"
 
@@ -45,9 +46,7 @@ class Data {
     const std::int32_t* reference() const { return ref_.data(); }
     struct Times {
         double cpu_ms = NAN, h2d_ms = NAN, d2h_ms = NAN;  // the plan's reference, its size's two copies
-        double copy_n_ms = NAN;                           // its size's same-size copy, the faster (time_copy)
-        double memcpy_n_ms = NAN, copy_kernel_n_ms = NAN;  // the two ways of it
-        std::string copy_n_by;                            // "cudaMemcpy" or "copy_kernel"
+        cw::CopyYardstick copy_n;                         // its size's same-size copy, both ways (time_copy)
     } times;
 
   private:

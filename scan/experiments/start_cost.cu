@@ -569,13 +569,9 @@ int run(int argc, char** argv) {
     for (const std::size_t n : sizes) {
         unsigned run_sum = 0;
         for (std::size_t i = 0; i < n; ++i) ref[i] = run_sum += h[i];
-        auto memcpy_fn = [&](cudaStream_t s) {
-            CUDA_CHECK(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s));
-        };
-        auto copy_fn = [&](cudaStream_t s) { copy.run(b.in, b.out, n, s); };
         // The copy kernel's output checked once.
         CUDA_CHECK(cudaMemset(b.out, 0xff, n * 4));
-        copy_fn(0);
+        copy.run(b.in, b.out, n, 0);
         CUDA_CHECK(cudaMemcpy(got.data(), b.out, n * 4, cudaMemcpyDeviceToHost));
         if (!std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(n), h.begin())) {
             std::printf("copy kernel WRONG at n=%zu\n", n);
@@ -592,16 +588,14 @@ int run(int argc, char** argv) {
             CUDA_CHECK(cudaMemcpy(got.data(), b.out, n * 4, cudaMemcpyDeviceToHost));
             const bool ok = std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(n), ref.begin());
             wrong += ok ? 0 : 1;
-            const double memcpy_ms = cw::time_gpu(3, repeat, memcpy_fn, &flusher).median_ms();
-            const double kernel_ms = cw::time_gpu(3, repeat, copy_fn, &flusher).median_ms();
+            const cw::CopyYardstick copy_n = cw::time_same_size_copy(b.in, b.out, n, 3, repeat, &flusher);
             const double ms = cw::time_gpu(3, repeat, [&](cudaStream_t s) { v.fn(b, n, s); }, &flusher).median_ms();
-            const double copy_ms = std::min(memcpy_ms, kernel_ms);
             std::fprintf(times, "%zu,%s,%d,%u,%.6f,%.6f,%.6f,%.6f,%s,%.4f,%d,%s\n", n, v.name.c_str(), v.items, ntiles, ms,
-                         memcpy_ms, kernel_ms, copy_ms, memcpy_ms <= kernel_ms ? "cudaMemcpy" : "copy_kernel",
-                         ms / copy_ms, ok, dev.name.c_str());
+                         copy_n.memcpy_ms, copy_n.kernel_ms, copy_n.ms(), copy_n.by(), ms / copy_n.ms(), ok,
+                         dev.name.c_str());
             std::fflush(times);
             std::printf("%-24s n=%-9zu %.4f ms  memcpy %.4f  copy kernel %.4f  ratio %.3f  %s\n", v.name.c_str(), n, ms,
-                        memcpy_ms, kernel_ms, ms / copy_ms, ok ? "ok" : "WRONG");
+                        copy_n.memcpy_ms, copy_n.kernel_ms, ms / copy_n.ms(), ok ? "ok" : "WRONG");
             if (v.name.find("traced") == std::string::npos) continue;
             // Traced launches, each after an L2 flush as in the timed series; the launch of
             // median span is written tile by tile.
