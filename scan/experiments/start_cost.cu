@@ -11,7 +11,9 @@
 //     first store was issued; the host adds, per tile, when the last of its predecessors'
 //     aggregates was published, so that the look-back's time splits into waiting for
 //     predecessors and polling after them. The untraced copy of the kernel is timed beside it
-//     (the trace's own cost) and beside the copy.
+//     (the trace's own cost) and beside the copy; the same kernel without its back-off
+//     (`nosleep`), and the floor of its data path: each tile loaded, scanned and stored alone,
+//     with no look-back (`no look-back`, checked against the CPU's scan of each tile).
 //  3. a candidate without a chain of look-backs: one launch whose blocks (all resident) load
 //     their tile, publish its aggregate, meet once at a grid barrier (one counter), read every
 //     earlier aggregate in one round and store: the tile waits in shared memory across the
@@ -231,6 +233,19 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
 }
 
 // ---------------------------------------------------------------------------------------
+// 2b. The floor of the data path: the same tile loaded, scanned and stored with no prefix from
+// other tiles (each tile scanned alone: not a scan of the array, checked against the CPU's
+// scan of each tile). What lookback costs beyond it is the communication between blocks;
+// what it costs beyond the copy is the tile's path through shared memory and its scan.
+template <int kItems>
+__global__ void __launch_bounds__(kThreads) local_scan(Args a) {
+    __shared__ typename BlockTile<kItems>::Shared s_tile;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const BlockTile<kItems> bt(a, s_tile, blockIdx.x, warp, lane);
+    bt.store(a, lane, 0u);
+}
+
+// ---------------------------------------------------------------------------------------
 // 3. One grid barrier instead of look-backs (every block resident: checked on the host).
 template <int kItems>
 __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
@@ -375,6 +390,13 @@ void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
 }
 
 template <int kItems>
+void run_local(Buffers& b, std::size_t n, cudaStream_t s) {
+    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    local_scan<kItems><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, 0, nullptr});
+    CUDA_CHECK_LAUNCH();
+}
+
+template <int kItems>
 void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
     b.barrier_arrivals += tiles;
@@ -433,7 +455,17 @@ struct Variant {
     int items;
     void (*fn)(Buffers&, std::size_t, cudaStream_t);
     int resident;  // the grid must fit at once (block ids, barrier)
+    bool whole = true;  // a scan of the array (false: of each tile alone, the floors)
 };
+
+// The CPU's inclusive scan of h[0, n), restarted every `tile` ints (0: never).
+void cpu_scan(const std::vector<unsigned>& h, std::size_t n, std::size_t tile, std::vector<unsigned>& ref) {
+    unsigned run_sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (tile != 0 && i % tile == 0) run_sum = 0;
+        ref[i] = run_sum += h[i];
+    }
+}
 
 // The trace of one launch: per tile, times relative to the launch's first block start.
 struct TileTimes {
@@ -549,6 +581,12 @@ int run(int argc, char** argv) {
         {"lookback 256x16 traced", 16, run_lookback<16, true>, resident_blocks(lookback_traced<16, true>)},
         {"lookback 256x16 nosleep", 16, run_lookback<16, false, 0>, resident_blocks(lookback_traced<16, false, 0>)},
         {"lookback 256x16 nosleep traced", 16, run_lookback<16, true, 0>, resident_blocks(lookback_traced<16, true, 0>)},
+        {"lookback 256x32 nosleep", 32, run_lookback<32, false, 0>, resident_blocks(lookback_traced<32, false, 0>)},
+        {"lookback 256x8", 8, run_lookback<8, false>, resident_blocks(lookback_traced<8, false>)},
+        {"lookback 256x8 nosleep", 8, run_lookback<8, false, 0>, resident_blocks(lookback_traced<8, false, 0>)},
+        {"no look-back 256x32", 32, run_local<32>, 1 << 30, false},
+        {"no look-back 256x16", 16, run_local<16>, 1 << 30, false},
+        {"no look-back 256x8", 8, run_local<8>, 1 << 30, false},
         {"barrier 256x32", 32, run_barrier<32>, std::min(1024, resident_blocks(barrier_scan<32>))},
         {"barrier 256x16", 16, run_barrier<16>, std::min(1024, resident_blocks(barrier_scan<16>))},
         {"cluster8 256x32", 32, run_cluster<32, 8>, cluster_resident<32, 8>(dev)},
@@ -567,8 +605,6 @@ int run(int argc, char** argv) {
                         "polls,windows,device\n");
     int wrong = 0;
     for (const std::size_t n : sizes) {
-        unsigned run_sum = 0;
-        for (std::size_t i = 0; i < n; ++i) ref[i] = run_sum += h[i];
         // The copy kernel's output checked once.
         CUDA_CHECK(cudaMemset(b.out, 0xff, n * 4));
         copy.run(b.in, b.out, n, 0);
@@ -583,6 +619,7 @@ int run(int argc, char** argv) {
                 std::printf("%-24s n=%-9zu skipped: %u blocks, %d resident\n", v.name.c_str(), n, ntiles, v.resident);
                 continue;
             }
+            cpu_scan(h, n, v.whole ? 0 : static_cast<std::size_t>(kThreads) * v.items, ref);
             CUDA_CHECK(cudaMemset(b.out, 0xff, n * 4));
             v.fn(b, n, 0);
             CUDA_CHECK(cudaMemcpy(got.data(), b.out, n * 4, cudaMemcpyDeviceToHost));
