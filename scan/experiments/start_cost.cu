@@ -246,6 +246,69 @@ __global__ void __launch_bounds__(kThreads) local_scan(Args a) {
 }
 
 // ---------------------------------------------------------------------------------------
+// 2c. The aggregate published before the tile is scanned: kWarps warps load the tile and
+// reduce it (each lane its kItems, then the warp's lanes by shuffles), one block barrier makes
+// the aggregate known, and a ninth warp publishes it and looks back while the kWarps warps scan
+// their items in place with their lane's prefix within the tile; a second barrier hands over the
+// tile's prefix and the tile is stored. The look-back then overlaps the in-tile scan instead of
+// following it, and every aggregate is published that much sooner.
+template <int kItems, unsigned kSleepNs>
+__global__ void __launch_bounds__(kThreads + 32) early_scan(Args a) {
+    constexpr int kTile = kThreads * kItems, kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32;
+    __shared__ unsigned s_items[kWarps * kWarpSmem];
+    __shared__ unsigned s_wt[kWarps];
+    __shared__ unsigned s_prefix;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned tile = blockIdx.x;
+    const std::size_t base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
+    const bool full = (static_cast<std::size_t>(tile) + 1) * kTile <= a.n;
+    unsigned* ws = s_items + warp * kWarpSmem;
+    unsigned lane_excl = 0;
+    if (warp < kWarps) {
+        scan_tile::load_warp_items<kItems>(a.in, a.n, base, full, lane, ws);
+        __syncwarp();
+        unsigned sum = 0;
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) sum += ws[pad(lane * kItems + i)];
+        unsigned inc = sum;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const unsigned y = __shfl_up_sync(kFull, inc, d);
+            if (lane >= d) inc += y;
+        }
+        lane_excl = inc - sum;
+        if (lane == 31) s_wt[warp] = inc;
+    }
+    __syncthreads();
+    if (warp == kWarps) {
+        unsigned agg = 0;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) agg += s_wt[w];
+        unsigned prefix = 0, polls = 0, windows = 0;
+        if (tile == 0) {
+            if (lane == 0) publish(a.desc, 0, a.epoch, kP, agg);
+        } else {
+            if (lane == 0) publish(a.desc, tile, a.epoch, kA, agg);
+            prefix = look_back<kSleepNs>(a.desc, tile, a.epoch, lane, polls, windows);
+            if (lane == 0) publish(a.desc, tile, a.epoch, kP, prefix + agg);
+        }
+        if (lane == 0) s_prefix = prefix;
+    } else {
+        unsigned run = lane_excl;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) run += w < warp ? s_wt[w] : 0u;
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+            run += ws[pad(lane * kItems + i)];
+            ws[pad(lane * kItems + i)] = run;
+        }
+        __syncwarp();
+    }
+    __syncthreads();
+    if (warp < kWarps) Tile::store<kItems>(a.out, a.n, base, full, lane, ws, s_prefix);
+}
+
+// ---------------------------------------------------------------------------------------
 // 3. One grid barrier instead of look-backs (every block resident: checked on the host).
 template <int kItems>
 __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
@@ -373,9 +436,9 @@ struct Buffers {
 };
 
 template <typename Kernel>
-int resident_blocks(Kernel k) {
+int resident_blocks(Kernel k, int threads = kThreads) {
     int per_sm = 0, device = 0, sms = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kThreads, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, 0));
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     return per_sm * sms;
@@ -386,6 +449,14 @@ void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
     lookback_traced<kItems, kTrace, kSleepNs><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
+    CUDA_CHECK_LAUNCH();
+}
+
+template <int kItems, unsigned kSleepNs>
+void run_early(Buffers& b, std::size_t n, cudaStream_t s) {
+    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    b.epoch = (b.epoch + 1) & 0x3fffffffu;
+    early_scan<kItems, kSleepNs><<<tiles, kThreads + 32, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, nullptr});
     CUDA_CHECK_LAUNCH();
 }
 
@@ -584,6 +655,10 @@ int run(int argc, char** argv) {
         {"lookback 256x32 nosleep", 32, run_lookback<32, false, 0>, resident_blocks(lookback_traced<32, false, 0>)},
         {"lookback 256x8", 8, run_lookback<8, false>, resident_blocks(lookback_traced<8, false>)},
         {"lookback 256x8 nosleep", 8, run_lookback<8, false, 0>, resident_blocks(lookback_traced<8, false, 0>)},
+        {"early 256x32", 32, run_early<32, 100>, resident_blocks(early_scan<32, 100>, kThreads + 32)},
+        {"early 256x32 nosleep", 32, run_early<32, 0>, resident_blocks(early_scan<32, 0>, kThreads + 32)},
+        {"early 256x16", 16, run_early<16, 100>, resident_blocks(early_scan<16, 100>, kThreads + 32)},
+        {"early 256x16 nosleep", 16, run_early<16, 0>, resident_blocks(early_scan<16, 0>, kThreads + 32)},
         {"no look-back 256x32", 32, run_local<32>, 1 << 30, false},
         {"no look-back 256x16", 16, run_local<16>, 1 << 30, false},
         {"no look-back 256x8", 8, run_local<8>, 1 << 30, false},
