@@ -653,6 +653,7 @@ int run(int argc, char** argv) {
         {"lookback 256x16 nosleep", 16, run_lookback<16, false, 0>, resident_blocks(lookback_traced<16, false, 0>)},
         {"lookback 256x16 nosleep traced", 16, run_lookback<16, true, 0>, resident_blocks(lookback_traced<16, true, 0>)},
         {"lookback 256x32 nosleep", 32, run_lookback<32, false, 0>, resident_blocks(lookback_traced<32, false, 0>)},
+        {"lookback 256x32 nosleep traced", 32, run_lookback<32, true, 0>, resident_blocks(lookback_traced<32, true, 0>)},
         {"lookback 256x8", 8, run_lookback<8, false>, resident_blocks(lookback_traced<8, false>)},
         {"lookback 256x8 nosleep", 8, run_lookback<8, false, 0>, resident_blocks(lookback_traced<8, false, 0>)},
         {"early 256x32", 32, run_early<32, 100>, resident_blocks(early_scan<32, 100>, kThreads + 32)},
