@@ -51,7 +51,8 @@ const Entry* find_version(const std::vector<Entry>& registry, const std::string&
 // The versions selected by --only, in registry order. No --only: every by_default entry.
 // An item is a label, or @TAG: every entry whose tags name TAG (an experiment about some
 // versions runs --only=@TAG, so that its list is the registry's). An unknown label or tag, an
-// empty item or a label named twice is a usage error; so is a selection that ends up empty.
+// empty item or a label or tag named twice is a usage error; so is a selection that ends up
+// empty. A label and a tag that select the same version are a union, not a repetition.
 template <typename Entry>
 std::vector<const Entry*> select_versions(const std::vector<Entry>& registry, const std::string& only, bool given) {
     std::set<std::string> named;
@@ -60,6 +61,7 @@ std::vector<const Entry*> select_versions(const std::vector<Entry>& registry, co
         for (const std::string& item : split_list("only", only)) {
             if (item[0] == '@') {
                 const std::string tag = item.substr(1);
+                if (!named.insert(item).second) throw UsageError("option --only names tag '" + item + "' twice");
                 bool found = false;
                 for (const Entry& e : registry)
                     if (!tag.empty() && ("," + e.tags + ",").find("," + tag + ",") != std::string::npos) {

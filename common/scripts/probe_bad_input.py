@@ -365,7 +365,7 @@ def only_cases(prog):
               "@", "@nosuch_tag", "@ " + (prog.tags[0] if prog.tags else "x"), label + "\x1b[2J", "\u0085" + label,
               b(label) + b"\xff", "*", "all", label + "=1", label + ";" + label, "@" + label + "\u009b"]
     if prog.tags:
-        values.append("@" + prog.tags[0].upper())
+        values += ["@" + prog.tags[0].upper(), "@%s,@%s" % (prog.tags[0], prog.tags[0])]
     cases = [Case(prog.name, "only_label", [b"--only=" + b(v)], names=("--only",)) for v in values
              if b(v) not in map(b, prog.labels)]
     return cases + [Case(prog.name, "empty_value", [b"--only="], names=("--only",)),

@@ -316,6 +316,7 @@ TEST(Registry, AtTagSelectsEveryTaggedVersionInRegistryOrder) {
     EXPECT_THROW(chosen("@", true), cw::UsageError);
     EXPECT_THROW(chosen("@nope", true), cw::UsageError);
     EXPECT_THROW(chosen("@wide,@nope", true), cw::UsageError);  // each tag must select something itself
+    EXPECT_THROW(chosen("@wide,1,@wide", true), cw::UsageError);  // a tag named twice, as a label named twice
 }
 
 TEST(Registry, UnknownEmptyAndDuplicateLabelsAreUsageErrors) {
