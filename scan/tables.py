@@ -181,8 +181,7 @@ def small_rows(d):  # lookback_small.csv (H200): per size, medians over processe
 def start_rows(g):  # start_cost.csv (one process): per variant, each size's µs and its ratio to the copy of the same n
     def rows(d):
         rs = load(os.path.join(d, g), "start_cost.csv")
-        out = pivot(rs, "variant", "n", lambda r: "%.2f (%.2f×)" % (1000 * r.f("ms"), r.f("ratio_to_copy")) + (
-            "" if r["ok"] == "1" else " WRONG"))
+        out = pivot(rs, "variant", "n", lambda r: "%.2f×" % r.f("ratio_to_copy") + ("" if r["ok"] == "1" else " WRONG"))
         copy = pivot(rs, lambda r: "copy", "n", lambda r: "%.2f (%s)" % (1000 * r.f("copy_ms"), r.get("copy_by") or "memcpy"))
         return copy[:1] + out
     return rows
@@ -311,16 +310,16 @@ LAB_TABLES = [
         Col(k, k, F2) for k in series(rows, "n", "copy")], caption="µs, medians; tid1: tile ids from blockIdx.x (coop: a "
         "cooperative launch), tid0: drawn (lb1: waits\nonly for the nearest unpublished predecessor); winKx32: K "
         "descriptors a lane, 32 × K a round."),
-    *(Table("start-" + g, start_rows(g), start_cols, caption="µs (× the copy of the same n ints, timed beside each "
-            "variant); copy: the first such copy's µs and which\nwas faster (cudaMemcpy or the copy kernel); `no "
-            "look-back`: each tile scanned alone, not a scan.") for g in ("h100", "h200")),
+    *(Table("start-" + g, start_rows(g), start_cols, caption="Time / the copy of the same n ints timed beside it (both "
+            "in the CSV); copy: the first such copy (µs)\nand which was faster; `no look-back`: each tile scanned "
+            "alone, not a scan.") for g in ("h100", "h200")),
     *(Table("start-trace-" + g, start_trace_rows(g, "lookback 256x32 traced"), [
         Col("n", "n", "{:,.0f}"), Col("tiles")] + [Col(k + "_ns", h, F2) for k, h in (
-            ("enter", "started"), ("loaded", "loaded, scanned"), ("published", "aggregate published"),
-            ("pred_published", "last predecessor's published"), ("prefixed", "prefix known"), ("stored", "stores issued"))] + [
-        Col("polls", "polls", F1), Col("windows", "windows", F1)], caption="µs from the launch's first block start "
-        "(%globaltimer), medians over each 32 tiles of the launch of median span\n(of 21); polls and windows: the "
-        "look-back's reads and windows of 32 predecessors.") for g in ("h100", "h200")),
+            ("enter", "started"), ("loaded", "scanned"), ("published", "published"),
+            ("pred_published", "preds published"), ("prefixed", "prefix known"), ("stored", "stores issued"))] + [
+        Col("polls", "polls", F1), Col("windows", "windows", F1)], caption="µs after the first block's start (%globaltimer), medians per "
+        "32 tiles of the median launch of 21;\npreds published: the last predecessor's aggregate; polls, windows: "
+        "the look-back's reads, windows.") for g in ("h100", "h200")),
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
         "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]
