@@ -216,10 +216,13 @@ legacy_phase() {
   done
   if [ -z "$cuobjdump" ]; then rec "binaries: $nbin; cuobjdump not found (sha256 of the pack's manifest only)"
   else rec "binaries: $sm35 of $nbin hold sm_35 code ($cuobjdump -lelf)${unread:+, $unread not readable by it (sha256 only)}"; fi
-  # The guard: any compile is refused and logged; the stamps keep the 11.8 configuration.
+  # The guard: any compile is refused and logged; the stamps keep the 11.8 configuration. A
+  # Makefile that asks `nvcc --version` (scan's, to leave out what CUDA 11 cannot build) is
+  # answered with the pack's toolkit, as the pack's build was, and that is no compile.
+  release=$(sed -n 's/^toolkit: Build cuda_\([0-9]*\.[0-9]*\).*/\1/p' "$pack/BUILD_INFO.txt")
   for c in nvcc g++ gcc c++; do
-    printf '#!/bin/sh\necho "$PWD: %s $*" >>"%s/calls.log"\necho "legacy phase: %s refused: the packed CUDA 11.8 build is never rebuilt here" >&2\nexit 97\n' \
-      "$c" "$guard" "$c" >"$guard/$c"
+    printf '#!/bin/sh\nif [ "$*" = --version ] && [ %s = nvcc ] && [ -n "%s" ]; then\n  echo "Cuda compilation tools, release %s (the legacy pack'"'"'s toolkit)"; exit 0\nfi\necho "$PWD: %s $*" >>"%s/calls.log"\necho "legacy phase: %s refused: the packed CUDA 11.8 build is never rebuilt here" >&2\nexit 97\n' \
+      "$c" "$release" "$release" "$c" "$guard" "$c" >"$guard/$c"
     chmod +x "$guard/$c"
   done
   cat >"$lt/guard.mk" <<MK

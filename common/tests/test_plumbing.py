@@ -117,14 +117,18 @@ def test_closing_check_sees_what_its_module_holds_and_what_was_selected(request)
     assert selected and request.node.nodeid in selected and selected <= held
 
 
-@pytest.mark.parametrize("phase", ["tests", "legacy"])
+@pytest.mark.parametrize("phase", ["tests", "legacy", "legacy_compiles"])
 @pytest.mark.parametrize("jobs", ["1", "3"])
 def test_gpu_session_one_line_per_folder_in_order(tmp_path, jobs, phase):
     """gpu_session.sh's tests and legacy phases in a stand-in tree (make, nvcc, nvidia-smi, devinfo
     and pytest.sh stand-ins, the legacy phase's pack made of that tree; pytest.sh logs when each
     folder starts and ends, the first folder being the slowest): a line per folder in the folders'
     order and their sum, whether the folders run one after another (CW_FOLDER_JOBS=1: none
-    overlaps) or at once (CW_FOLDER_JOBS=3: the others start before the slow one ends)."""
+    overlaps) or at once (CW_FOLDER_JOBS=3: the others start before the slow one ends). In the
+    legacy phase `nvcc --version` answers the pack's toolkit and is no compile; a compile is
+    refused and fails the rebuild check (legacy_compiles)."""
+    if phase == "legacy_compiles":
+        (tmp_path / "compile").touch()
     tree, stubs, pack = tmp_path / "tree", tmp_path / "stubs", tmp_path / "pack"
     for d in ["common/scripts", "common/bin", "common/tests", "a/tests", "b/tests", "c/tests"]:
         (tree / d).mkdir(parents=True)
@@ -135,6 +139,8 @@ def test_gpu_session_one_line_per_folder_in_order(tmp_path, jobs, phase):
         tree / "common/scripts/pytest.sh":  # "$@" ends with the folder's tests
             f'f=${{@: -1}}; f=${{f%/tests}}; echo "start $f $(date +%s.%N)" >>{tmp_path}/times\n'
             f'case $f in a) sleep 2;; *) sleep 0.2;; esac; echo "end $f $(date +%s.%N)" >>{tmp_path}/times\n'
+            f'echo "$(nvcc --version | tail -n 1)" >>{tmp_path}/versions\n'  # as scan's Makefile asks it
+            f'[ ! -e {tmp_path}/compile ] || nvcc -c x.cu\n'
             'echo "=== 2 passed, 1 skipped in 0.1s ==="',
         tree / "common/bin/devinfo": "echo 'Device 0: stand-in'",
         stubs / "make": "exit 0", stubs / "nvcc": "echo 'Build cuda_stand-in'", stubs / "nvidia-smi": "exit 0"}
@@ -148,9 +154,16 @@ def test_gpu_session_one_line_per_folder_in_order(tmp_path, jobs, phase):
     (pack / "BUILD_INFO.txt").write_text("toolkit: Build cuda_11.8.r11.8/compiler.0 (stand-in)\n")
     env = dict(os.environ, PATH=f"{stubs}:{os.environ['PATH']}", OUT=str(tmp_path / "out"),
                CW_FOLDER_JOBS=jobs, CW_LEGACY_PACK=str(pack))
-    r = run(["bash", tree / "common/scripts/gpu_session.sh", phase], 60, env=env)
+    r = run(["bash", tree / "common/scripts/gpu_session.sh", phase.split("_")[0]], 60, env=env)
     assert r.rc == 0, r.tail()
     summary = (tmp_path / "out/summary.txt").read_text()
+    versions = set((tmp_path / "versions").read_text().splitlines())
+    assert versions == ({"Build cuda_stand-in"} if phase == "tests" else {
+        "Cuda compilation tools, release 11.8 (the legacy pack's toolkit)"}), versions
+    if phase == "legacy_compiles":
+        record = (tmp_path / "out/legacy_record.txt").read_text()
+        assert "rebuild check: FAILED: a compiler was called 4 time(s)" in record, record
+        return
     word = {"tests": "test-gpu", "legacy": "legacy"}[phase]
     assert re.findall(rf"^{word} (\w+): 2 passed, 1 skipped", summary, re.M) == ["common", "a", "b", "c"], summary
     total = "8 passed, 0 failed, 4 skipped, 0 errors"
