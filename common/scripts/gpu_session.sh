@@ -219,10 +219,15 @@ legacy_phase() {
   # The guard: any compile is refused and logged; the stamps keep the 11.8 configuration. A
   # Makefile that asks `nvcc --version` (scan's, to leave out what CUDA 11 cannot build) is
   # answered with the pack's toolkit, as the pack's build was, and that is no compile.
-  release=$(sed -n 's/^toolkit: Build cuda_\([0-9]*\.[0-9]*\).*/\1/p' "$pack/BUILD_INFO.txt")
+  release=$(sed -n 's/^toolkit: .*cuda_\([0-9]*\.[0-9]*\).*/\1/p' "$pack/BUILD_INFO.txt")
   for c in nvcc g++ gcc c++; do
-    printf '#!/bin/sh\nif [ "$*" = --version ] && [ %s = nvcc ] && [ -n "%s" ]; then\n  echo "Cuda compilation tools, release %s (the legacy pack'"'"'s toolkit)"; exit 0\nfi\necho "$PWD: %s $*" >>"%s/calls.log"\necho "legacy phase: %s refused: the packed CUDA 11.8 build is never rebuilt here" >&2\nexit 97\n' \
-      "$c" "$release" "$release" "$c" "$guard" "$c" >"$guard/$c"
+    { echo '#!/bin/sh'
+      if [ "$c" = nvcc ] && [ -n "$release" ]; then
+        printf 'if [ "$*" = --version ]; then echo "Cuda compilation tools, release %s (the legacy pack'"'"'s toolkit)"; exit 0; fi\n' "$release"
+      fi
+      printf 'echo "$PWD: %s $*" >>"%s/calls.log"\necho "legacy phase: %s refused: the packed CUDA 11.8 build is never rebuilt here" >&2\nexit 97\n' \
+        "$c" "$guard" "$c"
+    } >"$guard/$c"
     chmod +x "$guard/$c"
   done
   cat >"$lt/guard.mk" <<MK
@@ -240,7 +245,7 @@ MK
   }
   before=$(snapshot)
   (cd "$tree/common" && timeout 60 bin/devinfo --check) >"$logs/legacy-devinfo.txt" 2>&1
-  note "legacy: $(head -n 1 "$logs/legacy-devinfo.txt") [the pack's devinfo, built with $(sed -n 's/^toolkit: .*cuda_\([0-9]*\.[0-9]*\).*/CUDA \1/p' "$pack/BUILD_INFO.txt")]"
+  note "legacy: $(head -n 1 "$logs/legacy-devinfo.txt") [the pack's devinfo, built with ${release:+CUDA $release}]"
   rec "pack's devinfo: $(head -n 1 "$logs/legacy-devinfo.txt")"
   for_each_folder legacy_folder
   for f in common $folders; do
