@@ -178,11 +178,12 @@ SMALL = {"data path": "tile_copy_smem 256x32", "scan, no look-back": "local 256x
 def small_rows(d):  # lookback_small.csv (H200): per size, medians over processes and rounds, in µs
     return per_size(d, "lookback_small.csv", lambda variants: SMALL)
 
-def start_rows(g):  # start_cost.csv (one process): per variant, each size's µs and its ratio to the copy of the same n
+def start_rows(g):  # start_cost.csv (one process): per variant, each size's ratio to the copy of the same n
     def rows(d):
         rs = load(os.path.join(d, g), "start_cost.csv")
         out = pivot(rs, "variant", "n", lambda r: "%.2f×" % r.f("ratio_to_copy") + ("" if r["ok"] == "1" else " WRONG"))
-        copy = pivot(rs, lambda r: "copy", "n", lambda r: "%.2f (%s)" % (1000 * r.f("copy_ms"), r.get("copy_by") or "memcpy"))
+        # Reversed: pivot keeps a key's last row, so each size keeps its first copy.
+        copy = pivot(rs[::-1], lambda r: "copy", "n", lambda r: "%.2f (%s)" % (1000 * r.f("copy_ms"), r.get("copy_by") or "memcpy"))
         return copy[:1] + out
     return rows
 def start_trace_rows(g, variant):  # start_trace_tiles.csv (the launch of median span): per 32 tiles, the medians in µs
