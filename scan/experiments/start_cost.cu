@@ -17,7 +17,10 @@
 //  3. a candidate without a chain of look-backs: one launch whose blocks (all resident) load
 //     their tile, publish its aggregate, meet once at a grid barrier (one counter), read every
 //     earlier aggregate in one round and store: the tile waits in shared memory across the
-//     barrier, so the data are read once. Timed and validated like the others.
+//     barrier, so the data are read once. Timed and validated like the others; and one without a
+//     barrier (`allread`): every tile publishes its aggregate and reads all its predecessors'
+//     in one round of loads, so that after the last of them published it pays one round trip
+//     (traced like the look-back).
 // Every kernel's output is compared with the CPU's scan (exact) before it is timed.
 #include <algorithm>
 #include <cstdio>
@@ -54,6 +57,30 @@ __device__ __forceinline__ void sleep_ns() {
 }
 
 // 1. The copy kernel: the product's yardstick, cw::CopyKernel (common/device_copy.cuh).
+
+// The warp's inclusive scan of one value a lane (Hillis-Steele by shuffles; every lane active).
+__device__ __forceinline__ unsigned warp_inclusive(unsigned v, int lane) {
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const unsigned y = __shfl_up_sync(kFull, v, d);
+        if (lane >= d) v += y;
+    }
+    return v;
+}
+
+// One launch's row of the trace (kWords words a tile), or nothing when kOn is false.
+template <bool kOn>
+struct TraceRow {
+    unsigned long long* row;
+    __device__ TraceRow(unsigned long long* trace, unsigned tile)
+        : row(kOn ? trace + kWords * static_cast<std::size_t>(tile) : nullptr) {}
+    __device__ void stamp(int word) const {
+        if (kOn) row[word] = now_ns();
+    }
+    __device__ void put(int word, unsigned long long v) const {
+        if (kOn) row[word] = v;
+    }
+};
 
 // ---------------------------------------------------------------------------------------
 // 2. The program's look-back kernel (block ids), with an optional trace.
@@ -94,12 +121,7 @@ struct Tile {
             run += ws[pad(lane * kItems + i)];
             x[i] = run;
         }
-        unsigned inc = run;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            const unsigned y = __shfl_up_sync(kFull, inc, d);
-            if (lane >= d) inc += y;
-        }
+        const unsigned inc = warp_inclusive(run, lane);
 #pragma unroll
         for (int i = 0; i < kItems; ++i) ws[pad(lane * kItems + i)] = x[i] + inc - run;
         return __shfl_sync(kFull, inc, 31);
@@ -174,13 +196,19 @@ struct BlockTile {
         unsigned items[kWarps * kWarpSmem];
         unsigned wt[kWarps];
     };
+    // Where the warp's items start in the array, and whether the whole tile lies inside it.
+    static __device__ std::size_t base_of(unsigned tile, int warp) {
+        return static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
+    }
+    static __device__ bool full_of(unsigned tile, std::size_t n) {
+        return (static_cast<std::size_t>(tile) + 1) * kTile <= n;
+    }
     std::size_t base;
     bool full;
     unsigned* ws;
     unsigned agg, warp_prefix;
     __device__ BlockTile(const Args& a, Shared& s, unsigned tile, int warp, int lane)
-        : base(static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems),
-          full((static_cast<std::size_t>(tile) + 1) * kTile <= a.n), ws(s.items + warp * kWarpSmem) {
+        : base(base_of(tile, warp)), full(full_of(tile, a.n)), ws(s.items + warp * kWarpSmem) {
         Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
         __syncwarp();
         const unsigned total = Tile::scan_warp<kItems>(ws, lane);
@@ -199,37 +227,35 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
     __shared__ unsigned s_prefix;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned tile = blockIdx.x;
-    unsigned long long* tr = kTrace ? a.trace + kWords * static_cast<std::size_t>(tile) : nullptr;
-    if (kTrace && threadIdx.x == 0) {
-        tr[kEnter] = now_ns();
-        tr[kSm] = sm_id();
+    const TraceRow<kTrace> tr(a.trace, tile);
+    if (threadIdx.x == 0) {
+        tr.stamp(kEnter);
+        tr.put(kSm, sm_id());
     }
     const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
     const unsigned agg = bt.agg;
     if (warp == 0) {
-        if (kTrace && lane == 0) tr[kLoaded] = now_ns();
+        if (lane == 0) tr.stamp(kLoaded);
         unsigned prefix = 0, polls = 0, windows = 0;
         if (tile == 0) {
             if (lane == 0) publish(a.desc, 0, a.epoch, kP, agg);
         } else {
             if (lane == 0) publish(a.desc, tile, a.epoch, kA, agg);
-            if (kTrace && lane == 0) tr[kPublished] = now_ns();
+            if (lane == 0) tr.stamp(kPublished);
             prefix = look_back<kSleepNs>(a.desc, tile, a.epoch, lane, polls, windows);
             if (lane == 0) publish(a.desc, tile, a.epoch, kP, prefix + agg);
         }
         if (lane == 0) {
             s_prefix = prefix;
-            if (kTrace) {
-                if (tile == 0) tr[kPublished] = now_ns();
-                tr[kPrefixed] = now_ns();
-                tr[kPolls] = polls;
-                tr[kWindows] = windows;
-            }
+            if (tile == 0) tr.stamp(kPublished);
+            tr.stamp(kPrefixed);
+            tr.put(kPolls, polls);
+            tr.put(kWindows, windows);
         }
     }
     __syncthreads();
     bt.store(a, lane, s_prefix);
-    if (kTrace && threadIdx.x == 0) tr[kStored] = now_ns();
+    if (threadIdx.x == 0) tr.stamp(kStored);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -254,36 +280,29 @@ __global__ void __launch_bounds__(kThreads) local_scan(Args a) {
 // following it, and every aggregate is published that much sooner.
 template <int kItems, unsigned kSleepNs>
 __global__ void __launch_bounds__(kThreads + 32) early_scan(Args a) {
-    constexpr int kTile = kThreads * kItems, kWarpItems = 32 * kItems, kWarpSmem = kWarpItems + kWarpItems / 32;
-    __shared__ unsigned s_items[kWarps * kWarpSmem];
-    __shared__ unsigned s_wt[kWarps];
+    using BT = BlockTile<kItems>;
+    __shared__ typename BT::Shared s_tile;
     __shared__ unsigned s_prefix;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned tile = blockIdx.x;
-    const std::size_t base = static_cast<std::size_t>(tile) * kTile + static_cast<std::size_t>(warp) * kWarpItems;
-    const bool full = (static_cast<std::size_t>(tile) + 1) * kTile <= a.n;
-    unsigned* ws = s_items + warp * kWarpSmem;
+    const std::size_t base = BT::base_of(tile, warp);
+    const bool full = BT::full_of(tile, a.n);
+    unsigned* ws = s_tile.items + warp * BT::kWarpSmem;
     unsigned lane_excl = 0;
     if (warp < kWarps) {
-        scan_tile::load_warp_items<kItems>(a.in, a.n, base, full, lane, ws);
+        Tile::load<kItems>(a.in, a.n, base, full, lane, ws);
         __syncwarp();
         unsigned sum = 0;
 #pragma unroll
         for (int i = 0; i < kItems; ++i) sum += ws[pad(lane * kItems + i)];
-        unsigned inc = sum;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            const unsigned y = __shfl_up_sync(kFull, inc, d);
-            if (lane >= d) inc += y;
-        }
+        const unsigned inc = warp_inclusive(sum, lane);
         lane_excl = inc - sum;
-        if (lane == 31) s_wt[warp] = inc;
+        if (lane == 31) s_tile.wt[warp] = inc;
     }
     __syncthreads();
+    unsigned warp_prefix = 0;
+    const unsigned agg = block_aggregate<kItems>(s_tile.wt, warp, warp_prefix);
     if (warp == kWarps) {
-        unsigned agg = 0;
-#pragma unroll
-        for (int w = 0; w < kWarps; ++w) agg += s_wt[w];
         unsigned prefix = 0, polls = 0, windows = 0;
         if (tile == 0) {
             if (lane == 0) publish(a.desc, 0, a.epoch, kP, agg);
@@ -294,9 +313,7 @@ __global__ void __launch_bounds__(kThreads + 32) early_scan(Args a) {
         }
         if (lane == 0) s_prefix = prefix;
     } else {
-        unsigned run = lane_excl;
-#pragma unroll
-        for (int w = 0; w < kWarps; ++w) run += w < warp ? s_wt[w] : 0u;
+        unsigned run = lane_excl + warp_prefix;
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
             run += ws[pad(lane * kItems + i)];
@@ -352,6 +369,73 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 
 
 // ---------------------------------------------------------------------------------------
+// 3b. One round of reads instead of a chain of windows: every tile publishes its aggregate (one
+// 64-bit word, flag and value together, as the look-back's descriptors) and warp 0 then reads the
+// words of all the tiles before it at once, up to kPerLane a lane, re-reading only those not yet
+// published. No tile waits for another's inclusive prefix, so after its last predecessor
+// published a tile pays one round trip, not a walk of windows; the price is that tile t reads t
+// words (the grid is capped at 32 x kPerLane tiles). Returns the sum of the aggregates of tiles
+// 0 .. tile-1 (every lane); polls: the rounds of reads.
+template <int kPerLane, unsigned kSleepNs>
+__device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, unsigned epoch, int lane,
+                                    unsigned& polls) {
+    unsigned sum = 0, pending = 0;  // bit k: tile k * 32 + lane is a predecessor not yet seen
+#pragma unroll
+    for (int k = 0; k < kPerLane; ++k) pending |= (static_cast<unsigned>(k * 32 + lane) < tile ? 1u : 0u) << k;
+    while (true) {
+        unsigned long long w[kPerLane];
+#pragma unroll
+        for (int k = 0; k < kPerLane; ++k)
+            w[k] = (pending >> k) & 1u ? *reinterpret_cast<const volatile unsigned long long*>(d + k * 32 + lane) : 0ull;
+#pragma unroll
+        for (int k = 0; k < kPerLane; ++k)
+            if (((pending >> k) & 1u) != 0 && static_cast<unsigned>(w[k] >> 34) == epoch) {
+                sum += static_cast<unsigned>(w[k]);
+                pending &= ~(1u << k);
+            }
+        ++polls;
+        if (!__any_sync(kFull, pending != 0)) break;
+        if (kSleepNs > 0) sleep_ns<kSleepNs>();
+        if (polls > kMaxSpins) __trap();  // a predecessor that never publishes stops the run
+    }
+#pragma unroll
+    for (int s = 16; s > 0; s >>= 1) sum += __shfl_xor_sync(kFull, sum, s);
+    return sum;
+}
+
+template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100>
+__global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
+    __shared__ typename BlockTile<kItems>::Shared s_tile;
+    __shared__ unsigned s_prefix;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned tile = blockIdx.x;
+    const TraceRow<kTrace> tr(a.trace, tile);
+    if (threadIdx.x == 0) {
+        tr.stamp(kEnter);
+        tr.put(kSm, sm_id());
+    }
+    const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
+    if (warp == 0) {
+        if (lane == 0) {
+            tr.stamp(kLoaded);
+            publish(a.desc, tile, a.epoch, kA, bt.agg);
+            tr.stamp(kPublished);
+        }
+        unsigned polls = 0;
+        const unsigned prefix = read_all_before<kPerLane, kSleepNs>(a.desc, tile, a.epoch, lane, polls);
+        if (lane == 0) {
+            s_prefix = prefix;
+            tr.stamp(kPrefixed);
+            tr.put(kPolls, polls);
+            tr.put(kWindows, 1);
+        }
+    }
+    __syncthreads();
+    bt.store(a, lane, s_prefix);
+    if (threadIdx.x == 0) tr.stamp(kStored);
+}
+
+// ---------------------------------------------------------------------------------------
 // 4. Thread-block clusters (sm_90): the kCluster blocks of a cluster exchange their tile
 // aggregates through distributed shared memory; rank 0 looks back over the clusters before
 // it (one descriptor per cluster: kCluster times fewer, the same look_back) and writes each
@@ -372,12 +456,7 @@ __global__ void __launch_bounds__(kThreads) cluster_scan(Args a) {
     cluster.sync();
     if (rank == 0 && warp == 0) {
         const unsigned v = lane < kCluster ? *cluster.map_shared_rank(&s_agg, lane) : 0u;
-        unsigned inc = v;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            const unsigned y = __shfl_up_sync(kFull, inc, d);
-            if (lane >= d) inc += y;
-        }
+        const unsigned inc = warp_inclusive(v, lane);
         const unsigned cluster_total = __shfl_sync(kFull, inc, kCluster - 1);
         unsigned prefix = 0, polls = 0, windows = 0;
         if (cid == 0) {
@@ -444,17 +523,30 @@ int resident_blocks(Kernel k, int threads = kThreads) {
     return per_sm * sms;
 }
 
+unsigned tiles_of(std::size_t n, int items) {
+    return static_cast<unsigned>((n + static_cast<std::size_t>(kThreads) * items - 1) / (static_cast<std::size_t>(kThreads) * items));
+}
+
 template <int kItems, bool kTrace, unsigned kSleepNs = 100>
 void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    const unsigned tiles = tiles_of(n, kItems);
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
     lookback_traced<kItems, kTrace, kSleepNs><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
 
+template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100>
+void run_allread(Buffers& b, std::size_t n, cudaStream_t s) {
+    const unsigned tiles = tiles_of(n, kItems);
+    b.epoch = (b.epoch + 1) & 0x3fffffffu;
+    allread_scan<kItems, kPerLane, kTrace, kSleepNs><<<tiles, kThreads, 0, s>>>(
+        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
+    CUDA_CHECK_LAUNCH();
+}
+
 template <int kItems, unsigned kSleepNs>
 void run_early(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    const unsigned tiles = tiles_of(n, kItems);
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
     early_scan<kItems, kSleepNs><<<tiles, kThreads + 32, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, nullptr});
     CUDA_CHECK_LAUNCH();
@@ -462,14 +554,14 @@ void run_early(Buffers& b, std::size_t n, cudaStream_t s) {
 
 template <int kItems>
 void run_local(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    const unsigned tiles = tiles_of(n, kItems);
     local_scan<kItems><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, 0, nullptr});
     CUDA_CHECK_LAUNCH();
 }
 
 template <int kItems>
 void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    const unsigned tiles = tiles_of(n, kItems);
     b.barrier_arrivals += tiles;
     barrier_scan<kItems><<<tiles, kThreads, 0, s>>>(
         Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.barrier_arrivals, nullptr});
@@ -479,7 +571,7 @@ void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
 
 template <int kItems, int kCluster>
 unsigned cluster_grid(std::size_t n) {
-    const unsigned tiles = static_cast<unsigned>((n + kThreads * kItems - 1) / (kThreads * kItems));
+    const unsigned tiles = tiles_of(n, kItems);
     return (tiles + kCluster - 1) / kCluster * kCluster;
 }
 
@@ -623,29 +715,12 @@ void probe_visibility(const std::string& dir, const cw::DeviceInfo& dev) {
                 median(latency), rounds, median(per_poll), w[4], w[5]);
 }
 
-int run(int argc, char** argv) {
-    const std::string dir = argc > 1 ? argv[1] : ".";
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    const int repeat = 50, traced_launches = 21;
-    std::vector<std::size_t> sizes = {1u << 20, 1000000, 1u << 21, 1u << 22, 1u << 23};
-    const std::size_t maxn = 1u << 23;
-    const cw::DeviceInfo dev = cw::select_device(0);
-    probe_visibility(dir, dev);
-    std::vector<unsigned> h(maxn), ref(maxn), got(maxn);
-    cw::fill_uniform_int(h.data(), maxn, -1000000, 1000000, 42);
-    Buffers b;
-    CUDA_CHECK(cudaMalloc(&b.in, maxn * 4));
-    CUDA_CHECK(cudaMalloc(&b.out, maxn * 4));
-    CUDA_CHECK(cudaMalloc(&b.desc, (maxn / 1024 + 1) * 8));
-    CUDA_CHECK(cudaMemset(b.desc, 0, (maxn / 1024 + 1) * 8));
-    CUDA_CHECK(cudaMalloc(&b.aggs, (maxn / 1024 + 1) * 4));
-    CUDA_CHECK(cudaMalloc(&b.counter, 8));
-    CUDA_CHECK(cudaMemset(b.counter, 0, 8));
-    CUDA_CHECK(cudaMalloc(&b.trace, (maxn / 1024 + 1) * kWords * 8));
-    CUDA_CHECK(cudaMemcpy(b.in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
-    const cw::CopyKernel copy;
-    cw::L2Flusher flusher;
-    const std::vector<Variant> variants = {
+// Every variant measured, in the order of the CSVs. `resident`: the most tiles a variant may
+// launch (those whose blocks wait for others must all be resident; allread reads at most 512
+// predecessors).
+std::vector<Variant> make_variants(const cw::DeviceInfo& dev) {
+    const int allread_cap = 32 * 16;
+    return {
         {"lookback 256x32", 32, run_lookback<32, false>, resident_blocks(lookback_traced<32, false>)},
         {"lookback 256x16", 16, run_lookback<16, false>, resident_blocks(lookback_traced<16, false>)},
         {"lookback 256x32 traced", 32, run_lookback<32, true>, resident_blocks(lookback_traced<32, true>)},
@@ -660,6 +735,16 @@ int run(int argc, char** argv) {
         {"early 256x32 nosleep", 32, run_early<32, 0>, resident_blocks(early_scan<32, 0>, kThreads + 32)},
         {"early 256x16", 16, run_early<16, 100>, resident_blocks(early_scan<16, 100>, kThreads + 32)},
         {"early 256x16 nosleep", 16, run_early<16, 0>, resident_blocks(early_scan<16, 0>, kThreads + 32)},
+        {"allread 256x8", 8, run_allread<8, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<8, 16, false>))},
+        {"allread 256x8 nosleep", 8, run_allread<8, 16, false, 0>,
+         std::min(allread_cap, resident_blocks(allread_scan<8, 16, false, 0>))},
+        {"allread 256x8 traced", 8, run_allread<8, 16, true>, std::min(allread_cap, resident_blocks(allread_scan<8, 16, true>))},
+        {"allread 256x16", 16, run_allread<16, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<16, 16, false>))},
+        {"allread 256x16 traced", 16, run_allread<16, 16, true>,
+         std::min(allread_cap, resident_blocks(allread_scan<16, 16, true>))},
+        {"allread 256x32", 32, run_allread<32, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<32, 16, false>))},
+        {"allread 256x32 traced", 32, run_allread<32, 16, true>,
+         std::min(allread_cap, resident_blocks(allread_scan<32, 16, true>))},
         {"no look-back 256x32", 32, run_local<32>, 1 << 30, false},
         {"no look-back 256x16", 16, run_local<16>, 1 << 30, false},
         {"no look-back 256x8", 8, run_local<8>, 1 << 30, false},
@@ -670,79 +755,149 @@ int run(int argc, char** argv) {
         {"cluster8 256x16", 16, run_cluster<16, 8>, cluster_resident<16, 8>(dev)},
         {"cluster16 256x16", 16, run_cluster<16, 16>, cluster_resident<16, 16>(dev)},
     };
-    FILE* times = std::fopen((dir + "/start_cost.csv").c_str(), "w");
-    FILE* parts = std::fopen((dir + "/start_trace.csv").c_str(), "w");
-    FILE* tiles = std::fopen((dir + "/start_trace_tiles.csv").c_str(), "w");
-    if (times == nullptr || parts == nullptr || tiles == nullptr) throw cw::UsageError("cannot write into " + dir);
-    std::fprintf(times, "n,variant,items,tiles,ms,memcpy_ms,copy_kernel_ms,copy_ms,copy_by,ratio_to_copy,ok,device\n");
-    std::fprintf(parts, "n,variant,launch,span_ns,last_enter_ns,load_ns,publish_ns,pred_wait_ns,polling_ns,"
-                        "store_issue_ns,polls,windows,device\n");
-    std::fprintf(tiles, "n,variant,tile,sm,enter_ns,loaded_ns,published_ns,pred_published_ns,prefixed_ns,stored_ns,"
-                        "polls,windows,device\n");
+}
+
+// The three CSVs of the run, headers written on opening.
+struct Csvs {
+    FILE* times = nullptr;  // start_cost.csv: a row per size and variant
+    FILE* parts = nullptr;  // start_trace.csv: a row per traced launch
+    FILE* tiles = nullptr;  // start_trace_tiles.csv: a row per tile of the launch of median span
+    explicit Csvs(const std::string& dir)
+        : times(std::fopen((dir + "/start_cost.csv").c_str(), "w")),
+          parts(std::fopen((dir + "/start_trace.csv").c_str(), "w")),
+          tiles(std::fopen((dir + "/start_trace_tiles.csv").c_str(), "w")) {
+        if (times == nullptr || parts == nullptr || tiles == nullptr) {
+            close();
+            throw cw::UsageError("cannot write into " + dir);
+        }
+        std::fprintf(times, "n,variant,items,tiles,ms,memcpy_ms,copy_kernel_ms,copy_ms,copy_by,ratio_to_copy,ok,device\n");
+        std::fprintf(parts, "n,variant,launch,span_ns,last_enter_ns,load_ns,publish_ns,pred_wait_ns,polling_ns,"
+                            "store_issue_ns,polls,windows,device\n");
+        std::fprintf(tiles, "n,variant,tile,sm,enter_ns,loaded_ns,published_ns,pred_published_ns,prefixed_ns,stored_ns,"
+                            "polls,windows,device\n");
+    }
+    void close() {
+        for (FILE** f : {&times, &parts, &tiles})
+            if (*f != nullptr) std::fclose(*f), *f = nullptr;
+    }
+    ~Csvs() { close(); }
+    Csvs(const Csvs&) = delete;
+    Csvs& operator=(const Csvs&) = delete;
+};
+
+// What every measurement shares: the device's buffers, the input on the host, the CPU's scan
+// (ref) and the device's output read back (got).
+struct Bench {
+    const cw::DeviceInfo& dev;
+    Buffers& b;
+    const std::vector<unsigned>& h;
+    std::vector<unsigned> ref, got;
+    cw::L2Flusher flusher;
+    Csvs& csv;
+    const int repeat = 50, traced_launches = 21;
+};
+
+// The output of the last launch equals `want` over [0, n).
+bool output_matches(Bench& x, std::size_t n, const std::vector<unsigned>& want) {
+    CUDA_CHECK(cudaMemcpy(x.got.data(), x.b.out, n * 4, cudaMemcpyDeviceToHost));
+    return std::equal(x.got.begin(), x.got.begin() + static_cast<std::ptrdiff_t>(n), want.begin());
+}
+
+// Launches of a traced variant, each after an L2 flush as in the timed series: a row per
+// launch, and the launch of median span written tile by tile.
+void trace_variant(Bench& x, const Variant& v, std::size_t n, unsigned ntiles) {
+    std::vector<std::pair<double, std::vector<TileTimes>>> launches;
+    for (int k = 0; k < x.traced_launches; ++k) {
+        x.flusher.flush(0);
+        v.fn(x.b, n, 0);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<TileTimes> tt = read_trace(x.b, ntiles);
+        const TraceSummary s = summarise(tt);
+        std::fprintf(x.csv.parts, "%zu,%s,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s\n", n, v.name.c_str(), k, s.span,
+                     s.last_enter, s.load, s.publish_wait, s.pred_wait, s.polling, s.store_issue, s.polls, s.windows,
+                     x.dev.name.c_str());
+        launches.emplace_back(s.span, std::move(tt));
+    }
+    std::sort(launches.begin(), launches.end(),
+              [](const std::pair<double, std::vector<TileTimes>>& p, const std::pair<double, std::vector<TileTimes>>& q) {
+                  return p.first < q.first;
+              });
+    const std::vector<TileTimes>& mid = launches[launches.size() / 2].second;
+    for (std::size_t t = 0; t < mid.size(); ++t) {
+        const TileTimes& r = mid[t];
+        std::fprintf(x.csv.tiles, "%zu,%s,%zu,%llu,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%llu,%s\n", n, v.name.c_str(), t, r.sm,
+                     r.enter, r.loaded, r.published, r.pred_published, r.prefixed, r.stored, r.polls, r.windows,
+                     x.dev.name.c_str());
+    }
+    const TraceSummary s = summarise(mid);
+    std::printf("  trace (median launch): span %.0f ns, last block start %.0f, load %.0f, pred wait %.0f, "
+                "polling %.0f, store issue %.0f, polls %.0f, windows %.0f\n",
+                s.span, s.last_enter, s.load, s.pred_wait, s.polling, s.store_issue, s.polls, s.windows);
+}
+
+// One variant at one size: validated (output poisoned first), timed beside the yardstick of the
+// same size, traced when its name says so. Returns whether the output was right; a variant
+// whose grid cannot be resident is skipped (true).
+bool measure(Bench& x, const Variant& v, std::size_t n) {
+    const unsigned ntiles = tiles_of(n, v.items);
+    if (static_cast<int>(ntiles) > v.resident) {
+        std::printf("%-24s n=%-9zu skipped: %u blocks, at most %d\n", v.name.c_str(), n, ntiles, v.resident);
+        return true;
+    }
+    cpu_scan(x.h, n, v.whole ? 0 : static_cast<std::size_t>(kThreads) * v.items, x.ref);
+    CUDA_CHECK(cudaMemset(x.b.out, 0xff, n * 4));
+    v.fn(x.b, n, 0);
+    const bool ok = output_matches(x, n, x.ref);
+    const cw::CopyYardstick copy_n = cw::time_same_size_copy(x.b.in, x.b.out, n, 3, x.repeat, &x.flusher);
+    const double ms = cw::time_gpu(3, x.repeat, [&](cudaStream_t s) { v.fn(x.b, n, s); }, &x.flusher).median_ms();
+    std::fprintf(x.csv.times, "%zu,%s,%d,%u,%.6f,%.6f,%.6f,%.6f,%s,%.4f,%d,%s\n", n, v.name.c_str(), v.items, ntiles, ms,
+                 copy_n.memcpy_ms, copy_n.kernel_ms, copy_n.ms(), copy_n.by(), ms / copy_n.ms(), ok, x.dev.name.c_str());
+    std::fflush(x.csv.times);
+    std::printf("%-24s n=%-9zu %.4f ms  memcpy %.4f  copy kernel %.4f  ratio %.3f  %s\n", v.name.c_str(), n, ms,
+                copy_n.memcpy_ms, copy_n.kernel_ms, ms / copy_n.ms(), ok ? "ok" : "WRONG");
+    if (v.name.find("traced") != std::string::npos) trace_variant(x, v, n, ntiles);
+    return ok;
+}
+
+Buffers make_buffers(const std::vector<unsigned>& h) {
+    const std::size_t maxn = h.size(), tiles = maxn / 1024 + 1;
+    Buffers b;
+    CUDA_CHECK(cudaMalloc(&b.in, maxn * 4));
+    CUDA_CHECK(cudaMalloc(&b.out, maxn * 4));
+    CUDA_CHECK(cudaMalloc(&b.desc, tiles * 8));
+    CUDA_CHECK(cudaMemset(b.desc, 0, tiles * 8));
+    CUDA_CHECK(cudaMalloc(&b.aggs, tiles * 4));
+    CUDA_CHECK(cudaMalloc(&b.counter, 8));
+    CUDA_CHECK(cudaMemset(b.counter, 0, 8));
+    CUDA_CHECK(cudaMalloc(&b.trace, tiles * kWords * 8));
+    CUDA_CHECK(cudaMemcpy(b.in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
+    return b;
+}
+
+int run(int argc, char** argv) {
+    const std::string dir = argc > 1 ? argv[1] : ".";
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    const std::vector<std::size_t> sizes = {1u << 20, 1000000, 1u << 21, 1u << 22, 1u << 23};
+    const std::size_t maxn = 1u << 23;
+    const cw::DeviceInfo dev = cw::select_device(0);
+    probe_visibility(dir, dev);
+    std::vector<unsigned> h(maxn);
+    cw::fill_uniform_int(h.data(), maxn, -1000000, 1000000, 42);
+    Buffers b = make_buffers(h);  // freed by the process's exit
+    Csvs csv(dir);
+    Bench x{dev, b, h, std::vector<unsigned>(maxn), std::vector<unsigned>(maxn), cw::L2Flusher(), csv};
+    const std::vector<Variant> variants = make_variants(dev);
     int wrong = 0;
     for (const std::size_t n : sizes) {
-        // The copy kernel's output checked once.
-        CUDA_CHECK(cudaMemset(b.out, 0xff, n * 4));
-        copy.run(b.in, b.out, n, 0);
-        CUDA_CHECK(cudaMemcpy(got.data(), b.out, n * 4, cudaMemcpyDeviceToHost));
-        if (!std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(n), h.begin())) {
+        // The copy kernel checked once a size: time_same_size_copy leaves its run over a poisoned output.
+        cw::time_same_size_copy(b.in, b.out, n, 0, 1, nullptr);
+        if (!output_matches(x, n, h)) {
             std::printf("copy kernel WRONG at n=%zu\n", n);
             ++wrong;
         }
-        for (const Variant& v : variants) {
-            const unsigned ntiles = static_cast<unsigned>((n + kThreads * v.items - 1) / (kThreads * v.items));
-            if (static_cast<int>(ntiles) > v.resident) {
-                std::printf("%-24s n=%-9zu skipped: %u blocks, %d resident\n", v.name.c_str(), n, ntiles, v.resident);
-                continue;
-            }
-            cpu_scan(h, n, v.whole ? 0 : static_cast<std::size_t>(kThreads) * v.items, ref);
-            CUDA_CHECK(cudaMemset(b.out, 0xff, n * 4));
-            v.fn(b, n, 0);
-            CUDA_CHECK(cudaMemcpy(got.data(), b.out, n * 4, cudaMemcpyDeviceToHost));
-            const bool ok = std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(n), ref.begin());
-            wrong += ok ? 0 : 1;
-            const cw::CopyYardstick copy_n = cw::time_same_size_copy(b.in, b.out, n, 3, repeat, &flusher);
-            const double ms = cw::time_gpu(3, repeat, [&](cudaStream_t s) { v.fn(b, n, s); }, &flusher).median_ms();
-            std::fprintf(times, "%zu,%s,%d,%u,%.6f,%.6f,%.6f,%.6f,%s,%.4f,%d,%s\n", n, v.name.c_str(), v.items, ntiles, ms,
-                         copy_n.memcpy_ms, copy_n.kernel_ms, copy_n.ms(), copy_n.by(), ms / copy_n.ms(), ok,
-                         dev.name.c_str());
-            std::fflush(times);
-            std::printf("%-24s n=%-9zu %.4f ms  memcpy %.4f  copy kernel %.4f  ratio %.3f  %s\n", v.name.c_str(), n, ms,
-                        copy_n.memcpy_ms, copy_n.kernel_ms, ms / copy_n.ms(), ok ? "ok" : "WRONG");
-            if (v.name.find("traced") == std::string::npos) continue;
-            // Traced launches, each after an L2 flush as in the timed series; the launch of
-            // median span is written tile by tile.
-            std::vector<std::pair<double, std::vector<TileTimes>>> launches;
-            for (int k = 0; k < traced_launches; ++k) {
-                flusher.flush(0);
-                v.fn(b, n, 0);
-                CUDA_CHECK(cudaDeviceSynchronize());
-                std::vector<TileTimes> tt = read_trace(b, ntiles);
-                const TraceSummary s = summarise(tt);
-                std::fprintf(parts, "%zu,%s,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s\n", n, v.name.c_str(), k,
-                             s.span, s.last_enter, s.load, s.publish_wait, s.pred_wait, s.polling, s.store_issue, s.polls,
-                             s.windows, dev.name.c_str());
-                launches.emplace_back(s.span, tt);
-            }
-            std::sort(launches.begin(), launches.end(),
-                      [](const std::pair<double, std::vector<TileTimes>>& x,
-                         const std::pair<double, std::vector<TileTimes>>& y) { return x.first < y.first; });
-            const std::vector<TileTimes>& mid = launches[launches.size() / 2].second;
-            for (std::size_t t = 0; t < mid.size(); ++t) {
-                const TileTimes& x = mid[t];
-                std::fprintf(tiles, "%zu,%s,%zu,%llu,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%llu,%s\n", n, v.name.c_str(), t,
-                             x.sm, x.enter, x.loaded, x.published, x.pred_published, x.prefixed, x.stored, x.polls,
-                             x.windows, dev.name.c_str());
-            }
-            const TraceSummary s = summarise(mid);
-            std::printf("  trace (median launch): span %.0f ns, last block start %.0f, load %.0f, pred wait %.0f, "
-                        "polling %.0f, store issue %.0f, polls %.0f, windows %.0f\n",
-                        s.span, s.last_enter, s.load, s.pred_wait, s.polling, s.store_issue, s.polls, s.windows);
-        }
+        for (const Variant& v : variants) wrong += measure(x, v, n) ? 0 : 1;
     }
-    std::fclose(times);
-    std::fclose(parts);
-    std::fclose(tiles);
+    csv.close();
     std::printf("Result = %s\n", wrong == 0 ? "PASS" : "FAIL");
     return wrong == 0 ? 0 : 1;
 }
