@@ -375,8 +375,10 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 // published. No tile waits for another's inclusive prefix, so after its last predecessor
 // published a tile pays one round trip, not a walk of windows; the price is that tile t reads t
 // words (the grid is capped at 32 x kPerLane tiles). Returns the sum of the aggregates of tiles
-// 0 .. tile-1 (every lane); polls: the rounds of reads.
-template <int kPerLane, unsigned kSleepNs>
+// 0 .. tile-1 (every lane); polls: the rounds of reads. kStride: words from one tile's word to the
+// next (16: one 128-byte line each, so that the reads of every block spread over 32 x kPerLane
+// lines and the L2's slices instead of the few lines packed words take).
+template <int kPerLane, unsigned kSleepNs, int kStride = 1>
 __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, unsigned epoch, int lane,
                                     unsigned& polls) {
     unsigned sum = 0, pending = 0;  // bit k: tile k * 32 + lane is a predecessor not yet seen
@@ -386,7 +388,8 @@ __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, 
         unsigned long long w[kPerLane];
 #pragma unroll
         for (int k = 0; k < kPerLane; ++k)
-            w[k] = (pending >> k) & 1u ? *reinterpret_cast<const volatile unsigned long long*>(d + k * 32 + lane) : 0ull;
+            w[k] = (pending >> k) & 1u ? *reinterpret_cast<const volatile unsigned long long*>(d + (k * 32 + lane) * kStride)
+                                       : 0ull;
 #pragma unroll
         for (int k = 0; k < kPerLane; ++k)
             if (((pending >> k) & 1u) != 0 && static_cast<unsigned>(w[k] >> 34) == epoch) {
@@ -403,7 +406,7 @@ __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, 
     return sum;
 }
 
-template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100>
+template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1>
 __global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
     __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_prefix;
@@ -418,11 +421,11 @@ __global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
     if (warp == 0) {
         if (lane == 0) {
             tr.stamp(kLoaded);
-            publish(a.desc, tile, a.epoch, kA, bt.agg);
+            publish(a.desc, tile * kStride, a.epoch, kA, bt.agg);
             tr.stamp(kPublished);
         }
         unsigned polls = 0;
-        const unsigned prefix = read_all_before<kPerLane, kSleepNs>(a.desc, tile, a.epoch, lane, polls);
+        const unsigned prefix = read_all_before<kPerLane, kSleepNs, kStride>(a.desc, tile, a.epoch, lane, polls);
         if (lane == 0) {
             s_prefix = prefix;
             tr.stamp(kPrefixed);
@@ -535,11 +538,11 @@ void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
     CUDA_CHECK_LAUNCH();
 }
 
-template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100>
+template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1>
 void run_allread(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = tiles_of(n, kItems);
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    allread_scan<kItems, kPerLane, kTrace, kSleepNs><<<tiles, kThreads, 0, s>>>(
+    allread_scan<kItems, kPerLane, kTrace, kSleepNs, kStride><<<tiles, kThreads, 0, s>>>(
         Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
@@ -739,6 +742,12 @@ std::vector<Variant> make_variants(const cw::DeviceInfo& dev) {
         {"allread 256x8 nosleep", 8, run_allread<8, 16, false, 0>,
          std::min(allread_cap, resident_blocks(allread_scan<8, 16, false, 0>))},
         {"allread 256x8 traced", 8, run_allread<8, 16, true>, std::min(allread_cap, resident_blocks(allread_scan<8, 16, true>))},
+        {"allread 256x8 spread", 8, run_allread<8, 16, false, 100, 16>,
+         std::min(allread_cap, resident_blocks(allread_scan<8, 16, false, 100, 16>))},
+        {"allread 256x8 spread traced", 8, run_allread<8, 16, true, 100, 16>,
+         std::min(allread_cap, resident_blocks(allread_scan<8, 16, true, 100, 16>))},
+        {"allread 256x16 spread", 16, run_allread<16, 16, false, 100, 16>,
+         std::min(allread_cap, resident_blocks(allread_scan<16, 16, false, 100, 16>))},
         {"allread 256x16", 16, run_allread<16, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<16, 16, false>))},
         {"allread 256x16 traced", 16, run_allread<16, 16, true>,
          std::min(allread_cap, resident_blocks(allread_scan<16, 16, true>))},
@@ -864,8 +873,9 @@ Buffers make_buffers(const std::vector<unsigned>& h) {
     Buffers b;
     CUDA_CHECK(cudaMalloc(&b.in, maxn * 4));
     CUDA_CHECK(cudaMalloc(&b.out, maxn * 4));
-    CUDA_CHECK(cudaMalloc(&b.desc, tiles * 8));
-    CUDA_CHECK(cudaMemset(b.desc, 0, tiles * 8));
+    const std::size_t words = std::max<std::size_t>(tiles, 512 * 16);  // allread's spread words: 512 tiles x 16
+    CUDA_CHECK(cudaMalloc(&b.desc, words * 8));
+    CUDA_CHECK(cudaMemset(b.desc, 0, words * 8));
     CUDA_CHECK(cudaMalloc(&b.aggs, tiles * 4));
     CUDA_CHECK(cudaMalloc(&b.counter, 8));
     CUDA_CHECK(cudaMemset(b.counter, 0, 8));
