@@ -128,29 +128,6 @@ struct Tile {
     }
 };
 
-// The descriptor word read and written at the GPU's scope (ld/st.relaxed.gpu) instead of
-// volatile's (which sm_90 compiles as .STRONG.SYS): is a system-scope poll what makes the round
-// trips long? (sm_70+; volatile below.)
-__device__ __forceinline__ unsigned long long load_word(const unsigned long long* p, bool gpu_scope) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    if (gpu_scope) {
-        unsigned long long v;
-        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-        return v;
-    }
-#endif
-    return *reinterpret_cast<const volatile unsigned long long*>(p);
-}
-__device__ __forceinline__ void store_word(unsigned long long* p, unsigned long long v, bool gpu_scope) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    if (gpu_scope) {
-        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-        return;
-    }
-#endif
-    *reinterpret_cast<volatile unsigned long long*>(p) = v;
-}
-
 __device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, unsigned epoch, unsigned st, unsigned v) {
     *reinterpret_cast<volatile unsigned long long*>(d + tile) =
         (static_cast<unsigned long long>((epoch << 2) | st) << 32) | v;
@@ -401,7 +378,7 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 // 0 .. tile-1 (every lane); polls: the rounds of reads. kStride: words from one tile's word to the
 // next (16: one 128-byte line each, so that the reads of every block spread over 32 x kPerLane
 // lines and the L2's slices instead of the few lines packed words take).
-template <int kPerLane, unsigned kSleepNs, int kStride = 1, bool kGpuScope = false>
+template <int kPerLane, unsigned kSleepNs, int kStride = 1>
 __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, unsigned epoch, int lane,
                                     unsigned& polls) {
     unsigned sum = 0, pending = 0;  // bit k: tile k * 32 + lane is a predecessor not yet seen
@@ -411,7 +388,8 @@ __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, 
         unsigned long long w[kPerLane];
 #pragma unroll
         for (int k = 0; k < kPerLane; ++k)
-            w[k] = (pending >> k) & 1u ? load_word(d + (k * 32 + lane) * kStride, kGpuScope) : 0ull;
+            w[k] = (pending >> k) & 1u ? *reinterpret_cast<const volatile unsigned long long*>(d + (k * 32 + lane) * kStride)
+                                       : 0ull;
 #pragma unroll
         for (int k = 0; k < kPerLane; ++k)
             if (((pending >> k) & 1u) != 0 && static_cast<unsigned>(w[k] >> 34) == epoch) {
@@ -428,7 +406,7 @@ __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, 
     return sum;
 }
 
-template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1, bool kGpuScope = false>
+template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1>
 __global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
     __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_prefix;
@@ -443,12 +421,11 @@ __global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
     if (warp == 0) {
         if (lane == 0) {
             tr.stamp(kLoaded);
-            store_word(a.desc + tile * kStride, (static_cast<unsigned long long>((a.epoch << 2) | kA) << 32) | bt.agg,
-                       kGpuScope);
+            publish(a.desc, tile * kStride, a.epoch, kA, bt.agg);
             tr.stamp(kPublished);
         }
         unsigned polls = 0;
-        const unsigned prefix = read_all_before<kPerLane, kSleepNs, kStride, kGpuScope>(a.desc, tile, a.epoch, lane, polls);
+        const unsigned prefix = read_all_before<kPerLane, kSleepNs, kStride>(a.desc, tile, a.epoch, lane, polls);
         if (lane == 0) {
             s_prefix = prefix;
             tr.stamp(kPrefixed);
@@ -561,11 +538,11 @@ void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
     CUDA_CHECK_LAUNCH();
 }
 
-template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1, bool kGpuScope = false>
+template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1>
 void run_allread(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = tiles_of(n, kItems);
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    allread_scan<kItems, kPerLane, kTrace, kSleepNs, kStride, kGpuScope><<<tiles, kThreads, 0, s>>>(
+    allread_scan<kItems, kPerLane, kTrace, kSleepNs, kStride><<<tiles, kThreads, 0, s>>>(
         Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
@@ -771,12 +748,6 @@ std::vector<Variant> make_variants(const cw::DeviceInfo& dev) {
          std::min(allread_cap, resident_blocks(allread_scan<8, 16, true, 100, 16>))},
         {"allread 256x16 spread", 16, run_allread<16, 16, false, 100, 16>,
          std::min(allread_cap, resident_blocks(allread_scan<16, 16, false, 100, 16>))},
-        {"allread 256x8 gpu-scope", 8, run_allread<8, 16, false, 100, 1, true>,
-         std::min(allread_cap, resident_blocks(allread_scan<8, 16, false, 100, 1, true>))},
-        {"allread 256x8 gpu-scope traced", 8, run_allread<8, 16, true, 100, 1, true>,
-         std::min(allread_cap, resident_blocks(allread_scan<8, 16, true, 100, 1, true>))},
-        {"allread 256x16 spread gpu-scope", 16, run_allread<16, 16, false, 100, 16, true>,
-         std::min(allread_cap, resident_blocks(allread_scan<16, 16, false, 100, 16, true>))},
         {"allread 256x16", 16, run_allread<16, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<16, 16, false>))},
         {"allread 256x16 traced", 16, run_allread<16, 16, true>,
          std::min(allread_cap, resident_blocks(allread_scan<16, 16, true>))},
