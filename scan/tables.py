@@ -200,6 +200,9 @@ def start_trace_rows(g, variant):  # start_trace_tiles.csv (the launch of median
                                                                "prefixed_ns", "stored_ns", "polls", "windows")})))
         return out
     return rows
+START_TRACE_COLS = [Col("n", "n", "{:,.0f}"), Col("tiles")] + [Col(k + "_ns", h, F2) for k, h in (
+    ("enter", "started"), ("loaded", "scanned"), ("published", "published"), ("pred_published", "preds published"),
+    ("prefixed", "prefix known"), ("stored", "stores issued"))] + [Col("polls", "polls", F1), Col("windows", "windows", F1)]
 def start_cols(rows):
     return [Col(lambda r: r.get("variant") or r.get("key"), "variant")] + [
         Col(k, "{:,}".format(int(k))) for k in sorted(series(rows, "variant", "key"), key=int)]
@@ -314,13 +317,13 @@ LAB_TABLES = [
     *(Table("start-" + g, start_rows(g), start_cols, caption="Time / the copy of the same n ints timed beside it (both "
             "in the CSV); copy: the first such copy (µs)\nand which was faster; `no look-back`: each tile scanned "
             "alone, not a scan.") for g in ("h100", "h200")),
-    *(Table("start-trace-" + g, start_trace_rows(g, "lookback 256x32 traced"), [
-        Col("n", "n", "{:,.0f}"), Col("tiles")] + [Col(k + "_ns", h, F2) for k, h in (
-            ("enter", "started"), ("loaded", "scanned"), ("published", "published"),
-            ("pred_published", "preds published"), ("prefixed", "prefix known"), ("stored", "stores issued"))] + [
-        Col("polls", "polls", F1), Col("windows", "windows", F1)], caption="µs after the first block's start (%globaltimer), medians per "
-        "32 tiles of the median launch of 21;\npreds published: the last predecessor's aggregate; polls, windows: "
-        "the look-back's reads, windows.") for g in ("h100", "h200")),
+    *(Table("start-trace-" + g, start_trace_rows(g, "lookback 256x32 traced"), START_TRACE_COLS, caption="µs after "
+        "the first block's start (%globaltimer), medians per 32 tiles of the median launch of 21;\npreds published: "
+        "the last predecessor's aggregate; polls, windows: the look-back's reads, windows.") for g in ("h100", "h200")),
+    *(Table("start-allread-trace-" + g, start_trace_rows(g, "allread 256x8 traced"), START_TRACE_COLS[:-1], caption="µs "
+        "after the first block's start (%globaltimer), medians per 32 tiles of the median launch of 21;\npreds "
+        "published: the last predecessor's aggregate; polls: rounds of reads.")
+      for g in ("h100",)),  # the H200's start_cost run predates allread
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
         "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]
