@@ -275,13 +275,14 @@ LAB_TABLES = [
           sort=lambda r: (r["variant"].startswith("wscopy"), r["variant"] != WS), caption="% of the copy of the same n ints, inclusive scans (exclusive: the CSVs); columns: GPU, n."),
     *(Table("copy_budget" + h, lambda d, g=g: budget_rows(os.path.join(d, g)), series_cols("shape", F1))
       for h, g in (("", "h100"), ("-h200", "h200"))),
-    Table("copy-h200", lambda d: copy_rows(os.path.join(HERE, "results", "h200")), [  # the reference run's
+    *(Table("copy-" + g, lambda d, sub=sub: copy_rows(os.path.join(HERE, "results", *sub)), [  # the reference runs'
+
         Col(lambda r: "2^%d" % math.log2(int(r["n"])) if int(r["n"]) & (int(r["n"]) - 1) == 0 else "{:,}".format(int(r["n"])), "n"),
         Col("mode", "scan"), Col("version", "fastest version"), Col(lambda r: 1000 * r.f("kernel_ms"), "time (µs)", F2),
         Col(lambda r: "%.2f (%s)" % (1000 * r.f("copy_n_ms"), r.get("copy_n_by") or "cudaMemcpy"), "copy of the same n ints (µs, by)"),
         Col(lambda r: r.f("kernel_ms") / r.f("copy_n_ms"), "× that copy (target ≤ 1.15)", F2),
         Col("pct_of_copy_bw", "% of the run's 256 MiB copy (target at 80 MB: ≥ 90)", F1),
-        Col("speedup_vs_baseline", "× CUB", F2)]),
+        Col("speedup_vs_baseline", "× CUB", F2)]) for g, sub in (("h100", ()), ("h200", ("h200",)))),
     Table("switch", switch_rows, [Col("n", "n", "{:,.0f}"), Col("mode", "scan")] + [
         Col(k, k + " (µs)", F2) for k in ("lookback", "ws", "cub", "copy")], caption="ws: lookahead forced to its warp-"
         "specialised kernel (--la-kernel=ws); copy: the same n ints."),
