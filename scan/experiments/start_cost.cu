@@ -19,8 +19,8 @@
 //     earlier aggregate in one round and store: the tile waits in shared memory across the
 //     barrier, so the data are read once. Timed and validated like the others; and one without a
 //     barrier (`allread`): every tile publishes its aggregate and reads all its predecessors'
-//     in one round of loads, so that after the last of them published it pays one round trip
-//     (traced like the look-back).
+//     in rounds of loads (each re-reading only the words not yet published), so that no tile
+//     waits for another's look-back (traced like the look-back).
 // Every kernel's output is compared with the CPU's scan (exact) before it is timed.
 #include <algorithm>
 #include <cstdio>
@@ -373,8 +373,9 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 // 64-bit word, flag and value together, as the look-back's descriptors) and warp 0 then reads the
 // words of all the tiles before it at once, up to kPerLane a lane, re-reading only those not yet
 // published. No tile waits for another's inclusive prefix, so after its last predecessor
-// published a tile pays one round trip, not a walk of windows; the price is that tile t reads t
-// words (the grid is capped at 32 x kPerLane tiles). Returns the sum of the aggregates of tiles
+// published a tile needs one more round of reads, not a walk of windows; the price is that tile
+// t reads t words (the grid is capped at 32 x kPerLane tiles: make_variants' allread_cap, and
+// make_buffers' descriptor words hold 512 tiles x the spread's 16). Returns the sum of the aggregates of tiles
 // 0 .. tile-1 (every lane); polls: the rounds of reads. kStride: words from one tile's word to the
 // next (16: one 128-byte line each, so that the reads of every block spread over 32 x kPerLane
 // lines and the L2's slices instead of the few lines packed words take).
