@@ -276,7 +276,6 @@ LAB_TABLES = [
     *(Table("copy_budget" + h, lambda d, g=g: budget_rows(os.path.join(d, g)), series_cols("shape", F1))
       for h, g in (("", "h100"), ("-h200", "h200"))),
     *(Table("copy-" + g, lambda d, sub=sub: copy_rows(os.path.join(HERE, "results", *sub)), [  # the reference runs'
-
         Col(lambda r: "2^%d" % math.log2(int(r["n"])) if int(r["n"]) & (int(r["n"]) - 1) == 0 else "{:,}".format(int(r["n"])), "n"),
         Col("mode", "scan"), Col("version", "fastest version"), Col(lambda r: 1000 * r.f("kernel_ms"), "time (µs)", F2),
         Col(lambda r: "%.2f (%s)" % (1000 * r.f("copy_n_ms"), r.get("copy_n_by") or "cudaMemcpy"), "copy of the same n ints (µs, by)"),
