@@ -1,6 +1,6 @@
-// What the experiments share: their `--name=value` options and their validation on the device
+// What the experiments share: their `--name=value` options, their validation on the device
 // (every variant's output compared with a reference in device memory, a copy's input or a scan
-// the CPU checked, position by position).
+// the CPU checked, position by position) and the warp's scan their kernels build on.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +22,16 @@ __global__ void count_differences(const unsigned* __restrict__ a, const unsigned
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
         local += a[i] != b[i] ? 1u : 0u;
     if (local != 0) atomicAdd(count, local);
+}
+
+// The warp's inclusive scan of one value a lane (Hillis-Steele by shuffles; every lane active).
+__device__ __forceinline__ unsigned warp_inclusive(unsigned v, int lane) {
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const unsigned y = __shfl_up_sync(0xffffffffu, v, d);
+        if (lane >= d) v += y;
+    }
+    return v;
 }
 
 }  // namespace

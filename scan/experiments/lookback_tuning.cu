@@ -23,6 +23,7 @@
 
 #include "bulk_async.cuh"
 #include "common.cuh"
+#include "experiment.cuh"
 #include "tile_copy.cuh"
 
 constexpr unsigned kFull = 0xffffffffu;
@@ -156,16 +157,6 @@ __device__ __forceinline__ unsigned thread_scan(const unsigned* ws, int lane, un
         x[i] = run;
     }
     return run;
-}
-
-// Inclusive warp scan by shuffles.
-__device__ __forceinline__ unsigned warp_inclusive(unsigned v, int lane) {
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const unsigned y = __shfl_up_sync(kFull, v, d);
-        if (lane >= d) v += y;
-    }
-    return v;
 }
 
 // The block's warp totals (s_wt, after a barrier): this warp's exclusive prefix and the tile's

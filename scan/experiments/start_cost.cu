@@ -20,7 +20,9 @@
 //     barrier, so the data are read once. Timed and validated like the others; and one without a
 //     barrier (`allread`): every tile publishes its aggregate and reads all its predecessors'
 //     in rounds of loads (each re-reading only the words not yet published), so that no tile
-//     waits for another's look-back (traced like the look-back).
+//     waits for another's look-back (traced like the look-back). The look-back and allread also
+//     with their descriptor words at the GPU's scope instead of volatile's (`gpu-scope`) and with
+//     the lines they will read pulled into L2 when each block starts (`prefetch`).
 // Every kernel's output is compared with the CPU's scan (exact) before it is timed.
 #include <algorithm>
 #include <cstdio>
@@ -32,6 +34,7 @@
 #include "common.cuh"
 #include "device_copy.cuh"
 #include "gpu_clock.cuh"
+#include "scan_plan.h"
 #include "tile_io.cuh"
 #include "experiment.cuh"
 
@@ -58,16 +61,6 @@ __device__ __forceinline__ void sleep_ns() {
 
 // 1. The copy kernel: the product's yardstick, cw::CopyKernel (common/device_copy.cuh).
 
-// The warp's inclusive scan of one value a lane (Hillis-Steele by shuffles; every lane active).
-__device__ __forceinline__ unsigned warp_inclusive(unsigned v, int lane) {
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const unsigned y = __shfl_up_sync(kFull, v, d);
-        if (lane >= d) v += y;
-    }
-    return v;
-}
-
 // One launch's row of the trace (kWords words a tile), or nothing when kOn is false.
 template <bool kOn>
 struct TraceRow {
@@ -79,6 +72,13 @@ struct TraceRow {
     }
     __device__ void put(int word, unsigned long long v) const {
         if (kOn) row[word] = v;
+    }
+    // Thread 0: when the block started and on which SM (%smid read only when traced).
+    __device__ void enter() const {
+        if (kOn && threadIdx.x == 0) {
+            stamp(kEnter);
+            put(kSm, sm_id());
+        }
     }
 };
 
@@ -128,14 +128,43 @@ struct Tile {
     }
 };
 
-__device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, unsigned epoch, unsigned st, unsigned v) {
-    *reinterpret_cast<volatile unsigned long long*>(d + tile) =
-        (static_cast<unsigned long long>((epoch << 2) | st) << 32) | v;
+// How a candidate touches its descriptor words (kHow, a set of these bits; 0: as the program).
+// kGpuScope: loads and stores at the GPU's scope (ld/st.relaxed.gpu, SASS .STRONG.GPU) instead of
+// volatile's (sm_90 SASS: .STRONG.SYS): is a system-scope access what makes a round trip long?
+// kPrefetch: warp 0 pulls the descriptor lines it will read into L2 when its block starts (the
+// timing flushes L2 before each launch, so the first read of a line may otherwise go to DRAM).
+// kSpread (allread): each tile's word on its own 128-byte line.
+enum How : unsigned { kGpuScope = 1u, kPrefetch = 2u, kSpread = 4u };
+
+template <unsigned kHow>
+__device__ __forceinline__ unsigned long long load_word(const unsigned long long* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    if (kHow & kGpuScope) {
+        unsigned long long v;
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+        return v;
+    }
+#endif
+    return *reinterpret_cast<const volatile unsigned long long*>(p);
 }
+
+template <unsigned kHow = 0>
+__device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, unsigned epoch, unsigned st, unsigned v) {
+    const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | st) << 32) | v;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    if (kHow & kGpuScope) {
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(d + tile), "l"(word) : "memory");
+        return;
+    }
+#endif
+    *reinterpret_cast<volatile unsigned long long*>(d + tile) = word;
+}
+
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
 // The program's look_back (scan_kernels.cu), counting its polls (window reads) and windows;
 // kSleepNs: the back-off between polls (the program's 100 ns; 0: none).
-template <unsigned kSleepNs = 100>
+template <unsigned kSleepNs = 100, unsigned kHow = 0>
 __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsigned epoch, int lane, unsigned& polls,
                               unsigned& windows) {
     const unsigned long long before_first = static_cast<unsigned long long>((epoch << 2) | kP) << 32;
@@ -145,7 +174,7 @@ __device__ unsigned look_back(const unsigned long long* d, unsigned tile, unsign
         const long long pred = window - lane;
         unsigned long long w;
         while (true) {
-            w = pred >= 0 ? *reinterpret_cast<const volatile unsigned long long*>(d + pred) : before_first;
+            w = pred >= 0 ? load_word<kHow>(d + pred) : before_first;
             ++polls;
             if (!__any_sync(kFull, static_cast<unsigned>(w >> 34) != epoch)) break;
             if (kSleepNs > 0) sleep_ns<kSleepNs>();
@@ -221,34 +250,28 @@ struct BlockTile {
     }
 };
 
-template <int kItems, bool kTrace, unsigned kSleepNs = 100>
-__global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
+// The kernel body the look-back and allread share: the tile loaded and scanned (BlockTile),
+// warp 0 finding its exclusive prefix with the exchange E (E::prepare when the block starts,
+// E::prefix after the tile's aggregate is known), the tile stored with it. Traced: when the
+// block started, its tile was loaded, its prefix known and its first store issued, and the
+// exchange's polls and windows (the exchange stamps when it published).
+template <int kItems, bool kTrace, typename E>
+__device__ __forceinline__ void exchange_scan(const Args& a) {
     __shared__ typename BlockTile<kItems>::Shared s_tile;
     __shared__ unsigned s_prefix;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned tile = blockIdx.x;
     const TraceRow<kTrace> tr(a.trace, tile);
-    if (threadIdx.x == 0) {
-        tr.stamp(kEnter);
-        tr.put(kSm, sm_id());
-    }
+    tr.enter();
+    if (warp == 0) E::prepare(a, tile, lane);
     const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
-    const unsigned agg = bt.agg;
     if (warp == 0) {
         if (lane == 0) tr.stamp(kLoaded);
-        unsigned prefix = 0, polls = 0, windows = 0;
-        if (tile == 0) {
-            if (lane == 0) publish(a.desc, 0, a.epoch, kP, agg);
-        } else {
-            if (lane == 0) publish(a.desc, tile, a.epoch, kA, agg);
-            if (lane == 0) tr.stamp(kPublished);
-            prefix = look_back<kSleepNs>(a.desc, tile, a.epoch, lane, polls, windows);
-            if (lane == 0) publish(a.desc, tile, a.epoch, kP, prefix + agg);
-        }
+        unsigned polls = 0, windows = 0;
+        const unsigned prefix = E::prefix(a, tile, lane, bt.agg, tr, polls, windows);
         if (lane == 0) {
+            tr.stamp(kPrefixed);  // before the trace's other stores, which may queue behind the data's
             s_prefix = prefix;
-            if (tile == 0) tr.stamp(kPublished);
-            tr.stamp(kPrefixed);
             tr.put(kPolls, polls);
             tr.put(kWindows, windows);
         }
@@ -256,6 +279,32 @@ __global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
     __syncthreads();
     bt.store(a, lane, s_prefix);
     if (threadIdx.x == 0) tr.stamp(kStored);
+}
+
+// The program's exchange: publish the aggregate, look back over windows of 32 descriptors until
+// an inclusive prefix, publish the inclusive prefix. kPrefetch: the first window's line(s).
+template <unsigned kSleepNs, unsigned kHow>
+struct LookBack {
+    static __device__ void prepare(const Args& a, unsigned tile, int lane) {
+        if ((kHow & kPrefetch) && tile > static_cast<unsigned>(lane)) prefetch_l2(a.desc + (tile - 1 - lane));
+    }
+    template <bool kTrace>
+    static __device__ unsigned prefix(const Args& a, unsigned tile, int lane, unsigned agg, const TraceRow<kTrace>& tr,
+                                      unsigned& polls, unsigned& windows) {
+        if (lane == 0) {
+            publish<kHow>(a.desc, tile, a.epoch, tile == 0 ? kP : kA, agg);
+            tr.stamp(kPublished);
+        }
+        if (tile == 0) return 0;
+        const unsigned prefix = look_back<kSleepNs, kHow>(a.desc, tile, a.epoch, lane, polls, windows);
+        if (lane == 0) publish<kHow>(a.desc, tile, a.epoch, kP, prefix + agg);
+        return prefix;
+    }
+};
+
+template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
+__global__ void __launch_bounds__(kThreads) lookback_traced(Args a) {
+    exchange_scan<kItems, kTrace, LookBack<kSleepNs, kHow>>(a);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -371,28 +420,33 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 // ---------------------------------------------------------------------------------------
 // 3b. One round of reads instead of a chain of windows: every tile publishes its aggregate (one
 // 64-bit word, flag and value together, as the look-back's descriptors) and warp 0 then reads the
-// words of all the tiles before it at once, up to kPerLane a lane, re-reading only those not yet
+// words of all the tiles before it at once, up to kAllreadPerLane a lane, re-reading only those not yet
 // published. No tile waits for another's inclusive prefix, so after its last predecessor
 // published a tile needs one more round of reads, not a walk of windows; the price is that tile
-// t reads t words (the grid is capped at 32 x kPerLane tiles: make_variants' allread_cap, and
-// make_buffers' descriptor words hold 512 tiles x the spread's 16). Returns the sum of the aggregates of tiles
-// 0 .. tile-1 (every lane); polls: the rounds of reads. kStride: words from one tile's word to the
-// next (16: one 128-byte line each, so that the reads of every block spread over 32 x kPerLane
-// lines and the L2's slices instead of the few lines packed words take).
-template <int kPerLane, unsigned kSleepNs, int kStride = 1>
+// t reads t words (the grid is capped at kAllreadTiles: make_variants, and make_buffers' descriptor
+// words hold kAllreadTiles x kSpreadStride). Returns the sum of the aggregates of tiles 0 .. tile-1
+// (every lane); polls: the rounds of reads. kSpread: each word on its own 128-byte line
+// (kSpreadStride words apart), so that the reads of every block spread over 32 x kAllreadPerLane
+// lines and the L2's slices instead of the few lines packed words take.
+constexpr int kAllreadPerLane = 16, kAllreadTiles = 32 * kAllreadPerLane, kSpreadStride = 16;
+static_assert(kAllreadPerLane <= 32, "read_all_before keeps a lane's pending words in one 32-bit mask");
+template <unsigned kHow>
+__host__ __device__ constexpr unsigned word_stride() { return (kHow & kSpread) ? kSpreadStride : 1u; }
+
+template <unsigned kSleepNs, unsigned kHow>
 __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, unsigned epoch, int lane,
                                     unsigned& polls) {
+    constexpr unsigned kStride = word_stride<kHow>();
     unsigned sum = 0, pending = 0;  // bit k: tile k * 32 + lane is a predecessor not yet seen
 #pragma unroll
-    for (int k = 0; k < kPerLane; ++k) pending |= (static_cast<unsigned>(k * 32 + lane) < tile ? 1u : 0u) << k;
+    for (int k = 0; k < kAllreadPerLane; ++k) pending |= (static_cast<unsigned>(k * 32 + lane) < tile ? 1u : 0u) << k;
     while (true) {
-        unsigned long long w[kPerLane];
+        unsigned long long w[kAllreadPerLane];
 #pragma unroll
-        for (int k = 0; k < kPerLane; ++k)
-            w[k] = (pending >> k) & 1u ? *reinterpret_cast<const volatile unsigned long long*>(d + (k * 32 + lane) * kStride)
-                                       : 0ull;
+        for (int k = 0; k < kAllreadPerLane; ++k)
+            w[k] = (pending >> k) & 1u ? load_word<kHow>(d + (k * 32 + lane) * kStride) : 0ull;
 #pragma unroll
-        for (int k = 0; k < kPerLane; ++k)
+        for (int k = 0; k < kAllreadPerLane; ++k)
             if (((pending >> k) & 1u) != 0 && static_cast<unsigned>(w[k] >> 34) == epoch) {
                 sum += static_cast<unsigned>(w[k]);
                 pending &= ~(1u << k);
@@ -407,36 +461,33 @@ __device__ unsigned read_all_before(const unsigned long long* d, unsigned tile, 
     return sum;
 }
 
-template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1>
-__global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
-    __shared__ typename BlockTile<kItems>::Shared s_tile;
-    __shared__ unsigned s_prefix;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned tile = blockIdx.x;
-    const TraceRow<kTrace> tr(a.trace, tile);
-    if (threadIdx.x == 0) {
-        tr.stamp(kEnter);
-        tr.put(kSm, sm_id());
+// allread's exchange. kPrefetch: the lines of every word the tile will read (one a line).
+template <unsigned kSleepNs, unsigned kHow>
+struct AllRead {
+    static __device__ void prepare(const Args& a, unsigned tile, int lane) {
+        if ((kHow & kPrefetch) == 0) return;
+        constexpr unsigned kStride = word_stride<kHow>(), kPerLine = 16 / kStride;  // words a 128-byte line
+#pragma unroll
+        for (int k = 0; k < kAllreadPerLane; ++k) {
+            const unsigned t = k * 32 + lane;
+            if (t < tile && t % kPerLine == 0) prefetch_l2(a.desc + t * kStride);
+        }
     }
-    const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
-    if (warp == 0) {
+    template <bool kTrace>
+    static __device__ unsigned prefix(const Args& a, unsigned tile, int lane, unsigned agg, const TraceRow<kTrace>& tr,
+                                      unsigned& polls, unsigned& windows) {
         if (lane == 0) {
-            tr.stamp(kLoaded);
-            publish(a.desc, tile * kStride, a.epoch, kA, bt.agg);
+            publish<kHow>(a.desc, tile * word_stride<kHow>(), a.epoch, kA, agg);
             tr.stamp(kPublished);
         }
-        unsigned polls = 0;
-        const unsigned prefix = read_all_before<kPerLane, kSleepNs, kStride>(a.desc, tile, a.epoch, lane, polls);
-        if (lane == 0) {
-            s_prefix = prefix;
-            tr.stamp(kPrefixed);
-            tr.put(kPolls, polls);
-            tr.put(kWindows, 1);
-        }
+        windows = 1;
+        return read_all_before<kSleepNs, kHow>(a.desc, tile, a.epoch, lane, polls);
     }
-    __syncthreads();
-    bt.store(a, lane, s_prefix);
-    if (threadIdx.x == 0) tr.stamp(kStored);
+};
+
+template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
+__global__ void __launch_bounds__(kThreads) allread_scan(Args a) {
+    exchange_scan<kItems, kTrace, AllRead<kSleepNs, kHow>>(a);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -528,22 +579,23 @@ int resident_blocks(Kernel k, int threads = kThreads) {
 }
 
 unsigned tiles_of(std::size_t n, int items) {
-    return static_cast<unsigned>((n + static_cast<std::size_t>(kThreads) * items - 1) / (static_cast<std::size_t>(kThreads) * items));
+    return static_cast<unsigned>(scan_plan::ceil_div(n, static_cast<std::size_t>(kThreads) * items));
 }
 
-template <int kItems, bool kTrace, unsigned kSleepNs = 100>
+template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
 void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = tiles_of(n, kItems);
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    lookback_traced<kItems, kTrace, kSleepNs><<<tiles, kThreads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
+    lookback_traced<kItems, kTrace, kSleepNs, kHow><<<tiles, kThreads, 0, s>>>(
+        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
 
-template <int kItems, int kPerLane, bool kTrace, unsigned kSleepNs = 100, int kStride = 1>
+template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
 void run_allread(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = tiles_of(n, kItems);
     b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    allread_scan<kItems, kPerLane, kTrace, kSleepNs, kStride><<<tiles, kThreads, 0, s>>>(
+    allread_scan<kItems, kTrace, kSleepNs, kHow><<<tiles, kThreads, 0, s>>>(
         Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
     CUDA_CHECK_LAUNCH();
 }
@@ -719,42 +771,60 @@ void probe_visibility(const std::string& dir, const cw::DeviceInfo& dev) {
                 median(latency), rounds, median(per_poll), w[4], w[5]);
 }
 
+// The look-back and allread variants (`resident`: the most tiles one may launch; allread's
+// blocks wait for others, so all must be resident, and it reads at most kAllreadTiles - 1 words).
+template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
+Variant lookback(const char* name) {
+    return {name, kItems, run_lookback<kItems, kTrace, kSleepNs, kHow>,
+            resident_blocks(lookback_traced<kItems, kTrace, kSleepNs, kHow>)};
+}
+template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
+Variant allread(const char* name) {
+    return {name, kItems, run_allread<kItems, kTrace, kSleepNs, kHow>,
+            std::min(kAllreadTiles, resident_blocks(allread_scan<kItems, kTrace, kSleepNs, kHow>))};
+}
+
 // Every variant measured, in the order of the CSVs. `resident`: the most tiles a variant may
-// launch (those whose blocks wait for others must all be resident; allread reads at most 512
-// predecessors).
+// launch (those whose blocks wait for others must all be resident).
 std::vector<Variant> make_variants(const cw::DeviceInfo& dev) {
-    const int allread_cap = 32 * 16;
+    constexpr unsigned kGP = kGpuScope | kPrefetch, kSG = kSpread | kGpuScope, kSP = kSpread | kPrefetch;
     return {
-        {"lookback 256x32", 32, run_lookback<32, false>, resident_blocks(lookback_traced<32, false>)},
-        {"lookback 256x16", 16, run_lookback<16, false>, resident_blocks(lookback_traced<16, false>)},
-        {"lookback 256x32 traced", 32, run_lookback<32, true>, resident_blocks(lookback_traced<32, true>)},
-        {"lookback 256x16 traced", 16, run_lookback<16, true>, resident_blocks(lookback_traced<16, true>)},
-        {"lookback 256x16 nosleep", 16, run_lookback<16, false, 0>, resident_blocks(lookback_traced<16, false, 0>)},
-        {"lookback 256x16 nosleep traced", 16, run_lookback<16, true, 0>, resident_blocks(lookback_traced<16, true, 0>)},
-        {"lookback 256x32 nosleep", 32, run_lookback<32, false, 0>, resident_blocks(lookback_traced<32, false, 0>)},
-        {"lookback 256x32 nosleep traced", 32, run_lookback<32, true, 0>, resident_blocks(lookback_traced<32, true, 0>)},
-        {"lookback 256x8", 8, run_lookback<8, false>, resident_blocks(lookback_traced<8, false>)},
-        {"lookback 256x8 nosleep", 8, run_lookback<8, false, 0>, resident_blocks(lookback_traced<8, false, 0>)},
+        lookback<32, false>("lookback 256x32"),
+        lookback<16, false>("lookback 256x16"),
+        lookback<32, true>("lookback 256x32 traced"),
+        lookback<16, true>("lookback 256x16 traced"),
+        lookback<16, false, 0>("lookback 256x16 nosleep"),
+        lookback<16, true, 0>("lookback 256x16 nosleep traced"),
+        lookback<32, false, 0>("lookback 256x32 nosleep"),
+        lookback<32, true, 0>("lookback 256x32 nosleep traced"),
+        lookback<8, false>("lookback 256x8"),
+        lookback<8, false, 0>("lookback 256x8 nosleep"),
+        lookback<16, false, 100, kGpuScope>("lookback 256x16 gpu-scope"),
+        lookback<16, false, 100, kPrefetch>("lookback 256x16 prefetch"),
+        lookback<16, false, 100, kGP>("lookback 256x16 gpu-scope prefetch"),
+        lookback<16, true, 100, kGP>("lookback 256x16 gpu-scope prefetch traced"),
         {"early 256x32", 32, run_early<32, 100>, resident_blocks(early_scan<32, 100>, kThreads + 32)},
         {"early 256x32 nosleep", 32, run_early<32, 0>, resident_blocks(early_scan<32, 0>, kThreads + 32)},
         {"early 256x16", 16, run_early<16, 100>, resident_blocks(early_scan<16, 100>, kThreads + 32)},
         {"early 256x16 nosleep", 16, run_early<16, 0>, resident_blocks(early_scan<16, 0>, kThreads + 32)},
-        {"allread 256x8", 8, run_allread<8, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<8, 16, false>))},
-        {"allread 256x8 nosleep", 8, run_allread<8, 16, false, 0>,
-         std::min(allread_cap, resident_blocks(allread_scan<8, 16, false, 0>))},
-        {"allread 256x8 traced", 8, run_allread<8, 16, true>, std::min(allread_cap, resident_blocks(allread_scan<8, 16, true>))},
-        {"allread 256x8 spread", 8, run_allread<8, 16, false, 100, 16>,
-         std::min(allread_cap, resident_blocks(allread_scan<8, 16, false, 100, 16>))},
-        {"allread 256x8 spread traced", 8, run_allread<8, 16, true, 100, 16>,
-         std::min(allread_cap, resident_blocks(allread_scan<8, 16, true, 100, 16>))},
-        {"allread 256x16 spread", 16, run_allread<16, 16, false, 100, 16>,
-         std::min(allread_cap, resident_blocks(allread_scan<16, 16, false, 100, 16>))},
-        {"allread 256x16", 16, run_allread<16, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<16, 16, false>))},
-        {"allread 256x16 traced", 16, run_allread<16, 16, true>,
-         std::min(allread_cap, resident_blocks(allread_scan<16, 16, true>))},
-        {"allread 256x32", 32, run_allread<32, 16, false>, std::min(allread_cap, resident_blocks(allread_scan<32, 16, false>))},
-        {"allread 256x32 traced", 32, run_allread<32, 16, true>,
-         std::min(allread_cap, resident_blocks(allread_scan<32, 16, true>))},
+        allread<8, false>("allread 256x8"),
+        allread<8, false, 0>("allread 256x8 nosleep"),
+        allread<8, true>("allread 256x8 traced"),
+        allread<8, false, 100, kGpuScope>("allread 256x8 gpu-scope"),
+        allread<8, false, 100, kPrefetch>("allread 256x8 prefetch"),
+        allread<8, true, 100, kGP>("allread 256x8 gpu-scope prefetch traced"),
+        allread<8, false, 100, kSpread>("allread 256x8 spread"),
+        allread<8, true, 100, kSpread>("allread 256x8 spread traced"),
+        allread<16, false, 100, kSpread>("allread 256x16 spread"),
+        allread<16, true, 100, kSpread>("allread 256x16 spread traced"),
+        allread<16, false, 100, kSG>("allread 256x16 spread gpu-scope"),
+        allread<16, false, 100, kSP>("allread 256x16 spread prefetch"),
+        allread<16, false, 100, kSG | kPrefetch>("allread 256x16 spread gpu-scope prefetch"),
+        allread<16, true, 100, kSG | kPrefetch>("allread 256x16 spread gpu-scope prefetch traced"),
+        allread<16, false>("allread 256x16"),
+        allread<16, true>("allread 256x16 traced"),
+        allread<32, false>("allread 256x32"),
+        allread<32, true>("allread 256x32 traced"),
         {"no look-back 256x32", 32, run_local<32>, 1 << 30, false},
         {"no look-back 256x16", 16, run_local<16>, 1 << 30, false},
         {"no look-back 256x8", 8, run_local<8>, 1 << 30, false},
@@ -874,7 +944,7 @@ Buffers make_buffers(const std::vector<unsigned>& h) {
     Buffers b;
     CUDA_CHECK(cudaMalloc(&b.in, maxn * 4));
     CUDA_CHECK(cudaMalloc(&b.out, maxn * 4));
-    const std::size_t words = std::max<std::size_t>(tiles, 512 * 16);  // allread's spread words: 512 tiles x 16
+    const std::size_t words = std::max<std::size_t>(tiles, static_cast<std::size_t>(kAllreadTiles) * kSpreadStride);
     CUDA_CHECK(cudaMalloc(&b.desc, words * 8));
     CUDA_CHECK(cudaMemset(b.desc, 0, words * 8));
     CUDA_CHECK(cudaMalloc(&b.aggs, tiles * 4));
