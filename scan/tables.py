@@ -200,6 +200,23 @@ def start_trace_rows(g, variant):  # start_trace_tiles.csv (the launch of median
                                                                "prefixed_ns", "stored_ns", "polls", "windows")})))
         return out
     return rows
+def start_exchange_rows(g):  # start_trace_tiles.csv: per traced variant and n, a prefix's wait after its last predecessor
+    def rows(d):
+        rs = load(os.path.join(d, g), "start_trace_tiles.csv")
+        def cell(grp):
+            waits = [r.f("prefixed_ns") - r.f("pred_published_ns") for r in grp if r["tile"] != "0"]
+            t0 = [r.f("prefixed_ns") - r.f("published_ns") for r in grp if r["tile"] == "0"]
+            return "%.2f / %.2f" % (statistics.median(waits) / 1000, t0[0] / 1000) if waits and t0 else None
+        out = pivot(rs, "variant", "n", lambda r: (r["variant"], r["n"]))
+        groups = {}
+        for r in rs:
+            groups.setdefault((r["variant"], r["n"]), []).append(r)
+        for row in out:
+            for k, v in list(row.items()):
+                if isinstance(v, tuple):
+                    row[k] = cell(groups[v])
+        return out
+    return rows
 START_TRACE_COLS = [Col("n", "n", "{:,.0f}"), Col("tiles")] + [Col(k + "_ns", h, F2) for k, h in (
     ("enter", "started"), ("loaded", "scanned"), ("published", "published"), ("pred_published", "preds published"),
     ("prefixed", "prefix known"), ("stored", "stores issued"))] + [Col("polls", "polls", F1), Col("windows", "windows", F1)]
@@ -324,6 +341,9 @@ LAB_TABLES = [
         "after the first block's start (%globaltimer), medians per 32 tiles of the median launch of 21;\npreds "
         "published: the last predecessor's aggregate; polls: rounds of reads.")
       for g in ("h100",)),  # the H200's start_cost run predates allread
+    *(Table("start-exchange-" + g, start_exchange_rows(g), start_cols, caption="µs from the last predecessor's "
+        "publication to a known prefix, median over the tiles but the first\n/ tile 0's from its own publication to "
+        "its prefix (it reads nothing); the launch of median span of 21.") for g in ("h100", "h200")),
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
         "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]
