@@ -22,7 +22,8 @@
 //     in rounds of loads (each re-reading only the words not yet published), so that no tile
 //     waits for another's look-back (traced like the look-back). The look-back and allread also
 //     with their descriptor words at the GPU's scope instead of volatile's (`gpu-scope`) and with
-//     the lines they will read pulled into L2 when each block starts (`prefetch`).
+//     the lines they will read pulled into L2 when each block starts (`prefetch`); the barrier
+//     candidate traced too, its prefixes read when the barrier opens, before any tile stores.
 // Every kernel's output is compared with the CPU's scan (exact) before it is timed.
 #include <algorithm>
 #include <cstdio>
@@ -376,31 +377,30 @@ __global__ void __launch_bounds__(kThreads + 32) early_scan(Args a) {
 
 // ---------------------------------------------------------------------------------------
 // 3. One grid barrier instead of look-backs (every block resident: checked on the host).
-template <int kItems>
-__global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
-    constexpr int kPerLane = 32;  // aggregates a lane reads in the one round (grids up to 1024 blocks)
-    __shared__ typename BlockTile<kItems>::Shared s_tile;
-    __shared__ unsigned s_prefix;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned tile = blockIdx.x;
-    const BlockTile<kItems> bt(a, s_tile, tile, warp, lane);
-    const unsigned agg = bt.agg;
-    if (warp == 0) {
-        // Publish (the aggregate, then a release fence, then the arrival), wait for every
-        // block's arrival (acquire: the fence after the spin), read the earlier aggregates.
+// The barrier's exchange: publish the aggregate (then a release fence, then the arrival), wait
+// for every block's arrival (acquire: the fence after the spin), read the earlier aggregates in
+// one round. Traced, `published` is the arrival, so that a prefix's wait after the last
+// predecessor's is one round of reads after the barrier opens, before any tile stores.
+struct Barrier {
+    static constexpr int kPerLane = 32;  // aggregates a lane reads in the one round (grids up to 1024 blocks)
+    static __device__ void prepare(const Args&, unsigned, int) {}
+    template <bool kTrace>
+    static __device__ unsigned prefix(const Args& a, unsigned tile, int lane, unsigned agg, const TraceRow<kTrace>& tr,
+                                      unsigned& polls, unsigned& windows) {
         if (lane == 0) {
             *reinterpret_cast<volatile unsigned*>(a.aggs + tile) = agg;
             __threadfence();
             atomicAdd(a.counter, 1u);
+            tr.stamp(kPublished);
             const unsigned target = a.epoch;
-            unsigned long long spins = 0;
             while (static_cast<int>(*reinterpret_cast<volatile unsigned*>(a.counter) - target) < 0) {
                 sleep_ns<32>();
-                if (++spins > kMaxSpins) __trap();  // a broken barrier ends the run, never hangs it
+                if (++polls > kMaxSpins) __trap();  // a broken barrier ends the run, never hangs it
             }
             __threadfence();
         }
         __syncwarp();
+        windows = 1;
         unsigned part = 0;
         const volatile unsigned* aggs = a.aggs;
 #pragma unroll
@@ -410,12 +410,14 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
         }
 #pragma unroll
         for (int s = 16; s > 0; s >>= 1) part += __shfl_xor_sync(kFull, part, s);
-        if (lane == 0) s_prefix = part;
+        return part;
     }
-    __syncthreads();
-    bt.store(a, lane, s_prefix);
-}
+};
 
+template <int kItems, bool kTrace = false>
+__global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
+    exchange_scan<kItems, kTrace, Barrier>(a);
+}
 
 // ---------------------------------------------------------------------------------------
 // 3b. One round of reads instead of a chain of windows: every tile publishes its aggregate (one
@@ -615,12 +617,12 @@ void run_local(Buffers& b, std::size_t n, cudaStream_t s) {
     CUDA_CHECK_LAUNCH();
 }
 
-template <int kItems>
+template <int kItems, bool kTrace = false>
 void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
     const unsigned tiles = tiles_of(n, kItems);
     b.barrier_arrivals += tiles;
-    barrier_scan<kItems><<<tiles, kThreads, 0, s>>>(
-        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.barrier_arrivals, nullptr});
+    barrier_scan<kItems, kTrace><<<tiles, kThreads, 0, s>>>(
+        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.barrier_arrivals, b.trace});
     CUDA_CHECK_LAUNCH();
 }
 
@@ -828,8 +830,10 @@ std::vector<Variant> make_variants(const cw::DeviceInfo& dev) {
         {"no look-back 256x32", 32, run_local<32>, 1 << 30, false},
         {"no look-back 256x16", 16, run_local<16>, 1 << 30, false},
         {"no look-back 256x8", 8, run_local<8>, 1 << 30, false},
-        {"barrier 256x32", 32, run_barrier<32>, std::min(1024, resident_blocks(barrier_scan<32>))},
-        {"barrier 256x16", 16, run_barrier<16>, std::min(1024, resident_blocks(barrier_scan<16>))},
+        {"barrier 256x32", 32, run_barrier<32>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<32>))},
+        {"barrier 256x16", 16, run_barrier<16>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<16>))},
+        {"barrier 256x32 traced", 32, run_barrier<32, true>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<32, true>))},
+        {"barrier 256x16 traced", 16, run_barrier<16, true>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<16, true>))},
         {"cluster8 256x32", 32, run_cluster<32, 8>, cluster_resident<32, 8>(dev)},
         {"cluster16 256x32", 32, run_cluster<32, 16>, cluster_resident<32, 16>(dev)},
         {"cluster8 256x16", 16, run_cluster<16, 8>, cluster_resident<16, 8>(dev)},
