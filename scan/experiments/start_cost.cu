@@ -584,30 +584,27 @@ unsigned tiles_of(std::size_t n, int items) {
     return static_cast<unsigned>(scan_plan::ceil_div(n, static_cast<std::size_t>(kThreads) * items));
 }
 
+// One launch over n's tiles with a new epoch (the descriptors' generation, so that no word of an
+// earlier launch is taken for this one's): the look-back's, allread's and early's launches.
+void launch_epoch(void (*kernel)(Args), int items, int threads, Buffers& b, std::size_t n, cudaStream_t s) {
+    b.epoch = (b.epoch + 1) & 0x3fffffffu;
+    kernel<<<tiles_of(n, items), threads, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
+    CUDA_CHECK_LAUNCH();
+}
+
 template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
 void run_lookback(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = tiles_of(n, kItems);
-    b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    lookback_traced<kItems, kTrace, kSleepNs, kHow><<<tiles, kThreads, 0, s>>>(
-        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
-    CUDA_CHECK_LAUNCH();
+    launch_epoch(lookback_traced<kItems, kTrace, kSleepNs, kHow>, kItems, kThreads, b, n, s);
 }
 
 template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
 void run_allread(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = tiles_of(n, kItems);
-    b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    allread_scan<kItems, kTrace, kSleepNs, kHow><<<tiles, kThreads, 0, s>>>(
-        Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, b.trace});
-    CUDA_CHECK_LAUNCH();
+    launch_epoch(allread_scan<kItems, kTrace, kSleepNs, kHow>, kItems, kThreads, b, n, s);
 }
 
 template <int kItems, unsigned kSleepNs>
 void run_early(Buffers& b, std::size_t n, cudaStream_t s) {
-    const unsigned tiles = tiles_of(n, kItems);
-    b.epoch = (b.epoch + 1) & 0x3fffffffu;
-    early_scan<kItems, kSleepNs><<<tiles, kThreads + 32, 0, s>>>(Args{b.in, b.out, n, b.desc, b.aggs, b.counter, b.epoch, nullptr});
-    CUDA_CHECK_LAUNCH();
+    launch_epoch(early_scan<kItems, kSleepNs>, kItems, kThreads + 32, b, n, s);  // early: a ninth warp looks back
 }
 
 template <int kItems>
