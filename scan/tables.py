@@ -343,7 +343,7 @@ LAB_TABLES = [
       for g in ("h100",)),  # the H200's start_cost run predates allread
     *(Table("start-exchange-" + g, start_exchange_rows(g), start_cols, caption="µs from the last predecessor's "
         "publication to a known prefix, median over the tiles but the first\n/ tile 0's from its own publication to "
-        "its prefix (it reads nothing); the launch of median span of 21.") for g in ("h100", "h200")),
+        "its prefix (it reads nothing); launch of median span.") for g in ("h100", "h200")),
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
         "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]

@@ -271,7 +271,7 @@ __device__ __forceinline__ void exchange_scan(const Args& a) {
         unsigned polls = 0, windows = 0;
         const unsigned prefix = E::prefix(a, tile, lane, bt.agg, tr, polls, windows);
         if (lane == 0) {
-            tr.stamp(kPrefixed);  // before the trace's other stores, which may queue behind the data's
+            tr.stamp(kPrefixed);
             s_prefix = prefix;
             tr.put(kPolls, polls);
             tr.put(kWindows, windows);
