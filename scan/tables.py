@@ -203,9 +203,11 @@ def start_trace_rows(g, variant):  # start_trace_tiles.csv (the launch of median
 def start_exchange_rows(g):  # start_trace_tiles.csv: per traced variant and n, a prefix's wait after its last predecessor
     def rows(d):
         rs = load(os.path.join(d, g), "start_trace_tiles.csv")
-        def cell(grp):
-            waits = [r.f("prefixed_ns") - r.f("pred_published_ns") for r in grp if r["tile"] != "0"]
-            t0 = [r.f("prefixed_ns") - r.f("published_ns") for r in grp if r["tile"] == "0"]
+        def cell(grp):  # a barrier's tiles wait for the last arrival of all (its `published`), not their predecessors'
+            last = max(r.f("published_ns") for r in grp)
+            opened = lambda r, own: last if grp[0]["variant"].startswith("barrier") else own  # noqa: E731
+            waits = [r.f("prefixed_ns") - opened(r, r.f("pred_published_ns")) for r in grp if r["tile"] != "0"]
+            t0 = [r.f("prefixed_ns") - opened(r, r.f("published_ns")) for r in grp if r["tile"] == "0"]
             return "%.2f / %.2f" % (statistics.median(waits) / 1000, t0[0] / 1000) if waits and t0 else None
         out = pivot(rs, "variant", "n", lambda r: (r["variant"], r["n"]))
         groups = {}
@@ -341,9 +343,9 @@ LAB_TABLES = [
         "after the first block's start (%globaltimer), medians per 32 tiles of the median launch of 21;\npreds "
         "published: the last predecessor's aggregate; polls: rounds of reads.")
       for g in ("h100",)),  # the H200's start_cost run predates allread
-    *(Table("start-exchange-" + g, start_exchange_rows(g), start_cols, caption="µs from the last predecessor's "
-        "publication to a known prefix, median over the tiles but the first\n/ tile 0's from its own publication to "
-        "its prefix (it reads nothing); launch of median span.") for g in ("h100", "h200")),
+    *(Table("start-exchange-" + g, start_exchange_rows(g), start_cols, caption="µs to a known prefix after the last "
+        "predecessor's publication (barrier: the last arrival):\nmedian of tiles 1 on / tile 0's, after its own "
+        "(barrier: the last arrival); launch of median span.") for g in ("h100", "h200")),
     Table("small", small_rows, [Col("n", "n", "{:,.0f}"), Col("copy", "copy (µs)", F2)] + [Col(lambda o, k=k: "%.2f (%.2f×)" % (
         o[k], o[k] / o["copy"]), k) for k in SMALL], caption="Each cell: µs (× the copy of the same n ints: the median of "
         "the copies timed beside\nevery variant); data path and scan without look-back: not scans.")]

@@ -132,9 +132,10 @@ struct Tile {
 // How a candidate touches its descriptor words (kHow, a set of these bits; 0: as the program).
 // kGpuScope: loads and stores at the GPU's scope (ld/st.relaxed.gpu, SASS .STRONG.GPU) instead of
 // volatile's (sm_90 SASS: .STRONG.SYS): is a system-scope access what makes a round trip long?
-// kPrefetch: warp 0 pulls the descriptor lines it will read into L2 when its block starts (the
-// timing flushes L2 before each launch, so the first read of a line may otherwise go to DRAM).
-// kSpread (allread): each tile's word on its own 128-byte line.
+// kPrefetch: warp 0 pulls descriptor lines into L2 when its block starts (allread: every line it
+// will read; the look-back: its first window's), since the timing flushes L2 before each launch
+// and the first read of a line may otherwise go to DRAM.
+// kSpread (allread only): each tile's word on its own 128-byte line.
 enum How : unsigned { kGpuScope = 1u, kPrefetch = 2u, kSpread = 4u };
 
 template <unsigned kHow>
@@ -150,15 +151,15 @@ __device__ __forceinline__ unsigned long long load_word(const unsigned long long
 }
 
 template <unsigned kHow = 0>
-__device__ __forceinline__ void publish(unsigned long long* d, unsigned tile, unsigned epoch, unsigned st, unsigned v) {
+__device__ __forceinline__ void publish(unsigned long long* d, unsigned word_index, unsigned epoch, unsigned st, unsigned v) {
     const unsigned long long word = (static_cast<unsigned long long>((epoch << 2) | st) << 32) | v;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     if (kHow & kGpuScope) {
-        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(d + tile), "l"(word) : "memory");
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(d + word_index), "l"(word) : "memory");
         return;
     }
 #endif
-    *reinterpret_cast<volatile unsigned long long*>(d + tile) = word;
+    *reinterpret_cast<volatile unsigned long long*>(d + word_index) = word;
 }
 
 __device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
@@ -197,7 +198,7 @@ struct Args {
     const unsigned* in;
     unsigned* out;
     std::size_t n;
-    unsigned long long* desc;  // lookback: a descriptor per tile; cluster: one per cluster
+    unsigned long long* desc;  // lookback, allread: a descriptor per tile; cluster: one per cluster
     unsigned* aggs;            // barrier: an aggregate per tile
     unsigned* counter;         // barrier: arrivals, never reset (target = launch x grid)
     unsigned epoch;            // lookback, cluster: new per launch; barrier: the counter's value once every block arrived
@@ -251,7 +252,7 @@ struct BlockTile {
     }
 };
 
-// The kernel body the look-back and allread share: the tile loaded and scanned (BlockTile),
+// The kernel body the look-back, allread and the barrier share: the tile loaded and scanned (BlockTile),
 // warp 0 finding its exclusive prefix with the exchange E (E::prepare when the block starts,
 // E::prefix after the tile's aggregate is known), the tile stored with it. Traced: when the
 // block started, its tile was loaded, its prefix known and its first store issued, and the
@@ -286,6 +287,7 @@ __device__ __forceinline__ void exchange_scan(const Args& a) {
 // an inclusive prefix, publish the inclusive prefix. kPrefetch: the first window's line(s).
 template <unsigned kSleepNs, unsigned kHow>
 struct LookBack {
+    static_assert((kHow & kSpread) == 0, "the look-back reads packed descriptors");
     static __device__ void prepare(const Args& a, unsigned tile, int lane) {
         if ((kHow & kPrefetch) && tile > static_cast<unsigned>(lane)) prefetch_l2(a.desc + (tile - 1 - lane));
     }
@@ -379,8 +381,9 @@ __global__ void __launch_bounds__(kThreads + 32) early_scan(Args a) {
 // 3. One grid barrier instead of look-backs (every block resident: checked on the host).
 // The barrier's exchange: publish the aggregate (then a release fence, then the arrival), wait
 // for every block's arrival (acquire: the fence after the spin), read the earlier aggregates in
-// one round. Traced, `published` is the arrival, so that a prefix's wait after the last
-// predecessor's is one round of reads after the barrier opens, before any tile stores.
+// one round. Traced, `published` is the arrival; the barrier opens at the last arrival of the
+// launch (the host takes it from the trace), and a prefix is known one round of reads later,
+// before any tile stores (the look-back's and allread's reads meet earlier tiles' stores).
 struct Barrier {
     static constexpr int kPerLane = 32;  // aggregates a lane reads in the one round (grids up to 1024 blocks)
     static __device__ void prepare(const Args&, unsigned, int) {}
@@ -623,7 +626,6 @@ void run_barrier(Buffers& b, std::size_t n, cudaStream_t s) {
     CUDA_CHECK_LAUNCH();
 }
 
-
 template <int kItems, int kCluster>
 unsigned cluster_grid(std::size_t n) {
     const unsigned tiles = tiles_of(n, kItems);
@@ -770,8 +772,9 @@ void probe_visibility(const std::string& dir, const cw::DeviceInfo& dev) {
                 median(latency), rounds, median(per_poll), w[4], w[5]);
 }
 
-// The look-back and allread variants (`resident`: the most tiles one may launch; allread's
-// blocks wait for others, so all must be resident, and it reads at most kAllreadTiles - 1 words).
+// The look-back and allread variants (`resident`: the most tiles one may launch: a block waits for
+// lower block ids, sure to run only when the whole grid is resident; allread also reads at most
+// kAllreadTiles - 1 words).
 template <int kItems, bool kTrace, unsigned kSleepNs = 100, unsigned kHow = 0>
 Variant lookback(const char* name) {
     return {name, kItems, run_lookback<kItems, kTrace, kSleepNs, kHow>,
