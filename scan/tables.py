@@ -201,23 +201,17 @@ def start_trace_rows(g, variant):  # start_trace_tiles.csv (the launch of median
         return out
     return rows
 def start_exchange_rows(g):  # start_trace_tiles.csv: per traced variant and n, a prefix's wait after its last predecessor
+    def cell(grp):  # a barrier's tiles wait for the last arrival of all (its `published`), not their predecessors'
+        barrier, last = grp[0]["variant"].startswith("barrier"), max(r.f("published_ns") for r in grp)
+        since = lambda own: last if barrier else own  # noqa: E731
+        waits = [r.f("prefixed_ns") - since(r.f("pred_published_ns")) for r in grp if r["tile"] != "0"]
+        t0 = [r.f("prefixed_ns") - since(r.f("published_ns")) for r in grp if r["tile"] == "0"]
+        return "%.2f / %.2f" % (statistics.median(waits) / 1000, t0[0] / 1000) if waits and t0 else None
     def rows(d):
-        rs = load(os.path.join(d, g), "start_trace_tiles.csv")
-        def cell(grp):  # a barrier's tiles wait for the last arrival of all (its `published`), not their predecessors'
-            last = max(r.f("published_ns") for r in grp)
-            opened = lambda r, own: last if grp[0]["variant"].startswith("barrier") else own  # noqa: E731
-            waits = [r.f("prefixed_ns") - opened(r, r.f("pred_published_ns")) for r in grp if r["tile"] != "0"]
-            t0 = [r.f("prefixed_ns") - opened(r, r.f("published_ns")) for r in grp if r["tile"] == "0"]
-            return "%.2f / %.2f" % (statistics.median(waits) / 1000, t0[0] / 1000) if waits and t0 else None
-        out = pivot(rs, "variant", "n", lambda r: (r["variant"], r["n"]))
-        groups = {}
-        for r in rs:
-            groups.setdefault((r["variant"], r["n"]), []).append(r)
-        for row in out:
-            for k, v in list(row.items()):
-                if isinstance(v, tuple):
-                    row[k] = cell(groups[v])
-        return out
+        groups = {}  # variant -> n -> the launch's tiles
+        for r in load(os.path.join(d, g), "start_trace_tiles.csv"):
+            groups.setdefault(r["variant"], {}).setdefault(r["n"], []).append(r)
+        return [Row(variant=v, **{n: cell(grp) for n, grp in by_n.items()}) for v, by_n in groups.items()]
     return rows
 START_TRACE_COLS = [Col("n", "n", "{:,.0f}"), Col("tiles")] + [Col(k + "_ns", h, F2) for k, h in (
     ("enter", "started"), ("loaded", "scanned"), ("published", "published"), ("pred_published", "preds published"),

@@ -433,7 +433,8 @@ __global__ void __launch_bounds__(kThreads) barrier_scan(Args a) {
 // (every lane); polls: the rounds of reads. kSpread: each word on its own 128-byte line
 // (kSpreadStride words apart), so that the reads of every block spread over 32 x kAllreadPerLane
 // lines and the L2's slices instead of the few lines packed words take.
-constexpr int kAllreadPerLane = 16, kAllreadTiles = 32 * kAllreadPerLane, kSpreadStride = 16;
+constexpr int kWordsPerLine = 128 / sizeof(unsigned long long);  // descriptor words a 128-byte line holds
+constexpr int kAllreadPerLane = 16, kAllreadTiles = 32 * kAllreadPerLane, kSpreadStride = kWordsPerLine;
 static_assert(kAllreadPerLane <= 32, "read_all_before keeps a lane's pending words in one 32-bit mask");
 template <unsigned kHow>
 __host__ __device__ constexpr unsigned word_stride() { return (kHow & kSpread) ? kSpreadStride : 1u; }
@@ -471,7 +472,7 @@ template <unsigned kSleepNs, unsigned kHow>
 struct AllRead {
     static __device__ void prepare(const Args& a, unsigned tile, int lane) {
         if ((kHow & kPrefetch) == 0) return;
-        constexpr unsigned kStride = word_stride<kHow>(), kPerLine = 16 / kStride;  // words a 128-byte line
+        constexpr unsigned kStride = word_stride<kHow>(), kPerLine = kWordsPerLine / kStride;  // words a line
 #pragma unroll
         for (int k = 0; k < kAllreadPerLane; ++k) {
             const unsigned t = k * 32 + lane;
@@ -785,6 +786,12 @@ Variant allread(const char* name) {
     return {name, kItems, run_allread<kItems, kTrace, kSleepNs, kHow>,
             std::min(kAllreadTiles, resident_blocks(allread_scan<kItems, kTrace, kSleepNs, kHow>))};
 }
+// The barrier's (all blocks resident; it reads at most 32 x Barrier::kPerLane - 1 aggregates).
+template <int kItems, bool kTrace = false>
+Variant barrier(const char* name) {
+    return {name, kItems, run_barrier<kItems, kTrace>,
+            std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<kItems, kTrace>))};
+}
 
 // Every variant measured, in the order of the CSVs. `resident`: the most tiles a variant may
 // launch (those whose blocks wait for others must all be resident).
@@ -830,10 +837,10 @@ std::vector<Variant> make_variants(const cw::DeviceInfo& dev) {
         {"no look-back 256x32", 32, run_local<32>, 1 << 30, false},
         {"no look-back 256x16", 16, run_local<16>, 1 << 30, false},
         {"no look-back 256x8", 8, run_local<8>, 1 << 30, false},
-        {"barrier 256x32", 32, run_barrier<32>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<32>))},
-        {"barrier 256x16", 16, run_barrier<16>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<16>))},
-        {"barrier 256x32 traced", 32, run_barrier<32, true>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<32, true>))},
-        {"barrier 256x16 traced", 16, run_barrier<16, true>, std::min(32 * Barrier::kPerLane, resident_blocks(barrier_scan<16, true>))},
+        barrier<32>("barrier 256x32"),
+        barrier<16>("barrier 256x16"),
+        barrier<32, true>("barrier 256x32 traced"),
+        barrier<16, true>("barrier 256x16 traced"),
         {"cluster8 256x32", 32, run_cluster<32, 8>, cluster_resident<32, 8>(dev)},
         {"cluster16 256x32", 32, run_cluster<32, 16>, cluster_resident<32, 16>(dev)},
         {"cluster8 256x16", 16, run_cluster<16, 8>, cluster_resident<16, 8>(dev)},
